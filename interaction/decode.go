@@ -1,0 +1,251 @@
+package interaction
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// requestExample is the shape quoted by messages that tell a caller what to
+// send.
+const requestExample = `{"questions": [{"id": "q1", "question": "..."}]}`
+
+// DecodeRequest reads one JSON request object from r, checks it with
+// [Request.Validate] and returns it.
+//
+// It reads no more than one byte past [MaxRequestBytes] and fails when the
+// request is longer than that limit.
+// Only the object form {"questions": [...]} is accepted, and nothing but
+// whitespace may follow it. Unknown fields are ignored, and "multi_select"
+// is accepted for "multiSelect" (see [Question.UnmarshalJSON]).
+//
+// Every error is an *[Error] with [CodeEmptyQuestions] or
+// [CodeInvalidRequest] whose message says where the problem is: the line
+// and column of a syntax error, or the question and field of a value of
+// the wrong type.
+func DecodeRequest(r io.Reader) (Request, error) {
+	return decodeRequest(r, MaxRequestBytes)
+}
+
+// decodeRequest is DecodeRequest with the size limit as a parameter, so
+// tests can probe the boundary without 64 MiB inputs.
+func decodeRequest(r io.Reader, limit int) (Request, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return Request{}, WrapError(CodeInvalidRequest, err, "could not read the request: %v", err)
+	}
+	if len(data) > limit {
+		return Request{}, Errorf(CodeInvalidRequest,
+			"the request is larger than the limit of %d bytes%s; send fewer or shorter questions and options",
+			limit, mebibytes(limit))
+	}
+
+	start := len(data) - len(trimLeftSpace(data))
+	if start == len(data) {
+		return Request{}, Errorf(CodeInvalidRequest, "the request is empty; send a JSON object such as %s", requestExample)
+	}
+	switch c := data[start]; c {
+	case '{':
+	case '[':
+		return Request{}, Errorf(CodeInvalidRequest,
+			`the request is a JSON array, but it must be an object: wrap the questions as {"questions": [...]}`)
+	default:
+		return Request{}, Errorf(CodeInvalidRequest,
+			"the request must be a JSON object such as %s, but it starts with %s",
+			requestExample, describeStart(data[start:]))
+	}
+
+	// Decode the questions as raw values first so that a type error can
+	// name the question it is in.
+	var top struct {
+		Questions []json.RawMessage `json:"questions"`
+		Agent     *Agent            `json:"agent"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&top); err != nil {
+		return Request{}, decodeError(data, err)
+	}
+	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
+		off := len(data) - len(trimLeftSpace(data[end:]))
+		return Request{}, Errorf(CodeInvalidRequest,
+			"unexpected data after the request object at %s; send exactly one JSON object",
+			position(data, off))
+	}
+	if err := tooManyQuestions(len(top.Questions)); err != nil {
+		return Request{}, err
+	}
+
+	req := Request{Agent: top.Agent}
+	if top.Questions != nil {
+		req.Questions = make([]Question, len(top.Questions))
+	}
+	for i, raw := range top.Questions {
+		var w wireQuestion
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return Request{}, questionDecodeError(i, w.ID, err)
+		}
+		req.Questions[i] = w.question()
+	}
+	if err := req.Validate(); err != nil {
+		return Request{}, err
+	}
+	return req, nil
+}
+
+// decodeError turns an error decoding the top-level object into an
+// *Error.
+func decodeError(data []byte, err error) *Error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		// Offset counts the bytes read up to and including the bad one.
+		off := max(int(syntax.Offset)-1, 0)
+		return WrapError(CodeInvalidRequest, err, "the request is not valid JSON: %v at %s",
+			syntax, position(data, off))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return WrapError(CodeInvalidRequest, err,
+			`the request is not valid JSON: it ends after %d bytes, before the object is complete; check for a missing "}", "]" or closing quote`,
+			len(data))
+	case errors.As(err, &typ):
+		msg := typeErrorMessage(typ)
+		if typ.Field == "questions" {
+			msg += "; send " + requestExample
+		}
+		return WrapError(CodeInvalidRequest, err, "%s", msg)
+	default:
+		return WrapError(CodeInvalidRequest, err, "the request could not be decoded: %v", err)
+	}
+}
+
+// questionDecodeError turns an error decoding question i (0-based) into an
+// *Error. id is whatever of the question's id was decoded.
+func questionDecodeError(i int, id string, err error) *Error {
+	ref := questionRef(i, id)
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) {
+		return WrapError(CodeInvalidRequest, err, "%s could not be decoded: %v", ref, err)
+	}
+	if typ.Field == "" {
+		return WrapError(CodeInvalidRequest, err,
+			`%s must be a JSON object such as {"id": "q%d", "question": "..."}, not %s`,
+			ref, i+1, jsonKind(typ.Value))
+	}
+	if typ.Field == "options" && typ.Type == reflect.TypeFor[Option]() {
+		return WrapError(CodeInvalidRequest, err,
+			`%s: each entry of "options" must be an object such as {"label": "Yes", "description": "..."}, not %s`,
+			ref, jsonKind(typ.Value))
+	}
+	return WrapError(CodeInvalidRequest, err, "%s: %s", ref, typeErrorMessage(typ))
+}
+
+// typeErrorMessage describes a value of the wrong type, as in `"agent.id"
+// must be a string, not a number`.
+func typeErrorMessage(e *json.UnmarshalTypeError) string {
+	want := "a value of another type"
+	if e.Type != nil {
+		want = goKind(e.Type)
+	}
+	field := e.Field
+	if field == "" {
+		field = "a value"
+	} else {
+		field = fmt.Sprintf("%q", field)
+	}
+	return fmt.Sprintf("%s must be %s, not %s", field, want, jsonKind(e.Value))
+}
+
+// goKind names the JSON type that decodes into t.
+func goKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	default:
+		return "a value of another type"
+	}
+}
+
+// jsonKind names the JSON value described by json.UnmarshalTypeError.Value,
+// such as "string" or "number 1.5".
+func jsonKind(v string) string {
+	switch {
+	case v == "bool":
+		return "a boolean"
+	case v == "array" || v == "object":
+		return "an " + v
+	case strings.HasPrefix(v, "number"):
+		return "a number"
+	case v == "":
+		return "a value of another type"
+	default:
+		return "a " + v
+	}
+}
+
+// describeStart names the JSON value that b starts with, for a top level
+// that is not an object.
+func describeStart(b []byte) string {
+	switch c := b[0]; {
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || ('0' <= c && c <= '9'):
+		return "a number"
+	default:
+		r, _ := utf8.DecodeRune(b)
+		return fmt.Sprintf("%q, which is not JSON", r)
+	}
+}
+
+// position describes byte offset off of data as a line and column (both
+// counted from 1, columns in characters) and the byte offset.
+func position(data []byte, off int) string {
+	off = min(max(off, 0), len(data))
+	before := data[:off]
+	line := bytes.Count(before, []byte{'\n'}) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("line %d, column %d (byte offset %d)", line, col, off)
+}
+
+// mebibytes returns " (N MiB)" for a whole number N of mebibytes n, and ""
+// otherwise.
+func mebibytes(n int) string {
+	if n <= 0 || n%(1<<20) != 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d MiB)", n>>20)
+}
+
+// trimLeftSpace drops leading JSON whitespace.
+func trimLeftSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[0] {
+		case ' ', '\t', '\n', '\r':
+			b = b[1:]
+		default:
+			return b
+		}
+	}
+	return b
+}

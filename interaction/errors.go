@@ -1,0 +1,168 @@
+package interaction
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Code classifies an [Error]. Codes are stable strings that callers, and
+// the models behind them, can branch on.
+type Code string
+
+// The error codes.
+const (
+	// CodeEmptyQuestions means the request has no questions.
+	CodeEmptyQuestions Code = "EMPTY_QUESTIONS"
+	// CodeNoProvider means no user interface is registered to ask the human.
+	CodeNoProvider Code = "NO_PROVIDER"
+	// CodeDuplicateProvider means a provider registered while another was active.
+	CodeDuplicateProvider Code = "DUPLICATE_PROVIDER"
+	// CodeAborted means the caller's context ended before the human answered.
+	CodeAborted Code = "ASK_ABORTED"
+	// CodeDeclined means the human declined to answer.
+	CodeDeclined Code = "ASK_DECLINED"
+	// CodeTimeout means the request outlived asktui's own --timeout.
+	CodeTimeout Code = "ASK_TIMEOUT"
+	// CodeProviderClosed means the user interface went away while the
+	// request was waiting.
+	CodeProviderClosed Code = "PROVIDER_CLOSED"
+	// CodeInvalidRequest means the request is malformed or breaks a limit.
+	CodeInvalidRequest Code = "INVALID_REQUEST"
+	// CodeNoTTY means there is no terminal to ask the human on.
+	CodeNoTTY Code = "NO_TTY"
+	// CodeInvalidAnswer means a provider returned an answer inconsistent with
+	// the request.
+	CodeInvalidAnswer Code = "INVALID_ANSWER"
+	// CodeInternal marks an unexpected failure that carries no other code.
+	CodeInternal Code = "INTERNAL"
+)
+
+// Error is a coded failure of the interaction machinery.
+//
+// Compare errors by code with [errors.Is] and a template, or with [CodeOf]:
+//
+//	if errors.Is(err, &interaction.Error{Code: interaction.CodeDeclined}) { ... }
+type Error struct {
+	// Code classifies the failure.
+	Code Code
+	// Message says what went wrong and, where the caller can fix it, what
+	// to send instead.
+	Message string
+	// Err is the optional underlying cause. It is reachable through
+	// [errors.Unwrap] but neither printed by Error nor encoded as JSON.
+	Err error
+}
+
+// Error returns "CODE: message".
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return string(e.Code)
+	}
+	return string(e.Code) + ": " + e.Message
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same code, so that
+// errors.Is(err, &Error{Code: CodeAborted}) matches any ASK_ABORTED error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && e != nil && t != nil && t.Code == e.Code
+}
+
+// MarshalJSON encodes the error as {"code": "...", "message": "..."}.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return json.Marshal(wireError{Code: e.Code, Message: e.Message})
+}
+
+// UnmarshalJSON decodes {"code": "...", "message": "..."}, so a client can
+// decode an [ErrorEnvelope]. The cause is not part of the wire form and is
+// left nil.
+func (e *Error) UnmarshalJSON(data []byte) error {
+	w := wireError{Code: e.Code, Message: e.Message}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*e = Error{Code: w.Code, Message: w.Message}
+	return nil
+}
+
+type wireError struct {
+	Code    Code   `json:"code"`
+	Message string `json:"message"`
+}
+
+// Errorf returns an *Error with the given code and a message formatted as
+// by [fmt.Sprintf].
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WrapError returns an *Error with the given code, a formatted message and
+// cause as its underlying error. The message is what Error prints, so
+// include the cause in it (with %v) when the reader needs it. An empty
+// message falls back to the cause's text.
+func WrapError(code Code, cause error, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	if msg == "" && cause != nil {
+		msg = cause.Error()
+	}
+	return &Error{Code: code, Message: msg, Err: cause}
+}
+
+// CodeOf returns the code of the first *Error in err's chain, or "" when err
+// is nil or carries no *Error.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) && e != nil {
+		return e.Code
+	}
+	return ""
+}
+
+// ContextError returns the error for a request whose context ctx has ended,
+// or nil while ctx is still live.
+//
+// When the context's cause is (or wraps) an *Error, that cause is returned
+// as is: callers that set their own deadline use
+// context.WithTimeoutCause(ctx, d, Errorf(CodeTimeout, ...)) to report
+// ASK_TIMEOUT. Any other cause becomes an ASK_ABORTED error wrapping it.
+func ContextError(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cause == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(cause, &e) {
+		return cause
+	}
+	return WrapError(CodeAborted, cause, "the request was withdrawn by its caller: %v", cause)
+}
+
+// ErrorEnvelope is the wire form of a failure:
+// {"error": {"code": "...", "message": "..."}}.
+type ErrorEnvelope struct {
+	// Error is the failure; nil encodes as null.
+	Error *Error `json:"error"`
+}
+
+// NewErrorEnvelope wraps err for the wire. An error carrying an *Error
+// keeps its code and message; a bare context cancellation or deadline
+// becomes ASK_ABORTED; anything else becomes INTERNAL with err's text. A nil
+// err gives an envelope with a nil Error.
+func NewErrorEnvelope(err error) ErrorEnvelope {
+	if err == nil {
+		return ErrorEnvelope{}
+	}
+	var e *Error
+	if errors.As(err, &e) && e != nil {
+		return ErrorEnvelope{Error: e}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ErrorEnvelope{Error: WrapError(CodeAborted, err, "the request was withdrawn by its caller: %v", err)}
+	}
+	return ErrorEnvelope{Error: WrapError(CodeInternal, err, "%v", err)}
+}

@@ -1,0 +1,142 @@
+package interaction
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestErrorString(t *testing.T) {
+	tests := []struct {
+		err  *Error
+		want string
+	}{
+		{Errorf(CodeDeclined, "the human said %s", "no"), "ASK_DECLINED: the human said no"},
+		{&Error{Code: CodeNoTTY}, "NO_TTY"},
+		{WrapError(CodeInternal, io.EOF, "reading: %v", io.EOF), "INTERNAL: reading: EOF"},
+		{WrapError(CodeInternal, io.EOF, ""), "INTERNAL: EOF"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestErrorIsAs(t *testing.T) {
+	cause := errors.New("pipe closed")
+	err := fmt.Errorf("asking: %w", WrapError(CodeProviderClosed, cause, "the UI went away"))
+
+	if !errors.Is(err, &Error{Code: CodeProviderClosed}) {
+		t.Error("errors.Is with the same code = false, want true")
+	}
+	if errors.Is(err, &Error{Code: CodeAborted}) {
+		t.Error("errors.Is with another code = true, want false")
+	}
+	if !errors.Is(err, cause) {
+		t.Error("errors.Is(err, cause) = false: Unwrap does not reach the cause")
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeProviderClosed || e.Message != "the UI went away" {
+		t.Errorf("errors.As = %#v", e)
+	}
+	if got := CodeOf(err); got != CodeProviderClosed {
+		t.Errorf("CodeOf = %q, want %q", got, CodeProviderClosed)
+	}
+	if got := CodeOf(nil); got != "" {
+		t.Errorf("CodeOf(nil) = %q, want empty", got)
+	}
+	if got := CodeOf(cause); got != "" {
+		t.Errorf("CodeOf(plain error) = %q, want empty", got)
+	}
+	if errors.Is(cause, &Error{Code: CodeProviderClosed}) {
+		t.Error("a plain error matched an *Error template")
+	}
+}
+
+func TestErrorEnvelopeDecode(t *testing.T) {
+	in := `{"error":{"code":"ASK_TIMEOUT","message":"no answer within 5m0s","extra":1}}`
+	var env ErrorEnvelope
+	if err := json.Unmarshal([]byte(in), &env); err != nil {
+		t.Fatal(err)
+	}
+	want := &Error{Code: CodeTimeout, Message: "no answer within 5m0s"}
+	if !reflect.DeepEqual(env.Error, want) {
+		t.Errorf("decoded %+v, want %+v", env.Error, want)
+	}
+	if !errors.Is(env.Error, &Error{Code: CodeTimeout}) {
+		t.Error("decoded error does not match its code")
+	}
+
+	var null ErrorEnvelope
+	if err := json.Unmarshal([]byte(`{"error":null}`), &null); err != nil || null.Error != nil {
+		t.Errorf("decoding a null error = %+v, %v", null, err)
+	}
+	if err := json.Unmarshal([]byte(`{"error":{"code":5}}`), &env); err == nil {
+		t.Error("decoding a numeric code succeeded")
+	}
+}
+
+func TestNewErrorEnvelope(t *testing.T) {
+	coded := Errorf(CodeDeclined, "declined")
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"nil", nil, `{"error":null}`},
+		{"coded", coded, `{"error":{"code":"ASK_DECLINED","message":"declined"}}`},
+		{"wrapped coded", fmt.Errorf("ctx: %w", coded), `{"error":{"code":"ASK_DECLINED","message":"declined"}}`},
+		{"plain", errors.New("disk on fire"), `{"error":{"code":"INTERNAL","message":"disk on fire"}}`},
+		{"canceled", context.Canceled, `{"error":{"code":"ASK_ABORTED","message":"the request was withdrawn by its caller: context canceled"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := NewErrorEnvelope(tt.err)
+			got, err := json.Marshal(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+			if tt.err != nil && !errors.Is(env.Error, tt.err) && CodeOf(tt.err) == "" {
+				t.Errorf("the envelope's error does not wrap %v", tt.err)
+			}
+		})
+	}
+}
+
+func TestContextError(t *testing.T) {
+	if err := ContextError(context.Background()); err != nil {
+		t.Errorf("live context: %v, want nil", err)
+	}
+
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := ContextError(canceled)
+	if CodeOf(err) != CodeAborted || !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled context: %v, want ASK_ABORTED wrapping context.Canceled", err)
+	}
+
+	timeout := Errorf(CodeTimeout, "no answer within 1ns")
+	timed, cancel2 := context.WithTimeoutCause(context.Background(), time.Nanosecond, timeout)
+	defer cancel2()
+	<-timed.Done()
+	if err := ContextError(timed); err != timeout {
+		t.Errorf("context with *Error cause: %v, want the cause itself", err)
+	}
+
+	custom := errors.New("user hit ctrl-c")
+	withCause, cancel3 := context.WithCancelCause(context.Background())
+	cancel3(custom)
+	err = ContextError(withCause)
+	if CodeOf(err) != CodeAborted || !errors.Is(err, custom) {
+		t.Errorf("context with plain cause: %v, want ASK_ABORTED wrapping it", err)
+	}
+}

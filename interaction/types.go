@@ -1,0 +1,189 @@
+package interaction
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+)
+
+// Option is one selectable choice of a [Question].
+//
+// Label is both the text the human sees and the value reported back in
+// [AnswerItem.Selected], so labels are unique within a question.
+type Option struct {
+	// Label is the user-facing text and the model-facing selected value.
+	Label string `json:"label"`
+	// Description is optional help text rendered by capable interfaces.
+	Description string `json:"description,omitempty"`
+}
+
+// Question is one question of a [Request].
+//
+// A question with Options is answered by selecting labels (or by free
+// "Other" text); a question without Options is answered with free text only.
+type Question struct {
+	// ID is a stable, caller-chosen identifier echoed in the answer.
+	ID string `json:"id"`
+	// Question is the text to display.
+	Question string `json:"question"`
+	// Header is an optional short heading or group label.
+	Header string `json:"header,omitempty"`
+	// Options are the choices the interface can render as a menu.
+	Options []Option `json:"options,omitempty"`
+	// MultiSelect allows more than one option to be selected. The default
+	// is single-select.
+	MultiSelect bool `json:"multiSelect,omitempty"`
+}
+
+// wireQuestion is the decoding form of a Question. It has no methods, so
+// decoding errors carry plain field paths, and it accepts both spellings of
+// the multi-select flag.
+type wireQuestion struct {
+	ID               string   `json:"id"`
+	Question         string   `json:"question"`
+	Header           string   `json:"header"`
+	Options          []Option `json:"options"`
+	MultiSelect      bool     `json:"multiSelect"`
+	MultiSelectSnake bool     `json:"multi_select"`
+}
+
+func (w wireQuestion) question() Question {
+	return Question{
+		ID:          w.ID,
+		Question:    w.Question,
+		Header:      w.Header,
+		Options:     w.Options,
+		MultiSelect: w.MultiSelect || w.MultiSelectSnake,
+	}
+}
+
+// UnmarshalJSON decodes a question. Besides "multiSelect" it accepts the
+// snake-case spelling "multi_select" that models often produce; when both
+// are present the question is multi-select if either is true. Unknown fields
+// are ignored.
+func (q *Question) UnmarshalJSON(data []byte) error {
+	w := wireQuestion{
+		ID:          q.ID,
+		Question:    q.Question,
+		Header:      q.Header,
+		Options:     q.Options,
+		MultiSelect: q.MultiSelect,
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*q = w.question()
+	return nil
+}
+
+// Agent identifies the agent that sent a request, when it came from one.
+type Agent struct {
+	// ID is a stable identifier for the agent or its session.
+	ID string `json:"id"`
+	// Name is an optional human-readable name.
+	Name string `json:"name,omitempty"`
+}
+
+// DisplayName returns the name to show for the agent: its Name, else its
+// ID, else "agent". Whitespace-only values count as absent.
+func (a Agent) DisplayName() string {
+	switch {
+	case strings.TrimSpace(a.Name) != "":
+		return a.Name
+	case strings.TrimSpace(a.ID) != "":
+		return a.ID
+	default:
+		return "agent"
+	}
+}
+
+// Request asks the human one or more questions in one flow.
+type Request struct {
+	// Questions to display, in order. A valid request has at least one.
+	Questions []Question `json:"questions"`
+	// Agent is the calling agent, when the request came from an agent.
+	Agent *Agent `json:"agent,omitempty"`
+}
+
+// AnswerItem is the answer to one question, routed by the question's ID.
+type AnswerItem struct {
+	// ID is the answered question's id.
+	ID string `json:"id"`
+	// Selected holds the selected option labels. It is empty when the
+	// answer is free text or the question was skipped.
+	Selected []string `json:"selected"`
+	// Custom is free "Other" text. When non-empty it overrides the choices:
+	// Selected must then be empty.
+	Custom string `json:"custom,omitempty"`
+}
+
+// MarshalJSON encodes the item with "selected" always an array, never
+// null. Because custom text overrides the choices, "selected" is encoded
+// empty whenever Custom is non-empty.
+func (a AnswerItem) MarshalJSON() ([]byte, error) {
+	type plain AnswerItem // no methods: avoids recursion
+	if a.Selected == nil || a.Custom != "" {
+		a.Selected = []string{}
+	}
+	return json.Marshal(plain(a))
+}
+
+// Skipped reports whether the question was skipped: nothing selected and no
+// custom text.
+func (a AnswerItem) Skipped() bool {
+	return len(a.Selected) == 0 && a.Custom == ""
+}
+
+// Skip returns the answer item for a skipped question:
+// {"id": id, "selected": []}.
+func Skip(id string) AnswerItem {
+	return AnswerItem{ID: id, Selected: []string{}}
+}
+
+// Answer is a provider's reply to a [Request].
+type Answer struct {
+	// Answers holds one item per answered question. Answers returned by
+	// [Service.Ask] hold exactly one item per question, in request order.
+	Answers []AnswerItem `json:"answers"`
+}
+
+// MarshalJSON encodes the answer with "answers" always an array, never
+// null.
+func (a Answer) MarshalJSON() ([]byte, error) {
+	type plain Answer // no methods: avoids recursion
+	if a.Answers == nil {
+		a.Answers = []AnswerItem{}
+	}
+	return json.Marshal(plain(a))
+}
+
+// Get returns the item answering the question with the given id, and
+// whether there is one.
+func (a Answer) Get(id string) (AnswerItem, bool) {
+	for _, item := range a.Answers {
+		if item.ID == id {
+			return item, true
+		}
+	}
+	return AnswerItem{}, false
+}
+
+// Provider is a user interface that can put questions to a human.
+//
+// Ask blocks until the human answers or declines, the interface goes away,
+// or ctx ends; ctx is the request's lifetime, and when it ends the provider
+// withdraws the questions and returns promptly. Errors should be *[Error]
+// values: [CodeDeclined] when the human declines, [CodeProviderClosed] when
+// the interface goes away, and the result of [ContextError] when ctx ends.
+// Ask may be called concurrently.
+type Provider interface {
+	Ask(ctx context.Context, req Request) (Answer, error)
+}
+
+// ProviderFunc adapts an ordinary function to the [Provider] interface.
+type ProviderFunc func(ctx context.Context, req Request) (Answer, error)
+
+// Ask calls f(ctx, req).
+func (f ProviderFunc) Ask(ctx context.Context, req Request) (Answer, error) {
+	return f(ctx, req)
+}
