@@ -1,0 +1,413 @@
+// Package field holds asktui's own huh form fields. Choice is the option list
+// of a question: single- or multi-select with a free-text "Other" row,
+// number shortcuts, filtering and descriptions. Unlike huh's Select and
+// MultiSelect it renders only the rows that fit on screen, so a key costs
+// the same at 10 options as at 100,000.
+//
+// A Choice keeps everything that must outlive it (cursor, checks, Other
+// text, filter, scroll position) in a Draft owned by the caller.
+package field
+
+import (
+	"io"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/asktui/asktui/styles"
+)
+
+// ChoiceConfig describes a Choice.
+type ChoiceConfig struct {
+	// Labels are the options' display labels, already sanitized. Answers
+	// are reported as indices into Labels.
+	Labels []string
+	// Descriptions has the same length as Labels, or is nil; "" = none.
+	Descriptions []string
+	// Multi makes the field a multi-select.
+	Multi bool
+	// Draft holds the answer in progress; nil starts a new one.
+	Draft *Draft
+	// Styles is asktui's look; nil picks the default for a dark terminal
+	// (monochrome under NO_COLOR).
+	Styles *styles.Styles
+	// Keys are the bindings; nil means DefaultKeyMap().
+	Keys *KeyMap
+}
+
+// Choice is a huh.Field that picks one or several of a question's options,
+// or takes a custom answer typed in its "Other" row. It renders only the
+// visible rows.
+type Choice struct {
+	labels []string
+	descs  []string
+	multi  bool
+	draft  *Draft
+	st     *styles.Styles
+	keys   *KeyMap
+	key    string
+	theme  huh.Theme
+	pos    huh.FieldPosition
+
+	width, height int
+	focused       bool
+
+	// filtered reports that matches (ascending option indices) replaces the
+	// full option list.
+	filtered bool
+	matches  []int32
+	index    *lowerIndex
+	levels   []filterLevel
+
+	row     int // cursor, as a row of the displayed list; nRows()-1 is Other
+	nChosen int
+
+	filterEditing   bool
+	filterInput     textinput.Model
+	otherInput      textinput.Model
+	preFilterCursor int  // option the cursor was on when filtering began
+	movedInFilter   bool // the human moved the cursor since the filter changed
+
+	hint string // transient message on the Other row
+
+	layouts  map[int32]*rowLayout
+	rows     map[rowKey][]string
+	layoutW  int
+	g        glyphs
+	p        paints
+	view     string
+	viewOK   bool
+	pageRows int // rows shown by the last render, for PgUp/PgDn
+
+	typeHelp key.Binding
+}
+
+var _ huh.Field = (*Choice)(nil)
+
+// NewChoice builds a Choice. It costs O(number of options) with a tiny
+// constant; a draft with a filter also builds the filter index.
+func NewChoice(cfg ChoiceConfig) *Choice {
+	n := len(cfg.Labels)
+	c := &Choice{
+		labels:          cfg.Labels,
+		multi:           cfg.Multi,
+		draft:           cfg.Draft,
+		st:              cfg.Styles,
+		keys:            cfg.Keys,
+		preFilterCursor: -1,
+		pageRows:        10,
+	}
+	if len(cfg.Descriptions) == n {
+		c.descs = cfg.Descriptions
+	}
+	if c.st == nil {
+		c.st = styles.For(styles.ThemeAuto, true)
+	}
+	if c.keys == nil {
+		c.keys = DefaultKeyMap()
+	}
+	if c.draft == nil {
+		c.draft = NewDraft(n)
+	}
+	d := c.draft
+	if len(d.Chosen) != n {
+		chosen := make([]bool, n)
+		copy(chosen, d.Chosen)
+		d.Chosen = chosen
+	}
+	for _, v := range d.Chosen {
+		if v {
+			c.nChosen++
+		}
+	}
+	if !c.multi && c.nChosen > 1 {
+		// Keep the first: a single-select answer is one option.
+		first := slices.Index(d.Chosen, true)
+		clear(d.Chosen)
+		d.Chosen[first] = true
+		c.nChosen = 1
+	}
+	if d.OtherChosen && c.nChosen > 0 {
+		clear(d.Chosen)
+		c.nChosen = 0
+	}
+
+	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your answer"))
+	c.g = newGlyphs(c.st, c.multi)
+	c.p = newPaints(c.st)
+	c.filterInput = c.newInput("/", "filter options")
+	c.otherInput = c.newInput("Other: ", "type your own answer")
+	c.otherInput.SetValue(d.OtherText)
+	c.otherInput.CursorEnd()
+
+	if d.Filter != "" {
+		c.matches = c.matchesFor(d.Filter)
+		c.filtered = true
+	}
+	c.row = c.rowOf(min(max(d.Cursor, 0), n))
+	d.Offset = max(d.Offset, 0)
+	c.sync()
+	return c
+}
+
+func (c *Choice) newInput(prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	s := in.Styles()
+	o := c.st.Option
+	s.Focused.Prompt = o.Focused
+	s.Focused.Text = o.Label
+	s.Focused.Placeholder = o.Description
+	s.Focused.Suggestion = o.Description
+	s.Blurred = s.Focused
+	s.Blurred.Prompt = o.Other
+	s.Cursor.Color = o.Cursor.GetForeground()
+	s.Cursor.Blink = false // a blinking cursor would redraw the list twice a second
+	in.SetStyles(s)
+	return in
+}
+
+// Key sets the key the form stores the field's value under.
+func (c *Choice) Key(k string) *Choice {
+	c.key = k
+	return c
+}
+
+// Draft returns the draft the field edits.
+func (c *Choice) Draft() *Draft { return c.draft }
+
+// Typing reports whether keys go to a text input: the Other row is focused
+// or the filter is being edited. The caller then must not treat letters,
+// digits, space or arrows left/right as its own shortcuts.
+func (c *Choice) Typing() bool {
+	return c.focused && (c.filterEditing || c.onOther())
+}
+
+// Filtering reports whether a filter is being edited or is applied; Esc then
+// clears it, so the caller should leave Esc to the field.
+func (c *Choice) Filtering() bool { return c.filterEditing || c.filtered }
+
+// nf is the number of option rows displayed.
+func (c *Choice) nf() int {
+	if c.filtered {
+		return len(c.matches)
+	}
+	return len(c.labels)
+}
+
+// nRows counts the displayed rows, the Other row included.
+func (c *Choice) nRows() int { return c.nf() + 1 }
+
+// optionAt maps a displayed row to its option index (len(labels) = Other).
+func (c *Choice) optionAt(row int) int {
+	if row >= c.nf() {
+		return len(c.labels)
+	}
+	if c.filtered {
+		return int(c.matches[row])
+	}
+	return row
+}
+
+// rowOf maps an option index to its displayed row, or 0 when filtered out.
+func (c *Choice) rowOf(opt int) int {
+	if opt >= len(c.labels) {
+		return c.nf()
+	}
+	if !c.filtered {
+		return opt
+	}
+	if r, ok := slices.BinarySearch(c.matches, int32(opt)); ok {
+		return r
+	}
+	return 0
+}
+
+func (c *Choice) onOther() bool { return c.row == c.nf() && !c.filterEditing }
+
+// sync clamps the cursor, mirrors it into the draft, gives focus to the
+// text input that should have it and marks the view stale.
+func (c *Choice) sync() tea.Cmd {
+	c.row = min(max(c.row, 0), c.nRows()-1)
+	c.draft.Cursor = c.optionAt(c.row)
+	c.viewOK = false
+	var cmd tea.Cmd
+	if want := c.focused && c.onOther(); want != c.otherInput.Focused() {
+		if want {
+			c.otherInput.CursorEnd()
+			cmd = c.otherInput.Focus()
+		} else {
+			c.otherInput.Blur()
+		}
+	}
+	if want := c.focused && c.filterEditing; want != c.filterInput.Focused() {
+		if want {
+			c.filterInput.CursorEnd()
+			cmd = tea.Batch(cmd, c.filterInput.Focus())
+		} else {
+			c.filterInput.Blur()
+		}
+	}
+	return cmd
+}
+
+// Init implements huh.Field.
+func (c *Choice) Init() tea.Cmd { return nil }
+
+// Focus implements huh.Field.
+func (c *Choice) Focus() tea.Cmd {
+	c.focused = true
+	return c.sync()
+}
+
+// Blur implements huh.Field.
+func (c *Choice) Blur() tea.Cmd {
+	c.focused = false
+	return c.sync()
+}
+
+// Error implements huh.Field; a Choice never fails validation.
+func (c *Choice) Error() error { return nil }
+
+// Run runs the field on its own, as a one-field huh form.
+func (c *Choice) Run() error { return huh.Run(c) }
+
+// Skip implements huh.Field.
+func (c *Choice) Skip() bool { return false }
+
+// Zoom implements huh.Field.
+func (c *Choice) Zoom() bool { return false }
+
+// KeyBinds returns the bindings that apply now, for huh's help line.
+func (c *Choice) KeyBinds() []key.Binding { return c.ShortHelp() }
+
+// WithTheme implements huh.Field. The field draws with its Styles, which
+// derive from the same palette as the huh theme.
+func (c *Choice) WithTheme(t huh.Theme) huh.Field {
+	c.theme = t
+	c.viewOK = false
+	return c
+}
+
+// WithKeyMap implements huh.Field; the field keeps its own KeyMap.
+func (c *Choice) WithKeyMap(*huh.KeyMap) huh.Field { return c }
+
+// WithWidth sets the columns the field may use.
+func (c *Choice) WithWidth(w int) huh.Field {
+	c.width = w
+	c.viewOK = false
+	return c
+}
+
+// WithHeight sets the lines the field may use, filter line, scroll
+// indicators and Other row included.
+//
+// huh's group passes a height on only to a field whose view is taller.
+// Until sized, the view claims more lines than any terminal has, so the
+// form's first WithHeight always arrives; a later, larger height does not:
+// when the space grows, call WithHeight on the field as well as the form.
+func (c *Choice) WithHeight(h int) huh.Field {
+	c.height = h
+	c.viewOK = false
+	return c
+}
+
+// WithPosition implements huh.Field.
+func (c *Choice) WithPosition(p huh.FieldPosition) huh.Field {
+	c.pos = p
+	return c
+}
+
+// GetKey returns the key set with Key, or "".
+func (c *Choice) GetKey() string { return c.key }
+
+// GetValue returns the field's *Draft.
+func (c *Choice) GetValue() any { return c.draft }
+
+// ShortHelp returns the bindings that apply now, with help text that fits
+// the context: filter editing, the Other row, single- or multi-select.
+func (c *Choice) ShortHelp() []key.Binding {
+	k := c.keys
+	withHelp := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
+	}
+	switch {
+	case c.filterEditing:
+		return []key.Binding{k.Up, k.Down, k.AcceptFilter, k.ClearFilter}
+	case c.onOther():
+		bs := []key.Binding{c.typeHelp, k.Up}
+		if c.multi {
+			bs = append(bs, withHelp(k.Confirm, "confirm"))
+		} else {
+			bs = append(bs, withHelp(k.Confirm, "submit"))
+		}
+		if c.filtered {
+			bs = append(bs, k.ClearFilter)
+		}
+		return bs
+	}
+	move := k.Up
+	move.SetHelp("↑/↓", "move")
+	bs := []key.Binding{move}
+	if c.multi {
+		bs = append(bs, k.Toggle, withHelp(k.Confirm, "confirm"), withHelp(k.Pick, "toggle"))
+	} else {
+		bs = append(bs, withHelp(k.Confirm, "choose"), k.Pick)
+	}
+	bs = append(bs, k.Filter)
+	if c.filtered {
+		bs = append(bs, k.ClearFilter)
+	}
+	return bs
+}
+
+// FullHelp returns all the bindings, grouped: movement, answering,
+// filtering.
+func (c *Choice) FullHelp() [][]key.Binding {
+	k := c.keys
+	move := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+	var answer []key.Binding
+	if c.multi {
+		answer = []key.Binding{k.Toggle, k.Pick, k.SelectAll, k.Confirm}
+	} else {
+		answer = []key.Binding{k.Pick, k.Confirm}
+	}
+	answer = append(answer, c.typeHelp)
+	return [][]key.Binding{move, answer, {k.Filter, k.AcceptFilter, k.ClearFilter}}
+}
+
+// RunAccessible runs the field as plain prompts for screen readers: a
+// numbered huh Select (or MultiSelect) of the options plus "Other", then a
+// text prompt when Other is chosen. The answer goes into the Draft, which
+// ends Done.
+func (c *Choice) RunAccessible(w io.Writer, r io.Reader) error {
+	return c.runAccessible(w, r)
+}
+
+// width and height in effect.
+const (
+	defaultWidth = 80
+	// naturalHeight is the height of the view before a height is set. huh
+	// tells a field its height only when its view is taller than the form,
+	// so it must exceed any terminal's height.
+	naturalHeight = 120
+)
+
+func (c *Choice) viewWidth() int {
+	if c.width > 0 {
+		return c.width
+	}
+	return defaultWidth
+}
+
+func (c *Choice) viewHeight() int {
+	if c.height > 0 {
+		return c.height
+	}
+	return naturalHeight
+}

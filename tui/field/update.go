@@ -1,0 +1,331 @@
+package field
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+)
+
+// Update handles keys and pastes; other messages are ignored.
+func (c *Choice) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if !c.focused {
+			return c, nil
+		}
+		c.viewOK = false
+		c.hint = "" // a hint lasts until the next key
+		return c, c.handleKey(msg)
+	case tea.PasteMsg:
+		if !c.focused {
+			return c, nil
+		}
+		c.viewOK = false
+		switch {
+		case c.filterEditing:
+			return c, c.editFilter(msg)
+		case c.onOther():
+			return c, c.editOther(msg)
+		}
+	}
+	return c, nil
+}
+
+// isText reports whether a key types text (a printable key without
+// ctrl/alt), which goes to a focused text input whatever it is bound to.
+func isText(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
+}
+
+func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := c.keys
+	text := isText(msg)
+
+	if c.filterEditing {
+		if !text {
+			switch {
+			case key.Matches(msg, k.AcceptFilter):
+				return c.acceptFilter()
+			case key.Matches(msg, k.ClearFilter):
+				return c.clearFilter()
+			case key.Matches(msg, k.Up):
+				return c.move(c.row - 1)
+			case key.Matches(msg, k.Down):
+				return c.move(c.row + 1)
+			case key.Matches(msg, k.PageUp):
+				return c.move(c.row - c.pageStep())
+			case key.Matches(msg, k.PageDown):
+				return c.move(c.row + c.pageStep())
+			}
+		}
+		return c.editFilter(msg)
+	}
+
+	if c.onOther() {
+		if !text {
+			switch {
+			case key.Matches(msg, k.Up):
+				return c.move(c.row - 1)
+			case key.Matches(msg, k.PageUp):
+				return c.move(c.row - c.pageStep())
+			case key.Matches(msg, k.Down, k.PageDown):
+				return nil // the Other row is the last
+			case key.Matches(msg, k.Confirm):
+				return c.confirm()
+			case key.Matches(msg, k.ClearFilter) && c.filtered:
+				return c.clearFilter()
+			}
+		}
+		return c.editOther(msg)
+	}
+
+	switch {
+	case key.Matches(msg, k.Up):
+		return c.move(c.row - 1)
+	case key.Matches(msg, k.Down):
+		return c.move(c.row + 1)
+	case key.Matches(msg, k.PageUp):
+		return c.move(c.row - c.pageStep())
+	case key.Matches(msg, k.PageDown):
+		return c.move(c.row + c.pageStep())
+	case key.Matches(msg, k.Home):
+		return c.move(0)
+	case key.Matches(msg, k.End):
+		return c.move(max(c.nf()-1, 0))
+	case key.Matches(msg, k.Filter):
+		return c.startFilter()
+	case key.Matches(msg, k.ClearFilter):
+		if c.filtered {
+			return c.clearFilter()
+		}
+	case key.Matches(msg, k.Pick):
+		return c.pick(msg)
+	case key.Matches(msg, k.Toggle):
+		if c.multi {
+			c.toggle(c.optionAt(c.row))
+		}
+	case key.Matches(msg, k.SelectAll):
+		if c.multi {
+			c.toggleAll()
+		}
+	case key.Matches(msg, k.Confirm):
+		return c.confirm()
+	}
+	return nil
+}
+
+func (c *Choice) pageStep() int { return max(c.pageRows-1, 1) }
+
+// move puts the cursor on a row (clamped).
+func (c *Choice) move(row int) tea.Cmd {
+	c.row = row
+	c.movedInFilter = true
+	if c.filterEditing && min(max(row, 0), c.nRows()-1) == c.nf() {
+		// Moving onto Other hands the keys to its input: keep the filter.
+		c.filterEditing = false
+		if c.draft.Filter == "" {
+			c.resetFilter()
+		}
+	}
+	return c.sync()
+}
+
+// pick acts on the row numbered by a digit key.
+func (c *Choice) pick(msg tea.KeyPressMsg) tea.Cmd {
+	s := msg.String()
+	if len(s) != 1 || s[0] < '1' || s[0] > '9' {
+		return nil
+	}
+	row := int(s[0] - '1')
+	if row >= c.nRows() {
+		return nil
+	}
+	if row == c.nf() {
+		return c.move(row) // Other: start typing
+	}
+	opt := c.optionAt(row)
+	if c.multi {
+		c.toggle(opt)
+		return nil
+	}
+	c.row = row
+	c.choose(opt)
+	return tea.Batch(c.sync(), huh.NextField)
+}
+
+// choose makes opt the single-select answer and marks the draft Done.
+func (c *Choice) choose(opt int) {
+	d := c.draft
+	clear(d.Chosen)
+	d.Chosen[opt] = true
+	c.nChosen = 1
+	d.OtherChosen = false
+	d.Done = true
+}
+
+func (c *Choice) toggle(opt int) {
+	if opt >= len(c.labels) {
+		return
+	}
+	d := c.draft
+	d.Chosen[opt] = !d.Chosen[opt]
+	if d.Chosen[opt] {
+		c.nChosen++
+		d.OtherChosen = false // options replace a custom answer
+	} else {
+		c.nChosen--
+	}
+}
+
+// toggleAll checks every displayed option, or unchecks them all when all
+// are checked.
+func (c *Choice) toggleAll() {
+	n := c.nf()
+	if n == 0 {
+		return
+	}
+	all := true
+	for r := range n {
+		if !c.draft.Chosen[c.optionAt(r)] {
+			all = false
+			break
+		}
+	}
+	for r := range n {
+		o := c.optionAt(r)
+		if c.draft.Chosen[o] == all {
+			c.toggle(o)
+		}
+	}
+}
+
+// confirm handles the Confirm key outside filter editing.
+func (c *Choice) confirm() tea.Cmd {
+	d := c.draft
+	onOther := c.onOther()
+	if !c.multi {
+		if !onOther {
+			if c.nf() == 0 {
+				return nil
+			}
+			c.choose(c.optionAt(c.row))
+			return tea.Batch(c.sync(), huh.NextField)
+		}
+		if strings.TrimSpace(d.OtherText) == "" {
+			c.hint = "type an answer first, then press " + c.keys.Confirm.Help().Key
+			return nil
+		}
+		clear(d.Chosen)
+		c.nChosen = 0
+		d.OtherChosen = true
+		d.Done = true
+		return tea.Batch(c.sync(), huh.NextField)
+	}
+	if onOther && c.nChosen == 0 && strings.TrimSpace(d.OtherText) != "" {
+		d.OtherChosen = true
+	}
+	d.Done = true
+	return tea.Batch(c.sync(), huh.NextField)
+}
+
+// editOther feeds a key or paste to the Other input and mirrors its text.
+func (c *Choice) editOther(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	c.otherInput, cmd = c.otherInput.Update(msg)
+	v := c.otherInput.Value()
+	d := c.draft
+	if v == d.OtherText {
+		return cmd
+	}
+	d.OtherText = v
+	if strings.TrimSpace(v) == "" {
+		d.OtherChosen = false
+	} else if c.multi && !d.OtherChosen {
+		// A custom answer replaces the options, never supplements them.
+		d.OtherChosen = true
+		if c.nChosen > 0 {
+			clear(d.Chosen)
+			c.nChosen = 0
+		}
+	}
+	return cmd
+}
+
+// startFilter begins editing the filter (the applied one, if any).
+func (c *Choice) startFilter() tea.Cmd {
+	if !c.filtered {
+		c.preFilterCursor = c.draft.Cursor
+		c.movedInFilter = false
+		if c.index == nil {
+			c.index = buildLowerIndex(c.labels) // pay for it now, not on the first letter
+		}
+	}
+	c.filterEditing = true
+	c.filterInput.SetValue(c.draft.Filter)
+	return c.sync()
+}
+
+// editFilter feeds a key or paste to the filter input and refilters when
+// its text changed.
+func (c *Choice) editFilter(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	c.filterInput, cmd = c.filterInput.Update(msg)
+	v := c.filterInput.Value()
+	if v == c.draft.Filter {
+		return cmd
+	}
+	target := c.restoreTarget(c.optionAt(c.row))
+	c.draft.Filter = v
+	c.movedInFilter = false
+	c.draft.Offset = 0
+	if v == "" {
+		c.filtered, c.matches = false, nil
+		c.row = c.rowOf(target)
+	} else {
+		c.matches = c.matchesFor(v)
+		c.filtered = true
+		c.row = 0
+	}
+	return tea.Batch(cmd, c.sync())
+}
+
+// restoreTarget is the option the cursor returns to when the filter goes:
+// where it was before filtering, unless the human moved since.
+func (c *Choice) restoreTarget(current int) int {
+	if !c.movedInFilter && c.preFilterCursor >= 0 && c.preFilterCursor <= len(c.labels) {
+		return c.preFilterCursor
+	}
+	return current
+}
+
+// acceptFilter stops editing and keeps the filter applied.
+func (c *Choice) acceptFilter() tea.Cmd {
+	c.filterEditing = false
+	if c.draft.Filter == "" {
+		c.resetFilter()
+	}
+	return c.sync()
+}
+
+// clearFilter removes the filter, keeping the cursor on its option.
+func (c *Choice) clearFilter() tea.Cmd {
+	target := c.optionAt(c.row)
+	if !c.movedInFilter || target == len(c.labels) && c.nf() == 0 {
+		target = c.restoreTarget(target)
+	}
+	c.resetFilter()
+	c.row = c.rowOf(target)
+	return c.sync()
+}
+
+func (c *Choice) resetFilter() {
+	c.filterEditing = false
+	c.filtered, c.matches = false, nil
+	c.draft.Filter = ""
+	c.draft.Offset = 0
+	c.filterInput.SetValue("")
+	c.preFilterCursor = -1
+	c.movedInFilter = false
+}
