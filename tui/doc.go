@@ -1,0 +1,15 @@
+// Package tui is asktui's terminal front end: one bubbletea program that
+// shows the questions agents ask and collects the human's answers.
+//
+// Requests reach the program only as messages. A [Provider] implements
+// interaction.Provider: each Ask hands its request to the program with a
+// reply channel and waits for the first of the reply, the end of the
+// request's context (the question is withdrawn) and the end of the program
+// (PROVIDER_CLOSED). Any number of Asks may wait at once; the program shows
+// them in arrival order and says how many wait and from which agents.
+//
+// Each question is a huh form: option lists use [field.Choice], which draws
+// only the rows on screen, so lists of 100,000 options stay fluid; questions
+// without options use huh's Text field. Agent-supplied text is passed
+// through [Sanitize] before it is drawn.
+package tui

@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// TestGolden pins whole screens, without styling, at the sizes asktui
+// promises to handle. Refresh with `go test ./tui -run TestGolden -update`.
+func TestGolden(t *testing.T) {
+	many := make([]interaction.Option, 300)
+	for i := range many {
+		many[i] = interaction.Option{Label: fmt.Sprintf("service-%03d", i+1)}
+	}
+	cases := []struct {
+		name  string
+		req   interaction.Request
+		keys  []string
+		extra func(*model)
+	}{
+		{name: "single", req: single(deployQuestion())},
+		{name: "multi", req: single(interaction.Question{
+			ID: "extras", Header: "Extras", Question: "Which extras should the new service ship with?", MultiSelect: true,
+			Options: []interaction.Option{
+				{Label: "Metrics (Recommended)", Description: "Prometheus endpoint on :9090."},
+				{Label: "Tracing", Description: "OpenTelemetry spans to the collector."},
+				{Label: "Structured logs"},
+			},
+		}), keys: []string{"space", "down", "down"}},
+		{name: "several", req: setupRequest(), keys: []string{"down", "enter"}},
+		{name: "review", req: setupRequest(), keys: []string{"enter", "tab", "space", "enter", "tab"}},
+		{name: "decline", req: setupRequest(), keys: []string{"esc"}},
+		{name: "freetext", req: single(interaction.Question{ID: "n", Header: "Name", Question: "What should the service be called?"}), keys: []string{"billing-api"}},
+		{name: "other", req: single(deployQuestion()), keys: []string{"end", "after the demo"}},
+		{name: "long", req: single(interaction.Question{
+			ID: "long", Question: strings.Repeat("The migration rewrites every row of the events table and takes the database offline while it runs. ", 12),
+			Options: many,
+		}), keys: []string{"down", "down"}},
+		{name: "filter", req: single(interaction.Question{ID: "svc", Question: "Which service?", Options: many}), keys: []string{"/", "04"}},
+		{name: "queue", req: single(deployQuestion()), extra: func(m *model) {
+			ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Later?"}}})
+			ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "codex"}, Questions: []interaction.Question{{ID: "q", Question: "Later?"}}})
+		}},
+		{name: "empty"},
+	}
+	for _, c := range cases {
+		for _, size := range [][2]int{{100, 30}, {60, 20}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				m := testModel(t, size[0], size[1])
+				if c.req.Questions != nil {
+					ask(t, m, c.req)
+				}
+				if c.extra != nil {
+					c.extra(m)
+				}
+				press(m, c.keys...)
+				s := screen(m)
+				lines := strings.Split(s, "\n")
+				if len(lines) > size[1] {
+					t.Errorf("screen has %d rows, more than %d", len(lines), size[1])
+				}
+				for _, l := range lines {
+					if w := ansiWidth(l); w > size[0] {
+						t.Errorf("row is %d columns wide, more than %d: %q", w, size[0], l)
+					}
+				}
+				golden.RequireEqual(t, s)
+			})
+		}
+	}
+}
+
+// TestMonochromeShowsCursorAndSelection checks that without colour the
+// focus and the choices are still visible, by glyph alone.
+func TestMonochromeShowsCursorAndSelection(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	m := testModel(t, 100, 30)
+	ask(t, m, single(interaction.Question{ID: "x", Question: "Pick?", MultiSelect: true, Options: opts("Alpha", "Beta")}))
+	press(m, "space", "down")
+	raw := m.render()
+	if strings.Contains(raw, "\x1b[38") || strings.Contains(raw, "\x1b[48") {
+		t.Fatalf("NO_COLOR screen still has colour sequences")
+	}
+	s := screen(m)
+	mustContain(t, s, "❯", "[✓]", "[ ]")
+}

@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/asktui/asktui/tui/field"
+)
+
+// KeyMap is the root model's key bindings. The question panel adds the
+// option list's own bindings (field.KeyMap) to the help bar.
+type KeyMap struct {
+	// NextTab and PrevTab move between the questions of a request and its
+	// review step. NextTabArrow and PrevTabArrow do the same with ←/→,
+	// except while typing, where the arrows move the text cursor.
+	NextTab, PrevTab           key.Binding
+	NextTabArrow, PrevTabArrow key.Binding
+	// Submit sends the answers from the review step.
+	Submit key.Binding
+	// Decline asks to decline the request. A confirmation is answered with
+	// Confirm or Back, or by Press on the focused button.
+	Decline, Confirm, Back, Press key.Binding
+	// ScrollUp and ScrollDown scroll a long question text.
+	ScrollUp, ScrollDown key.Binding
+	// NewLine inserts a line break in a free-text answer; TextSubmit
+	// confirms one.
+	NewLine, TextSubmit key.Binding
+	// Help toggles the full help; Quit closes asktui, failing every waiting
+	// request with PROVIDER_CLOSED.
+	Help, Quit key.Binding
+}
+
+// DefaultKeyMap returns asktui's default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab/⇧tab", "question")),
+		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("⇧tab", "previous question")),
+		NextTabArrow: key.NewBinding(key.WithKeys("right"), key.WithHelp("←/→", "question")),
+		PrevTabArrow: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous question")),
+		Submit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "submit answers")),
+		Decline:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "decline")),
+		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Press:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Back:         key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("n/esc", "go back")),
+		ScrollUp:     key.NewBinding(key.WithKeys("shift+up", "alt+up"), key.WithHelp("shift+↑/↓", "scroll question")),
+		ScrollDown:   key.NewBinding(key.WithKeys("shift+down", "alt+down"), key.WithHelp("shift+↓", "scroll question down")),
+		NewLine:      key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
+		TextSubmit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm answer")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more")),
+		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+	}
+}
+
+// helpKeys adapts a list of bindings to help.KeyMap for the one help.Model.
+type helpKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+	keep  []int // indexes into short that must stay when space is short
+}
+
+func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
+func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+
+// fieldKeys is shared by every option list so their help stays consistent.
+var fieldKeys = field.DefaultKeyMap()

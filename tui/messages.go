@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// The program's own messages. Requests and withdrawals arrive from
+// Provider.Ask through the dispatcher; the rest are produced by Cmds.
+type (
+	// askMsg brings a new request into the program.
+	askMsg struct {
+		id       uint64
+		ctx      context.Context
+		req      interaction.Request
+		reply    chan<- askResult
+		deadline time.Time
+		arrived  time.Time
+	}
+
+	// withdrawMsg says the request's context ended: its caller left.
+	withdrawMsg struct {
+		id  uint64
+		err error
+	}
+
+	// tickMsg refreshes countdowns and ages once a second.
+	tickMsg time.Time
+
+	// quitMsg ends the program from outside, clearing the screen first.
+	quitMsg struct{}
+
+	// clearNoticeMsg drops a transient notice if it is still the one shown.
+	clearNoticeMsg struct{ seq int }
+)
+
+// askResult is what the program sends back on a request's reply channel:
+// exactly one of an answer or an error.
+type askResult struct {
+	answer interaction.Answer
+	err    error
+}

@@ -1,0 +1,367 @@
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// dialogKind names what a confirmation decides.
+type dialogKind int
+
+const (
+	dialogDecline dialogKind = iota // decline the whole request
+	dialogSubmit                    // submit with unanswered questions
+)
+
+// dialog is an open confirmation. Backing out of it changes nothing.
+type dialog struct {
+	kind  dialogKind
+	focus int // 0 = the action, 1 = go back
+}
+
+// model is the one tea.Model of asktui: it owns the waiting requests and
+// every child view.
+type model struct {
+	keys   KeyMap
+	theme  styles.Theme
+	styles *styles.Styles
+	help   help.Model
+	now    func() time.Time
+
+	width, height int
+	altScreen     bool
+
+	requests []*request // in arrival order
+	active   int        // index of the request shown
+
+	fullHelp  bool
+	notice    string
+	noticeSeq int
+	ticking   bool
+	quitting  bool
+}
+
+func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
+	m := &model{
+		keys:      DefaultKeyMap(),
+		theme:     theme,
+		help:      help.New(),
+		now:       now,
+		altScreen: altScreen,
+		width:     80,
+		height:    24,
+	}
+	m.setStyles(styles.For(theme, isDark))
+	return m
+}
+
+func (m *model) setStyles(st *styles.Styles) {
+	m.styles = st
+	m.help.Styles = st.Help
+}
+
+// Init asks the terminal for its background so the auto theme can pick
+// the dark or light palette.
+func (m *model) Init() tea.Cmd {
+	if m.theme == styles.ThemeAuto {
+		return tea.RequestBackgroundColor
+	}
+	return nil
+}
+
+// Update handles every message of the program.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if m.theme == styles.ThemeAuto {
+			m.setStyles(styles.For(m.theme, msg.IsDark()))
+			return m, m.rebuild()
+		}
+		return m, nil
+	case askMsg:
+		return m, m.add(msg)
+	case withdrawMsg:
+		return m, m.withdraw(msg)
+	case tickMsg:
+		if len(m.requests) == 0 {
+			m.ticking = false
+			return m, nil
+		}
+		return m, tick()
+	case quitMsg:
+		m.quitting = true
+		return m, tea.Quit
+	case clearNoticeMsg:
+		if msg.seq == m.noticeSeq {
+			m.notice = ""
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	}
+	// Anything else (huh's internal messages, cursor blinks) belongs to the
+	// form on screen.
+	return m, m.updateForm(msg)
+}
+
+// View draws the screen.
+func (m *model) View() tea.View {
+	var v tea.View
+	if m.quitting {
+		return v
+	}
+	v.SetContent(m.render())
+	v.AltScreen = m.altScreen
+	v.WindowTitle = m.windowTitle()
+	return v
+}
+
+func (m *model) activeRequest() *request {
+	if m.active < 0 || m.active >= len(m.requests) {
+		return nil
+	}
+	return m.requests[m.active]
+}
+
+// add queues a new request; the first one waiting is shown at once.
+func (m *model) add(msg askMsg) tea.Cmd {
+	if msg.ctx.Err() != nil {
+		// The caller left before the request arrived; its withdrawal follows.
+		return nil
+	}
+	r := newRequest(msg)
+	m.requests = append(m.requests, r)
+	var cmds []tea.Cmd
+	if len(m.requests) == 1 {
+		m.active = 0
+		cmds = append(cmds, m.open(r))
+	}
+	if !m.ticking {
+		m.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// withdraw removes a request whose caller left, and says so.
+func (m *model) withdraw(msg withdrawMsg) tea.Cmd {
+	i := m.indexOf(msg.id)
+	if i < 0 {
+		return nil
+	}
+	r := m.requests[i]
+	verb := "withdrew its question"
+	if interaction.CodeOf(msg.err) == interaction.CodeTimeout {
+		verb = "question timed out"
+		return m.remove(i, "⏱ "+r.agent+"'s "+verb)
+	}
+	return m.remove(i, "⊘ "+r.agent+" "+verb)
+}
+
+func (m *model) indexOf(id uint64) int {
+	for i, r := range m.requests {
+		if r.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// remove takes request i off the screen, shows the next one and a notice.
+func (m *model) remove(i int, notice string) tea.Cmd {
+	wasActive := i == m.active
+	m.requests = append(m.requests[:i], m.requests[i+1:]...)
+	if i < m.active {
+		m.active--
+	}
+	var cmds []tea.Cmd
+	if m.active >= len(m.requests) {
+		m.active = max(len(m.requests)-1, 0)
+	}
+	if wasActive {
+		if r := m.activeRequest(); r != nil {
+			cmds = append(cmds, m.open(r))
+		}
+	}
+	cmds = append(cmds, m.setNotice(notice))
+	return tea.Batch(cmds...)
+}
+
+func (m *model) setNotice(s string) tea.Cmd {
+	m.notice = s
+	m.noticeSeq++
+	seq := m.noticeSeq
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return clearNoticeMsg{seq: seq} })
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// open (re)builds the form of a request's current tab at the current size.
+func (m *model) open(r *request) tea.Cmd {
+	w, h := m.formSize(r)
+	return r.buildForm(m.styles, w, h)
+}
+
+// rebuild rebuilds the active form, after a theme change.
+func (m *model) rebuild() tea.Cmd {
+	if r := m.activeRequest(); r != nil {
+		return m.open(r)
+	}
+	return nil
+}
+
+// resize gives the active form its new size.
+func (m *model) resize() {
+	r := m.activeRequest()
+	if r == nil || r.form == nil {
+		return
+	}
+	w, h := m.formSize(r)
+	r.form = r.form.WithWidth(max(w, 1)).WithHeight(max(h, 1))
+}
+
+// updateForm forwards a message to the form on screen and acts on its
+// state afterwards.
+func (m *model) updateForm(msg tea.Msg) tea.Cmd {
+	r := m.activeRequest()
+	if r == nil || r.form == nil || r.dialog != nil {
+		return nil
+	}
+	fm, cmd := r.form.Update(msg)
+	if f, ok := fm.(*huh.Form); ok {
+		r.form = f
+	}
+	if r.form.State == huh.StateCompleted {
+		return tea.Batch(cmd, m.questionDone(r))
+	}
+	return cmd
+}
+
+// questionDone moves on after the human confirmed a question: a one-question
+// request is answered at once, otherwise the next tab opens.
+func (m *model) questionDone(r *request) tea.Cmd {
+	if r.single() {
+		return m.submit(r)
+	}
+	return m.gotoTab(r, r.tab+1)
+}
+
+func (m *model) gotoTab(r *request, tab int) tea.Cmd {
+	n := len(r.questions)
+	if r.single() {
+		return nil
+	}
+	tab = (tab%(n+1) + n + 1) % (n + 1)
+	r.tab, r.scroll = tab, 0
+	return m.open(r)
+}
+
+// submit sends the request's answer and takes it off the screen.
+func (m *model) submit(r *request) tea.Cmd {
+	r.respond(askResult{answer: r.answer()})
+	return m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
+}
+
+// decline tells the agent the human declined.
+func (m *model) decline(r *request) tea.Cmd {
+	r.respond(askResult{err: interaction.Errorf(interaction.CodeDeclined,
+		"the user declined to answer; do not ask the same questions again unless the user asks you to")})
+	return m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
+}
+
+func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Quit) {
+		m.quitting = true
+		return tea.Interrupt
+	}
+	r := m.activeRequest()
+	if r == nil {
+		if key.Matches(msg, m.keys.Help) {
+			m.fullHelp = !m.fullHelp
+		}
+		return nil
+	}
+	if r.dialog != nil {
+		return m.handleDialogKey(r, msg)
+	}
+	typing := m.typing(r)
+	switch {
+	case key.Matches(msg, m.keys.NextTab):
+		return m.gotoTab(r, r.tab+1)
+	case key.Matches(msg, m.keys.PrevTab):
+		return m.gotoTab(r, r.tab-1)
+	case !typing && key.Matches(msg, m.keys.NextTabArrow):
+		return m.gotoTab(r, r.tab+1)
+	case !typing && key.Matches(msg, m.keys.PrevTabArrow):
+		return m.gotoTab(r, r.tab-1)
+	case key.Matches(msg, m.keys.Decline):
+		if r.choice != nil && r.choice.Filtering() {
+			break // Esc clears the filter first
+		}
+		r.dialog = &dialog{kind: dialogDecline, focus: 1}
+		return nil
+	case key.Matches(msg, m.keys.ScrollUp):
+		r.scroll = max(r.scroll-1, 0)
+		return nil
+	case key.Matches(msg, m.keys.ScrollDown):
+		r.scroll++ // clamped when drawn
+		return nil
+	case !typing && key.Matches(msg, m.keys.Help):
+		m.fullHelp = !m.fullHelp
+		return nil
+	case r.reviewing() && key.Matches(msg, m.keys.Submit):
+		if r.unanswered() > 0 {
+			r.dialog = &dialog{kind: dialogSubmit, focus: 0}
+			return nil
+		}
+		return m.submit(r)
+	}
+	return m.updateForm(msg)
+}
+
+// typing reports whether keys go to a text input, so letters, digits and
+// arrows are text rather than commands.
+func (m *model) typing(r *request) bool {
+	if q := r.current(); q != nil && q.free() {
+		return true
+	}
+	return r.choice != nil && r.choice.Typing()
+}
+
+func (m *model) handleDialogKey(r *request, msg tea.KeyPressMsg) tea.Cmd {
+	d := r.dialog
+	act := func() tea.Cmd {
+		r.dialog = nil
+		if d.kind == dialogDecline {
+			return m.decline(r)
+		}
+		return m.submit(r)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Press):
+		if d.focus == 0 {
+			return act()
+		}
+		r.dialog = nil
+	case key.Matches(msg, m.keys.Confirm):
+		return act()
+	case key.Matches(msg, m.keys.Back):
+		r.dialog = nil
+	case key.Matches(msg, m.keys.NextTab, m.keys.PrevTab, m.keys.NextTabArrow, m.keys.PrevTabArrow):
+		d.focus = 1 - d.focus
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// ErrInterrupted is returned by [Program.Run] when the human pressed
+// Ctrl+C (or the process got SIGINT): the caller should exit with 130.
+var ErrInterrupted = errors.New("interrupted")
+
+// Options configure a [Program].
+type Options struct {
+	// Input and Output are the terminal. Nil means stdin and stdout; a
+	// one-shot `asktui ask` passes the tty so stdout stays free for the
+	// answer.
+	Input  io.Reader
+	Output io.Writer
+	// Theme picks the palette; the zero value detects the background.
+	Theme styles.Theme
+	// Inline draws in the normal screen instead of the alternate one.
+	Inline bool
+	// Accessible asks with huh's plain, linear prompts instead of the full
+	// screen: one question at a time, options by number.
+	Accessible bool
+	// Environ is the environment the terminal is described by (TERM,
+	// COLORTERM, NO_COLOR …); nil means the process environment.
+	Environ []string
+
+	// programOptions are extra bubbletea options, for tests.
+	programOptions []tea.ProgramOption
+	// now is the clock, for tests.
+	now func() time.Time
+}
+
+// Program is asktui's terminal UI: run it with [Program.Run] and hand its
+// [Program.Provider] to an interaction.Service.
+type Program struct {
+	prog     *tea.Program
+	model    *model
+	provider interaction.Provider
+	done     chan struct{}
+	quit     chan struct{}
+	quitOnce sync.Once
+	access   bool
+}
+
+// New builds the program; nothing is drawn until Run.
+func New(opts Options) *Program {
+	now := opts.now
+	if now == nil {
+		now = time.Now
+	}
+	p := &Program{done: make(chan struct{}), quit: make(chan struct{}), access: opts.Accessible}
+	if opts.Accessible {
+		p.provider = newAccessibleProvider(opts, p.done)
+		return p
+	}
+	p.model = newModel(opts.Theme, true, !opts.Inline, now)
+	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
+	if opts.Input != nil {
+		teaOpts = append(teaOpts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		teaOpts = append(teaOpts, tea.WithOutput(opts.Output))
+	}
+	if opts.Environ != nil {
+		teaOpts = append(teaOpts, tea.WithEnvironment(opts.Environ))
+	}
+	teaOpts = append(teaOpts, opts.programOptions...)
+	p.prog = tea.NewProgram(p.model, teaOpts...)
+	p.provider = newProvider(p.prog, p.done, now)
+	return p
+}
+
+// Provider returns the interaction.Provider that asks through this
+// program. It may be used before Run starts; every Ask still waiting when
+// Run returns fails with PROVIDER_CLOSED.
+func (p *Program) Provider() interaction.Provider { return p.provider }
+
+// Run draws the UI and handles input until ctx ends, Quit is called or the
+// human presses Ctrl+C (ErrInterrupted). It may be called once.
+func (p *Program) Run(ctx context.Context) error {
+	defer close(p.done)
+	if p.access {
+		select {
+		case <-ctx.Done():
+		case <-p.quit:
+		}
+		return nil
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-p.quit:
+		case <-stop:
+			return
+		}
+		// Send returns once the event loop takes the message or the
+		// program has ended.
+		p.prog.Send(quitMsg{})
+	}()
+	_, err := p.prog.Run()
+	switch {
+	case errors.Is(err, tea.ErrInterrupted):
+		return ErrInterrupted
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// Quit ends Run. It is safe to call at any time, more than once, and
+// before Run.
+func (p *Program) Quit() { p.quitOnce.Do(func() { close(p.quit) }) }

@@ -1,0 +1,266 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"go.uber.org/goleak"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		// drain runs a test's timer commands with a deadline and leaves
+		// them to finish on their own; they end within seconds.
+		goleak.IgnoreAnyFunction("github.com/asktui/asktui/tui.drain.func1"),
+		// bubbletea does not cancel a pending tea.Tick when its program
+		// ends; the timer goroutine (and a batch waiting on it) ends by
+		// itself within the tick's duration (at most 4 s here).
+		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.Tick.func1"),
+		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
+	)
+}
+
+// probeMsg asks the event loop for the screen as it stands; the test
+// program's filter answers it with the model's view, unstyled.
+type probeMsg struct{ screen chan string }
+
+func probeFilter(m tea.Model, msg tea.Msg) tea.Msg {
+	if p, ok := msg.(probeMsg); ok {
+		p.screen <- screen(m.(*model))
+		return nil
+	}
+	return msg
+}
+
+// harness runs a real Program headless, 100x30, with its provider
+// registered in a service.
+type harness struct {
+	t       *testing.T
+	prog    *Program
+	svc     *interaction.Service
+	runErr  chan error
+	cancel  context.CancelFunc
+	release func()
+}
+
+func startProgram(t *testing.T) *harness {
+	t.Helper()
+	p := New(Options{
+		Theme: styles.ThemeDark,
+		now:   func() time.Time { return fixedNow },
+		programOptions: []tea.ProgramOption{
+			tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
+			tea.WithFilter(probeFilter),
+			tea.WithoutSignals(), tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+		},
+	})
+	svc := interaction.NewService()
+	unregister, err := svc.Register(p.Provider())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, prog: p, svc: svc, runErr: make(chan error, 1), cancel: cancel, release: unregister}
+	go func() { h.runErr <- p.Run(ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) stop() {
+	h.cancel()
+	select {
+	case <-h.runErr:
+	case <-time.After(5 * time.Second):
+		h.t.Error("program did not stop")
+	}
+	h.release()
+}
+
+// screen returns the program's current screen, unstyled.
+func (h *harness) screen() string {
+	ch := make(chan string, 1)
+	h.prog.prog.Send(probeMsg{screen: ch})
+	select {
+	case s := <-ch:
+		return s
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("the program did not answer a probe")
+		return ""
+	}
+}
+
+// waitUntil polls the screen until cond holds, and returns that screen.
+func (h *harness) waitUntil(cond func(screen string) bool) string {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := h.screen()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("condition not met; screen:\n%s", s)
+		}
+		time.Sleep(5 * time.Millisecond) // polling interval, not synchronisation
+	}
+}
+
+// waitFor waits until the screen shows s.
+func (h *harness) waitFor(s string) {
+	h.t.Helper()
+	h.waitUntil(func(screen string) bool { return strings.Contains(screen, s) })
+}
+
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		for _, msg := range keyMsgs(k) {
+			h.prog.prog.Send(msg)
+		}
+	}
+}
+
+type outcome struct {
+	answer interaction.Answer
+	err    error
+}
+
+func (h *harness) ask(ctx context.Context, req interaction.Request) <-chan outcome {
+	ch := make(chan outcome, 1)
+	go func() {
+		a, err := h.svc.Ask(ctx, req)
+		ch <- outcome{a, err}
+	}()
+	return ch
+}
+
+func wait(t *testing.T, ch <-chan outcome) outcome {
+	t.Helper()
+	select {
+	case o := <-ch:
+		return o
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ask did not return")
+		return outcome{}
+	}
+}
+
+func TestRoundTripThroughProgram(t *testing.T) {
+	h := startProgram(t)
+	ch := h.ask(context.Background(), single(deployQuestion()))
+	h.waitFor("Deploy the release to production now?")
+	h.press("2")
+	o := wait(t, ch)
+	if o.err != nil || o.answer.Answers[0].Selected[0] != "No" {
+		t.Fatalf("got %+v, %v", o.answer, o.err)
+	}
+}
+
+func TestConcurrentAsksEachGetTheirOwnAnswer(t *testing.T) {
+	h := startProgram(t)
+	const n = 8
+	chans := make([]<-chan outcome, n)
+	for i := range n {
+		req := interaction.Request{
+			Agent:     &interaction.Agent{ID: fmt.Sprintf("agent-%d", i)},
+			Questions: []interaction.Question{{ID: "q", Question: fmt.Sprintf("Question number %d?", i), Options: opts("a", "b", "c")}},
+		}
+		chans[i] = h.ask(context.Background(), req)
+	}
+	// Requests are shown in arrival order, which the test doesn't control:
+	// answer whichever is shown with the option matching its number.
+	answered := map[int]string{}
+	for range n {
+		var shown int
+		h.waitUntil(func(screen string) bool {
+			for i := range n {
+				if _, done := answered[i]; !done && strings.Contains(screen, fmt.Sprintf("Question number %d?", i)) {
+					shown = i
+					return true
+				}
+			}
+			return false
+		})
+		pick := shown%3 + 1
+		answered[shown] = string(rune('a' + pick - 1))
+		h.press(fmt.Sprint(pick))
+	}
+	for i, ch := range chans {
+		o := wait(t, ch)
+		if o.err != nil || o.answer.Answers[0].Selected[0] != answered[i] {
+			t.Fatalf("ask %d: got %+v %v, want %q", i, o.answer, o.err, answered[i])
+		}
+	}
+}
+
+func TestCancelMidFormWithdrawsTheQuestion(t *testing.T) {
+	h := startProgram(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := h.ask(ctx, single(deployQuestion()))
+	h.waitFor("Deploy the release")
+	h.press("down", "end", "half typed")
+	cancel()
+	o := wait(t, ch)
+	if interaction.CodeOf(o.err) != interaction.CodeAborted {
+		t.Fatalf("err = %v, want ASK_ABORTED", o.err)
+	}
+	h.waitFor("claude-code withdrew its question")
+}
+
+func TestTimeoutCauseIsReturned(t *testing.T) {
+	h := startProgram(t)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 200*time.Millisecond,
+		interaction.Errorf(interaction.CodeTimeout, "no answer within 200ms"))
+	defer cancel()
+	o := wait(t, h.ask(ctx, single(deployQuestion())))
+	if interaction.CodeOf(o.err) != interaction.CodeTimeout {
+		t.Fatalf("err = %v, want ASK_TIMEOUT", o.err)
+	}
+}
+
+func TestProgramExitFailsEveryWaitingAsk(t *testing.T) {
+	h := startProgram(t)
+	var chans []<-chan outcome
+	for i := range 3 {
+		q := deployQuestion()
+		q.Question = fmt.Sprintf("Waiting question %d?", i)
+		chans = append(chans, h.ask(context.Background(), single(q)))
+	}
+	h.waitFor("+2 waiting")
+	h.prog.Quit()
+	for _, ch := range chans {
+		if o := wait(t, ch); interaction.CodeOf(o.err) != interaction.CodeProviderClosed {
+			t.Fatalf("err = %v, want PROVIDER_CLOSED", o.err)
+		}
+	}
+	// Asking after the program ended fails at once, too.
+	if _, err := h.prog.Provider().Ask(context.Background(), single(deployQuestion())); interaction.CodeOf(err) != interaction.CodeProviderClosed {
+		t.Fatalf("err = %v, want PROVIDER_CLOSED", err)
+	}
+}
+
+func TestCtrlCEndsRunWithErrInterrupted(t *testing.T) {
+	h := startProgram(t)
+	ch := h.ask(context.Background(), single(deployQuestion()))
+	h.waitFor("Deploy the release")
+	h.press("ctrl+c")
+	select {
+	case err := <-h.runErr:
+		if err != ErrInterrupted {
+			t.Fatalf("Run = %v, want ErrInterrupted", err)
+		}
+		h.runErr <- err // for stop
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	if o := wait(t, ch); interaction.CodeOf(o.err) != interaction.CodeProviderClosed {
+		t.Fatalf("err = %v, want PROVIDER_CLOSED", o.err)
+	}
+}

@@ -1,0 +1,422 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fixed rows of the screen: the title bar and the gap under it, and the
+// status line above the help bar.
+const (
+	chromeTop    = 2
+	statusHeight = 1
+	minFormRows  = 5
+)
+
+// panel is the vertical layout of a request's panel, computed once per
+// frame and shared by View and by the form's sizing.
+type panel struct {
+	width     int      // content width
+	height    int      // rows for the panel (between chrome and status)
+	tabs      bool     // a tab row (and a gap) is shown
+	header    bool     // a header chip row is shown
+	text      []string // the question text, wrapped
+	textRows  int      // rows of question text shown
+	moreText  bool     // a "more text" hint row is shown
+	formRows  int      // rows left for the form
+	fixedRows int
+}
+
+func (m *model) contentWidth() int { return max(m.width-2, 1) }
+
+func (m *model) helpView() string {
+	m.help.SetWidth(m.contentWidth())
+	k := m.helpKeys()
+	if m.fullHelp {
+		return m.help.FullHelpView(k.full)
+	}
+	return m.help.ShortHelpView(m.fitHelp(k))
+}
+
+// fitHelp drops the short help's least important bindings until the rest
+// fits on one row, keeping their order; the bindings in keep go first.
+func (m *model) fitHelp(k helpKeys) []key.Binding {
+	const sep = 3 // " • "
+	width := m.contentWidth()
+	on := make([]bool, len(k.short))
+	used := 0
+	take := func(i int) {
+		w := lipgloss.Width(m.help.ShortHelpView(k.short[i : i+1]))
+		if !on[i] && used+w+sep <= width+sep {
+			on[i] = true
+			used += w + sep
+		}
+	}
+	for _, i := range k.keep {
+		take(i)
+	}
+	for i := range k.short {
+		take(i)
+	}
+	out := make([]key.Binding, 0, len(k.short))
+	for i, b := range k.short {
+		if on[i] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// layout computes the panel for request r at the current size.
+func (m *model) layout(r *request) panel {
+	p := panel{width: m.contentWidth()}
+	p.height = max(m.height-chromeTop-statusHeight-lipgloss.Height(m.helpView()), 1)
+	q := r.current()
+	if !r.single() {
+		p.tabs = true
+		p.fixedRows += 2
+	}
+	if q == nil {
+		return p
+	}
+	if r.single() && q.header != "" {
+		p.header = true
+		p.fixedRows++
+	}
+	p.fixedRows += 2 // the hint row and the gap above the form
+	p.text = strings.Split(ansi.Wrap(q.text, p.width, ""), "\n")
+	avail := p.height - p.fixedRows
+	p.textRows = min(len(p.text), max(avail-minFormRows, 1))
+	if p.textRows < len(p.text) {
+		p.moreText = true
+		p.textRows = max(p.textRows-1, 1)
+	}
+	if p.moreText {
+		p.fixedRows++
+	}
+	p.formRows = max(p.height-p.fixedRows-p.textRows, 1)
+	return p
+}
+
+// formSize is the size the active form is given.
+func (m *model) formSize(r *request) (int, int) {
+	p := m.layout(r)
+	return p.width, p.formRows
+}
+
+func (m *model) render() string {
+	st := m.styles
+	top := m.titleBar()
+	help := m.helpView()
+	status := ""
+	if m.notice != "" {
+		status = st.App.Notice.Render(ansi.Truncate(m.notice, m.contentWidth(), "…"))
+	}
+	bodyHeight := max(m.height-chromeTop-statusHeight-lipgloss.Height(help), 1)
+
+	var body string
+	if r := m.activeRequest(); r != nil {
+		body = m.requestView(r)
+	} else {
+		empty := lipgloss.JoinVertical(lipgloss.Center,
+			st.App.Empty.Render("No questions waiting."),
+			st.App.Bar.Render("Questions from agents appear here."))
+		body = lipgloss.Place(m.contentWidth(), bodyHeight, lipgloss.Center, lipgloss.Center, empty)
+	}
+	body = lipgloss.NewStyle().Height(bodyHeight).MaxHeight(bodyHeight).Render(body)
+
+	screen := lipgloss.JoinVertical(lipgloss.Left, top, "", body, status, help)
+	return lipgloss.NewStyle().Padding(0, 1).MaxWidth(m.width).MaxHeight(m.height).Render(screen)
+}
+
+// titleBar shows the app, the asking agent, the countdown and the queue.
+func (m *model) titleBar() string {
+	st := m.styles
+	w := m.contentWidth()
+	left := st.App.Name.Render("asktui")
+	r := m.activeRequest()
+	if r != nil {
+		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
+	}
+	var right []string
+	if r != nil && !r.deadline.IsZero() {
+		left := r.deadline.Sub(m.now())
+		s := st.App.Countdown
+		if left < 10*time.Second {
+			s = st.App.CountdownUrgent
+		}
+		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
+	}
+	if n := len(m.requests) - 1; n > 0 {
+		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
+	}
+	rs := strings.Join(right, st.App.Bar.Render(" · "))
+	if rs == "" {
+		return ansi.Truncate(left, w, "…")
+	}
+	space := w - lipgloss.Width(left) - lipgloss.Width(rs)
+	if space < 1 {
+		rs = ansi.Truncate(rs, max(w-lipgloss.Width(left)-1, 0), "…")
+		space = max(w-lipgloss.Width(left)-lipgloss.Width(rs), 1)
+	}
+	return ansi.Truncate(left+strings.Repeat(" ", space)+rs, w, "…")
+}
+
+// waitingAgents lists the agents of the waiting requests other than the
+// shown one, each once, in arrival order.
+func (m *model) waitingAgents(shown *request) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range m.requests {
+		if r == shown || seen[r.agent] {
+			continue
+		}
+		seen[r.agent] = true
+		names = append(names, r.agent)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (m *model) windowTitle() string {
+	switch n := len(m.requests); n {
+	case 0:
+		return "asktui"
+	default:
+		return fmt.Sprintf("asktui (%d waiting)", n)
+	}
+}
+
+func formatDuration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// requestView draws the panel of the request on screen.
+func (m *model) requestView(r *request) string {
+	p := m.layout(r)
+	var rows []string
+	if p.tabs {
+		rows = append(rows, m.tabsView(r, p.width), "")
+	}
+	if r.dialog != nil {
+		box := m.dialogView(r)
+		rows = append(rows, lipgloss.Place(p.width, max(p.height-len(rows), 1), lipgloss.Center, lipgloss.Center, box))
+		return strings.Join(rows, "\n")
+	}
+	q := r.current()
+	if q == nil {
+		rows = append(rows, m.reviewView(r, p.width, p.height-len(rows)))
+		return strings.Join(rows, "\n")
+	}
+	st := m.styles
+	if p.header {
+		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, p.width, "…")))
+	}
+	r.scroll = min(r.scroll, max(len(p.text)-p.textRows, 0))
+	for _, line := range p.text[r.scroll : r.scroll+p.textRows] {
+		rows = append(rows, st.Question.Text.Render(line))
+	}
+	if p.moreText {
+		below := len(p.text) - r.scroll - p.textRows
+		hint := fmt.Sprintf("↕ lines %d–%d of %d · shift+↑/↓ to scroll", r.scroll+1, r.scroll+p.textRows, len(p.text))
+		if below == 0 {
+			hint = fmt.Sprintf("↑ %d lines above · shift+↑ to scroll", r.scroll)
+		}
+		rows = append(rows, st.Question.ScrollHint.Render(ansi.Truncate(hint, p.width, "…")))
+	}
+	rows = append(rows, st.Question.Hint.Render(ansi.Truncate(m.hint(r, q), p.width, "…")), "")
+	if r.form != nil {
+		rows = append(rows, r.form.View())
+	}
+	return strings.Join(rows, "\n")
+}
+
+// hint says what kind of answer the question takes.
+func (m *model) hint(r *request, q *question) string {
+	switch {
+	case q.free():
+		return "Type your answer · enter to confirm, alt+enter for a new line"
+	case q.raw.MultiSelect:
+		return "Pick any · space to toggle, enter to confirm"
+	case r.single():
+		return "Pick one · enter or 1–9 answers at once"
+	default:
+		return "Pick one · enter or 1–9"
+	}
+}
+
+// tabsView draws one tab per question and the review tab, scrolled so the
+// active tab is visible.
+func (m *model) tabsView(r *request, width int) string {
+	st := m.styles
+	tabs := make([]string, 0, len(r.questions)+1)
+	for i, q := range r.questions {
+		mark := st.Tabs.Pending.String()
+		if q.answered() {
+			mark = st.Tabs.Answered.String()
+		}
+		title := ansi.Truncate(q.title, 16, "…")
+		s := st.Tabs.Inactive
+		if i == r.tab {
+			s = st.Tabs.Active
+		}
+		tabs = append(tabs, s.Render(mark+" "+title))
+	}
+	s := st.Tabs.Inactive
+	if r.reviewing() {
+		s = st.Tabs.Active
+	}
+	tabs = append(tabs, s.Render("Review"))
+
+	sep := st.Tabs.Separator.Render("│")
+	// Show as many tabs as fit, keeping the active one in view.
+	first, last := r.tab, r.tab
+	used := lipgloss.Width(tabs[r.tab])
+	for grown := true; grown; {
+		grown = false
+		if last+1 < len(tabs) && used+lipgloss.Width(tabs[last+1])+3 <= width {
+			last++
+			used += lipgloss.Width(tabs[last]) + 1
+			grown = true
+		}
+		if first > 0 && used+lipgloss.Width(tabs[first-1])+3 <= width {
+			first--
+			used += lipgloss.Width(tabs[first]) + 1
+			grown = true
+		}
+	}
+	out := strings.Join(tabs[first:last+1], sep)
+	if first > 0 {
+		out = st.Tabs.Scroll.Render("‹") + out
+	}
+	if last < len(tabs)-1 {
+		out += st.Tabs.Scroll.Render("›")
+	}
+	return ansi.Truncate(out, width, "…")
+}
+
+// reviewView lists every answer, flagging unanswered questions.
+func (m *model) reviewView(r *request, width, height int) string {
+	st := m.styles
+	rows := []string{st.Review.Title.Render("Review your answers"), ""}
+	var lines []string
+	for i, q := range r.questions {
+		label := fmt.Sprintf("%d. %s", i+1, q.title)
+		a := q.answer()
+		var ans string
+		switch {
+		case a.Custom != "":
+			ans = st.Review.Custom.Render(SanitizeLine(a.Custom))
+		case len(a.Selected) > 0:
+			shown := make([]string, len(a.Selected))
+			for j, s := range a.Selected {
+				shown[j] = SanitizeLine(s)
+			}
+			ans = st.Review.Answer.Render(strings.Join(shown, ", "))
+		default:
+			ans = st.Review.Unanswered.Render("! unanswered (sent as skipped)")
+		}
+		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
+	}
+	footer := "enter to submit"
+	if n := r.unanswered(); n > 0 {
+		footer = fmt.Sprintf("enter to submit · %d unanswered will be sent as skipped", n)
+	}
+	room := max(height-len(rows)-2, 1)
+	r.scroll = min(r.scroll, max(len(lines)-room, 0))
+	end := min(r.scroll+room, len(lines))
+	rows = append(rows, lines[r.scroll:end]...)
+	if end < len(lines) {
+		rows = append(rows, st.Question.ScrollHint.Render(fmt.Sprintf("↓ %d more · shift+↓", len(lines)-end)))
+	} else {
+		rows = append(rows, "")
+	}
+	rows = append(rows, st.Question.Hint.Render(ansi.Truncate(footer, width, "…")))
+	return strings.Join(rows, "\n")
+}
+
+// dialogView draws the open confirmation.
+func (m *model) dialogView(r *request) string {
+	st := m.styles
+	d := r.dialog
+	var title, body, action string
+	titleStyle := st.Dialog.Title
+	switch d.kind {
+	case dialogDecline:
+		title, action = "Decline "+r.agent+"'s question?", "Decline"
+		body = "The agent is told you declined. Your drafts stay if you go back."
+		titleStyle = st.Dialog.Danger
+	case dialogSubmit:
+		n := r.unanswered()
+		title, action = fmt.Sprintf("Submit with %d unanswered?", n), "Submit"
+		body = "Unanswered questions are sent as skipped."
+	}
+	btn := func(i int, s string) string {
+		if d.focus == i {
+			return st.Dialog.ActiveButton.Render(s)
+		}
+		return st.Dialog.Button.Render(s)
+	}
+	inner := max(min(m.contentWidth()-4, 56), 10)
+	content := lipgloss.JoinVertical(lipgloss.Left,
+		titleStyle.Render(ansi.Wrap(title, inner, "")),
+		"",
+		st.Dialog.Body.Render(ansi.Wrap(body, inner, "")),
+		"",
+		btn(0, action+" (y)")+" "+btn(1, "Go back (n)"),
+	)
+	return st.Dialog.Box.Render(content)
+}
+
+// helpKeys are the bindings the help bar shows for the current state.
+func (m *model) helpKeys() helpKeys {
+	k := m.keys
+	r := m.activeRequest()
+	if r == nil {
+		return helpKeys{short: []key.Binding{k.Quit}, full: [][]key.Binding{{k.Quit}}}
+	}
+	if r.dialog != nil {
+		b := []key.Binding{k.Confirm, k.Back, k.Press}
+		return helpKeys{short: b, full: [][]key.Binding{b}}
+	}
+	nav := []key.Binding{}
+	if !r.single() {
+		nav = append(nav, k.NextTab)
+		if !m.typing(r) {
+			nav = append(nav, k.NextTabArrow)
+		}
+	}
+	general := []key.Binding{k.Decline, k.ScrollUp, k.Help, k.Quit}
+	var short []key.Binding
+	var full [][]key.Binding
+	switch q := r.current(); {
+	case q == nil:
+		short = append([]key.Binding{k.Submit}, nav...)
+		full = [][]key.Binding{{k.Submit}, nav}
+	case q.free():
+		short = append([]key.Binding{k.TextSubmit, k.NewLine}, nav...)
+		full = [][]key.Binding{{k.TextSubmit, k.NewLine}, nav}
+	case r.choice != nil:
+		short = append(r.choice.ShortHelp(), nav...)
+		full = append(r.choice.FullHelp(), nav)
+	}
+	keep := []int{len(short)}
+	short = append(short, k.Decline)
+	if !m.typing(r) {
+		keep = append(keep, len(short))
+		short = append(short, k.Help)
+	}
+	full = append(full, general)
+	return helpKeys{short: short, full: full, keep: keep}
+}
