@@ -231,6 +231,12 @@ func (m *model) resize() {
 	}
 	w, h := m.formSize(r)
 	r.form = r.form.WithWidth(max(w, 1)).WithHeight(max(h, 1))
+	if r.choice != nil {
+		// huh hands a group's height down only to a field taller than it,
+		// so a list that may grow is told directly.
+		r.choice.WithWidth(max(w, 1))
+		r.choice.WithHeight(max(h, 1))
+	}
 }
 
 // updateForm forwards a message to the form on screen and acts on its

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -280,5 +281,24 @@ func TestResizeKeepsLayoutWithinTheScreen(t *testing.T) {
 			}
 		}
 		mustContain(t, screen(m), "decline")
+	}
+}
+
+func TestGrowingTheWindowShowsMoreOptions(t *testing.T) {
+	many := make([]interaction.Option, 200)
+	for i := range many {
+		many[i] = interaction.Option{Label: fmt.Sprintf("option-%03d", i)}
+	}
+	m := testModel(t, 60, 20)
+	ask(t, m, single(interaction.Question{ID: "q", Question: "Pick?", Options: many}))
+	rows := func() int { return strings.Count(screen(m), "○ option-") }
+	small := rows()
+	send(m, teaSize(100, 40))
+	if big := rows(); big <= small {
+		t.Fatalf("after growing to 100x40 the list shows %d rows, at 60x20 it showed %d", big, small)
+	}
+	send(m, teaSize(60, 20))
+	if again := rows(); again != small {
+		t.Fatalf("after shrinking back the list shows %d rows, want %d", again, small)
 	}
 }

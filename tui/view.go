@@ -411,8 +411,11 @@ func (m *model) helpKeys() helpKeys {
 		short = append(r.choice.ShortHelp(), nav...)
 		full = append(r.choice.FullHelp(), nav)
 	}
-	keep := []int{len(short)}
-	short = append(short, k.Decline)
+	var keep []int
+	if r.choice == nil || !r.choice.Filtering() { // Esc clears the filter first
+		keep = append(keep, len(short))
+		short = append(short, k.Decline)
+	}
 	if !m.typing(r) {
 		keep = append(keep, len(short))
 		short = append(short, k.Help)

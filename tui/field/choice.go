@@ -338,7 +338,9 @@ func (c *Choice) ShortHelp() []key.Binding {
 	}
 	switch {
 	case c.filterEditing:
-		return []key.Binding{k.Up, k.Down, k.AcceptFilter, k.ClearFilter}
+		move := k.Up
+		move.SetHelp("↑/↓", "move")
+		return []key.Binding{move, k.AcceptFilter, k.ClearFilter}
 	case c.onOther():
 		bs := []key.Binding{c.typeHelp, k.Up}
 		if c.multi {
