@@ -81,8 +81,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.resize()
-		return m, nil
+		return m, m.resize()
 	case tea.BackgroundColorMsg:
 		if m.theme == styles.ThemeAuto {
 			m.setStyles(styles.For(m.theme, msg.IsDark()))
@@ -215,7 +214,7 @@ func (m *model) open(r *request) tea.Cmd {
 	return r.buildForm(m.styles, w, h)
 }
 
-// rebuild rebuilds the active form, after a theme change.
+// rebuild rebuilds the active form, after a theme or size change.
 func (m *model) rebuild() tea.Cmd {
 	if r := m.activeRequest(); r != nil {
 		return m.open(r)
@@ -223,20 +222,12 @@ func (m *model) rebuild() tea.Cmd {
 	return nil
 }
 
-// resize gives the active form its new size.
-func (m *model) resize() {
-	r := m.activeRequest()
-	if r == nil || r.form == nil {
-		return
-	}
-	w, h := m.formSize(r)
-	r.form = r.form.WithWidth(max(w, 1)).WithHeight(max(h, 1))
-	if r.choice != nil {
-		// huh hands a group's height down only to a field taller than it,
-		// so a list that may grow is told directly.
-		r.choice.WithWidth(max(w, 1))
-		r.choice.WithHeight(max(h, 1))
-	}
+// resize rebuilds the active form at the new size. A huh group caches its
+// rendered content and hands a new height down only to fields taller than
+// it, so resizing a live form in place would leave a grown window with a
+// stale list; the drafts live outside the form, so nothing is lost.
+func (m *model) resize() tea.Cmd {
+	return m.rebuild()
 }
 
 // updateForm forwards a message to the form on screen and acts on its
