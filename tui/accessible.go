@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 )
@@ -30,6 +32,10 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 	if a.out == nil {
 		a.out = os.Stdout
 	}
+	// Plain text only: a screen reader reads escape sequences aloud.
+	plain := colorprofile.NewWriter(a.out, os.Environ())
+	plain.Profile = colorprofile.NoTTY
+	a.out = plain
 	a.styles = styles.For(styles.ThemeMono, true)
 	return a
 }
@@ -73,7 +79,7 @@ func (a *accessibleProvider) prompt(req interaction.Request) (interaction.Answer
 			fmt.Fprintf(a.out, " (%s)", q.header)
 		}
 		fmt.Fprintf(a.out, ":\n%s\n", q.text)
-		r.buildForm(a.styles, 80, 24)
+		r.buildForm(a.styles, 80, 24, true)
 		form := r.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out)
 		if err := form.Run(); err != nil {
 			return interaction.Answer{}, interaction.WrapError(interaction.CodeDeclined, err, "the user declined to answer")

@@ -211,7 +211,7 @@ func tick() tea.Cmd {
 // open (re)builds the form of a request's current tab at the current size.
 func (m *model) open(r *request) tea.Cmd {
 	w, h := m.formSize(r)
-	return r.buildForm(m.styles, w, h)
+	return r.buildForm(m.styles, w, h, false)
 }
 
 // rebuild rebuilds the active form, after a theme or size change.

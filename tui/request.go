@@ -171,7 +171,7 @@ func (r *request) respond(res askResult) {
 
 // buildForm makes a fresh huh form for the current tab; drafts live in the
 // questions, so a rebuilt form starts where the human left off.
-func (r *request) buildForm(st *styles.Styles, w, h int) tea.Cmd {
+func (r *request) buildForm(st *styles.Styles, w, h int, accessible bool) tea.Cmd {
 	r.form, r.choice = nil, nil
 	q := r.current()
 	if q == nil {
@@ -185,6 +185,9 @@ func (r *request) buildForm(st *styles.Styles, w, h int) tea.Cmd {
 			CharLimit(interaction.MaxCustomLen).
 			ExternalEditor(false).
 			ShowLineNumbers(false)
+		if accessible {
+			f.(*huh.Text).Title("Your answer (enter to skip):")
+		}
 	} else {
 		r.choice = field.NewChoice(field.ChoiceConfig{
 			Labels:       q.labels,
