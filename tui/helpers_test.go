@@ -117,32 +117,11 @@ func press(m *model, keys ...string) {
 }
 
 func keyMsgs(k string) []tea.KeyPressMsg {
-	named := map[string]tea.Key{
-		"enter":      {Code: tea.KeyEnter},
-		"esc":        {Code: tea.KeyEscape},
-		"tab":        {Code: tea.KeyTab},
-		"shift+tab":  {Code: tea.KeyTab, Mod: tea.ModShift},
-		"up":         {Code: tea.KeyUp},
-		"down":       {Code: tea.KeyDown},
-		"left":       {Code: tea.KeyLeft},
-		"right":      {Code: tea.KeyRight},
-		"shift+up":   {Code: tea.KeyUp, Mod: tea.ModShift},
-		"shift+down": {Code: tea.KeyDown, Mod: tea.ModShift},
-		"space":      {Code: tea.KeySpace, Text: " "},
-		"backspace":  {Code: tea.KeyBackspace},
-		"end":        {Code: tea.KeyEnd},
-		"home":       {Code: tea.KeyHome},
-		"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
-		"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
+	msgs, err := parseKeys(k)
+	if err != nil {
+		panic(err)
 	}
-	if k, ok := named[k]; ok {
-		return []tea.KeyPressMsg{tea.KeyPressMsg(k)}
-	}
-	var out []tea.KeyPressMsg
-	for _, r := range k {
-		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	return out
+	return msgs
 }
 
 // screen is the model's view without styling.

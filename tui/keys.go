@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/tui/field"
 )
@@ -62,3 +66,46 @@ func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
 // fieldKeys is shared by every option list so their help stays consistent.
 var fieldKeys = field.DefaultKeyMap()
+
+// namedKeys are the key names [Program.Press] understands; any other
+// string is typed rune by rune.
+var namedKeys = map[string]tea.Key{
+	"enter":      {Code: tea.KeyEnter},
+	"esc":        {Code: tea.KeyEscape},
+	"tab":        {Code: tea.KeyTab},
+	"shift+tab":  {Code: tea.KeyTab, Mod: tea.ModShift},
+	"up":         {Code: tea.KeyUp},
+	"down":       {Code: tea.KeyDown},
+	"left":       {Code: tea.KeyLeft},
+	"right":      {Code: tea.KeyRight},
+	"shift+up":   {Code: tea.KeyUp, Mod: tea.ModShift},
+	"shift+down": {Code: tea.KeyDown, Mod: tea.ModShift},
+	"space":      {Code: tea.KeySpace, Text: " "},
+	"backspace":  {Code: tea.KeyBackspace},
+	"home":       {Code: tea.KeyHome},
+	"end":        {Code: tea.KeyEnd},
+	"pgup":       {Code: tea.KeyPgUp},
+	"pgdown":     {Code: tea.KeyPgDown},
+	"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
+	"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
+	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
+	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
+}
+
+// parseKeys turns a key name ("enter", "shift+tab", "space") into its key
+// press, or any other text into one press per rune. A name with a "+"
+// that is not known is an error rather than text, to catch typos.
+func parseKeys(name string) ([]tea.KeyPressMsg, error) {
+	if k, ok := namedKeys[name]; ok {
+		return []tea.KeyPressMsg{tea.KeyPressMsg(k)}, nil
+	}
+	if len(name) > 1 && strings.Contains(name, "+") && !strings.Contains(name, " ") {
+		return nil, fmt.Errorf("unknown key %q", name)
+	}
+	out := make([]tea.KeyPressMsg, 0, len(name))
+	for _, r := range name {
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return out, nil
+}

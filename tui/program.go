@@ -123,3 +123,26 @@ func (p *Program) Run(ctx context.Context) error {
 // Quit ends Run. It is safe to call at any time, more than once, and
 // before Run.
 func (p *Program) Quit() { p.quitOnce.Do(func() { close(p.quit) }) }
+
+// Press types keys into the program as if the human pressed them: key
+// names such as "enter", "down", "shift+tab", "space", or any other text,
+// typed rune by rune. Demos use it to play the human's side. The presses
+// are queued behind every request already handed to the program.
+func (p *Program) Press(keys ...string) error {
+	var msgs []tea.KeyPressMsg
+	for _, k := range keys {
+		m, err := parseKeys(k)
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, m...)
+	}
+	prov, ok := p.provider.(*Provider)
+	if !ok {
+		return errors.New("keys cannot be pressed in accessible mode")
+	}
+	for _, m := range msgs {
+		prov.enqueue(m)
+	}
+	return nil
+}

@@ -51,8 +51,6 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 		return interaction.Answer{}, errClosed()
 	default:
 	}
-	p.started.Do(func() { go p.dispatch() })
-
 	reply := make(chan askResult, 1) // room for one: the program never blocks on a caller that left
 	id := p.nextID.Add(1)
 	deadline, _ := ctx.Deadline()
@@ -86,6 +84,7 @@ func errClosed() error {
 }
 
 func (p *Provider) enqueue(msg tea.Msg) {
+	p.started.Do(func() { go p.dispatch() })
 	p.mu.Lock()
 	p.queue = append(p.queue, msg)
 	p.mu.Unlock()
