@@ -229,8 +229,35 @@ type Styles struct {
 		Danger lipgloss.Style
 	}
 
+	Activity struct {
+		// Glyph is the kind marker at the start of an entry.
+		Glyph lipgloss.Style
+		// Message, Tool and Result style what an agent said, called and got
+		// back; Failed a failed result or a declined question.
+		Message, Tool, Result, Failed lipgloss.Style
+		// Code is `inline code` in a message.
+		Code lipgloss.Style
+		// Asked, Answered and Withdrawn style the questions' fates.
+		Asked, Answered, Withdrawn lipgloss.Style
+		// Info styles connection notes; Thinking the live thinking lines.
+		Info, Thinking lipgloss.Style
+		// Title heads the activity pane; TitleFocused when it has focus.
+		Title, TitleFocused lipgloss.Style
+	}
+
+	Inbox struct {
+		// Title heads the inbox; Item is a waiting request, Active the one
+		// shown; Meta its question count and age.
+		Title, Item, Active, Meta lipgloss.Style
+	}
+
 	// Frame draws the border around the question panel.
 	Frame lipgloss.Style
+
+	// Divider separates the session's columns.
+	Divider lipgloss.Style
+
+	agents []lipgloss.Style
 
 	// Help styles the help bar.
 	Help help.Styles
@@ -294,6 +321,30 @@ func New(p Palette) *Styles {
 	s.Dialog.ActiveButton = lipgloss.NewStyle().Bold(true).Foreground(p.OnAccent).Background(p.Accent).Padding(0, 1)
 
 	s.Frame = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Subtle).Padding(0, 1)
+	s.Divider = fg(p.Subtle)
+
+	s.Activity.Glyph = fg(p.Muted)
+	s.Activity.Message = fg(p.Fg)
+	s.Activity.Tool = fg(p.Accent)
+	s.Activity.Code = fg(p.Highlight)
+	s.Activity.Result = fg(p.Muted)
+	s.Activity.Failed = fg(p.Error)
+	s.Activity.Asked = fg(p.Warning)
+	s.Activity.Answered = fg(p.Success)
+	s.Activity.Withdrawn = fg(p.Muted).Italic(true)
+	s.Activity.Info = fg(p.Subtle).Italic(true)
+	s.Activity.Thinking = fg(p.Muted).Italic(true)
+	s.Activity.Title = fg(p.Muted).Bold(true)
+	s.Activity.TitleFocused = fg(p.Accent).Bold(true).Underline(true)
+
+	s.Inbox.Title = fg(p.Muted).Bold(true)
+	s.Inbox.Item = fg(p.Fg)
+	s.Inbox.Active = fg(p.Accent).Bold(true)
+	s.Inbox.Meta = fg(p.Muted)
+
+	for _, c := range []color.Color{p.Highlight, p.Accent, p.Success, p.Warning, p.Error} {
+		s.agents = append(s.agents, fg(c).Bold(true))
+	}
 
 	s.Help = help.Styles{
 		Ellipsis:       fg(p.Subtle),
@@ -316,6 +367,12 @@ func New(p Palette) *Styles {
 
 	s.huh = huhTheme(p, s)
 	return s
+}
+
+// AgentStyle is the style of the i-th agent's name: agents cycle through
+// the palette so neighbours differ.
+func (s *Styles) AgentStyle(i int) lipgloss.Style {
+	return s.agents[i%len(s.agents)]
 }
 
 // For resolves a theme choice and builds its styles in one step.

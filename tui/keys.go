@@ -28,6 +28,12 @@ type KeyMap struct {
 	// NewLine inserts a line break in a free-text answer; TextSubmit
 	// confirms one.
 	NewLine, TextSubmit key.Binding
+	// NextRequest and PrevRequest switch between waiting requests in the
+	// session view; Activity moves the focus to the activity pane and back.
+	NextRequest, PrevRequest, Activity key.Binding
+	// LogUp, LogDown, LogPageUp, LogPageDown and LogEnd scroll the activity
+	// pane while it has the focus.
+	LogUp, LogDown, LogPageUp, LogPageDown, LogEnd key.Binding
 	// Help toggles the full help; Quit closes asktui, failing every waiting
 	// request with PROVIDER_CLOSED.
 	Help, Quit key.Binding
@@ -49,6 +55,14 @@ func DefaultKeyMap() KeyMap {
 		ScrollDown:   key.NewBinding(key.WithKeys("shift+down", "alt+down"), key.WithHelp("shift+↓", "scroll question down")),
 		NewLine:      key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
 		TextSubmit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm answer")),
+		NextRequest:  key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n/p", "next request")),
+		PrevRequest:  key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous request")),
+		Activity:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "activity")),
+		LogUp:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "older")),
+		LogDown:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "newer")),
+		LogPageUp:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		LogPageDown:  key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn", "page down")),
+		LogEnd:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "follow")),
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more")),
 		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 	}

@@ -26,6 +26,9 @@ type (
 		err error
 	}
 
+	// activityMsg brings an agent's activity into the session log.
+	activityMsg struct{ activity interaction.Activity }
+
 	// tickMsg refreshes countdowns and ages once a second.
 	tickMsg time.Time
 

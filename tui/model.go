@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
@@ -46,6 +49,15 @@ type model struct {
 	noticeSeq int
 	ticking   bool
 	quitting  bool
+
+	// The session view: the activity log, its spinner and focus, and the
+	// alerts sent when a request arrives.
+	session       bool
+	log           *activityLog
+	spin          spinner.Model
+	spinning      bool
+	focusActivity bool
+	alerts        Alerts
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
@@ -57,6 +69,8 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 		altScreen: altScreen,
 		width:     80,
 		height:    24,
+		log:       newActivityLog(),
+		spin:      spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	m.setStyles(styles.For(theme, isDark))
 	return m
@@ -65,6 +79,8 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
 	m.help.Styles = st.Help
+	m.spin.Style = st.Activity.Thinking
+	m.log.restyle()
 }
 
 // Init asks the terminal for its background so the auto theme can pick
@@ -90,6 +106,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case askMsg:
 		return m, m.add(msg)
+	case activityMsg:
+		m.log.report(msg.activity, m.styles)
+		return m, m.spinIfThinking()
+	case spinner.TickMsg:
+		if len(m.log.thinking()) == 0 {
+			m.spinning = false
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
 	case withdrawMsg:
 		return m, m.withdraw(msg)
 	case tickMsg:
@@ -141,7 +168,10 @@ func (m *model) add(msg askMsg) tea.Cmd {
 	}
 	r := newRequest(msg)
 	m.requests = append(m.requests, r)
-	var cmds []tea.Cmd
+	m.log.agent(r.agent).connected = true
+	m.log.agent(r.agent).thinking = false
+	m.log.add(entry{kind: entryAsked, agent: r.agent, text: "asks: " + r.summary()}, m.styles)
+	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
 		cmds = append(cmds, m.open(r))
@@ -160,12 +190,12 @@ func (m *model) withdraw(msg withdrawMsg) tea.Cmd {
 		return nil
 	}
 	r := m.requests[i]
-	verb := "withdrew its question"
 	if interaction.CodeOf(msg.err) == interaction.CodeTimeout {
-		verb = "question timed out"
-		return m.remove(i, "⏱ "+r.agent+"'s "+verb)
+		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "timed out: " + r.summary()}, m.styles)
+		return m.remove(i, "⏱ "+r.agent+"'s question timed out")
 	}
-	return m.remove(i, "⊘ "+r.agent+" "+verb)
+	m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "withdrawn by " + r.agent + ": " + r.summary()}, m.styles)
+	return m.remove(i, "⊘ "+r.agent+" withdrew its question")
 }
 
 func (m *model) indexOf(id uint64) int {
@@ -268,7 +298,9 @@ func (m *model) gotoTab(r *request, tab int) tea.Cmd {
 
 // submit sends the request's answer and takes it off the screen.
 func (m *model) submit(r *request) tea.Cmd {
-	r.respond(askResult{answer: r.answer()})
+	a := r.answer()
+	r.respond(askResult{answer: a})
+	m.log.add(entry{kind: entryAnswered, agent: r.agent, text: "answered: " + r.answerSummary(a)}, m.styles)
 	return m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
 }
 
@@ -276,6 +308,7 @@ func (m *model) submit(r *request) tea.Cmd {
 func (m *model) decline(r *request) tea.Cmd {
 	r.respond(askResult{err: interaction.Errorf(interaction.CodeDeclined,
 		"the user declined to answer; do not ask the same questions again unless the user asks you to")})
+	m.log.add(entry{kind: entryDeclined, agent: r.agent, text: "declined: " + r.summary()}, m.styles)
 	return m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
 }
 
@@ -286,10 +319,26 @@ func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	r := m.activeRequest()
 	if r == nil {
-		if key.Matches(msg, m.keys.Help) {
+		switch {
+		case key.Matches(msg, m.keys.Help):
 			m.fullHelp = !m.fullHelp
+		case m.session:
+			return m.handleActivityKey(msg)
 		}
 		return nil
+	}
+	if m.session {
+		switch {
+		case key.Matches(msg, m.keys.Activity):
+			m.focusActivity = !m.focusActivity
+			return nil
+		case m.focusActivity:
+			return m.handleActivityKey(msg)
+		case key.Matches(msg, m.keys.NextRequest):
+			return m.switchRequest(+1)
+		case key.Matches(msg, m.keys.PrevRequest):
+			return m.switchRequest(-1)
+		}
 	}
 	if r.dialog != nil {
 		return m.handleDialogKey(r, msg)
@@ -362,3 +411,69 @@ func (m *model) handleDialogKey(r *request, msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// spinIfThinking starts the spinner when an agent thinks and it is not
+// running yet.
+func (m *model) spinIfThinking() tea.Cmd {
+	if m.spinning || len(m.log.thinking()) == 0 {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// switchRequest shows the next (+1) or previous (-1) waiting request. The
+// drafts stay with each request.
+func (m *model) switchRequest(delta int) tea.Cmd {
+	n := len(m.requests)
+	if n < 2 {
+		return nil
+	}
+	m.active = ((m.active+delta)%n + n) % n
+	return m.open(m.requests[m.active])
+}
+
+// handleActivityKey scrolls the activity log.
+func (m *model) handleActivityKey(msg tea.KeyPressMsg) tea.Cmd {
+	page := max(m.bodyHeight()-2, 1)
+	switch {
+	case key.Matches(msg, m.keys.LogUp):
+		m.log.scrollBy(1)
+	case key.Matches(msg, m.keys.LogDown):
+		m.log.scrollBy(-1)
+	case key.Matches(msg, m.keys.LogPageUp):
+		m.log.scrollBy(page)
+	case key.Matches(msg, m.keys.LogPageDown):
+		m.log.scrollBy(-page)
+	case key.Matches(msg, m.keys.LogEnd):
+		m.log.scroll = 0
+	case key.Matches(msg, m.keys.Back):
+		m.focusActivity = false
+	}
+	return nil
+}
+
+// alert tells the human a request arrived, in the ways switched on.
+func (m *model) alert(r *request) tea.Cmd {
+	if !m.session {
+		return nil
+	}
+	var seq strings.Builder
+	if m.alerts.Bell {
+		seq.WriteByte(ansi.BEL)
+	}
+	if m.alerts.Notify {
+		body := ansi.Truncate(r.summary(), 120, "…")
+		title := "asktui: " + r.agent + " asks"
+		seq.WriteString(ansi.Notify(title + ": " + body))                                         // OSC 9
+		seq.WriteString("\x1b]777;notify;" + notifyText(title) + ";" + notifyText(body) + "\x07") // OSC 777
+	}
+	if seq.Len() == 0 {
+		return nil
+	}
+	return tea.Raw(seq.String())
+}
+
+// notifyText keeps an OSC 777 field from ending early: no ';', and the
+// text is already sanitized.
+func notifyText(s string) string { return strings.ReplaceAll(SanitizeLine(s), ";", ",") }

@@ -31,6 +31,12 @@ type Options struct {
 	// Accessible asks with huh's plain, linear prompts instead of the full
 	// screen: one question at a time, options by number.
 	Accessible bool
+	// Session shows the full session view: the inbox of waiting requests,
+	// the agents' activity and the question panel. Without it the screen
+	// shows only the question panel, as a one-shot `ask` wants.
+	Session bool
+	// Alerts says how the session tells the human a request arrived.
+	Alerts Alerts
 	// Environ is the environment the terminal is described by (TERM,
 	// COLORTERM, NO_COLOR …); nil means the process environment.
 	Environ []string
@@ -39,6 +45,18 @@ type Options struct {
 	programOptions []tea.ProgramOption
 	// now is the clock, for tests.
 	now func() time.Time
+}
+
+// Alerts are the ways the session view announces a new request; each is
+// switchable because terminals and people differ.
+type Alerts struct {
+	// Bell rings the terminal bell.
+	Bell bool
+	// Title shows the number of waiting requests in the window title.
+	Title bool
+	// Notify sends a desktop notification (OSC 9 and OSC 777), which
+	// terminals that support either show; others ignore it.
+	Notify bool
 }
 
 // Program is asktui's terminal UI: run it with [Program.Run] and hand its
@@ -65,6 +83,8 @@ func New(opts Options) *Program {
 		return p
 	}
 	p.model = newModel(opts.Theme, true, !opts.Inline, now)
+	p.model.session = opts.Session
+	p.model.alerts = opts.Alerts
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))

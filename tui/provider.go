@@ -79,6 +79,18 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 	}
 }
 
+// Report shows an agent's activity in the session view. It never blocks.
+func (p *Provider) Report(a interaction.Activity) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.enqueue(activityMsg{activity: a})
+}
+
+var _ interaction.ActivitySink = (*Provider)(nil)
+
 func errClosed() error {
 	return interaction.Errorf(interaction.CodeProviderClosed, "the asktui window was closed before the question was answered")
 }

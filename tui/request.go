@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
@@ -219,3 +220,43 @@ var huhKeys = func() *huh.KeyMap {
 	k.Text.Editor.SetEnabled(false)
 	return k
 }()
+
+// summary names the request in one line for the log and the inbox: its
+// first question (header, else text) and how many more follow.
+func (r *request) summary() string {
+	q := r.questions[0]
+	s := q.header
+	if s == "" {
+		s = firstLine(q.text)
+	}
+	s = ansi.Truncate(s, 80, "…")
+	if n := len(r.questions) - 1; n > 0 {
+		s += " (+" + itoaPlural(n, "more question", "more questions") + ")"
+	}
+	return s
+}
+
+// answerSummary says in one line what was answered.
+func (r *request) answerSummary(a interaction.Answer) string {
+	parts := make([]string, 0, len(a.Answers))
+	for i, item := range a.Answers {
+		var v string
+		switch {
+		case item.Custom != "":
+			v = "“" + SanitizeLine(item.Custom) + "”"
+		case len(item.Selected) > 0:
+			shown := make([]string, len(item.Selected))
+			for j, l := range item.Selected {
+				shown[j] = SanitizeLine(l)
+			}
+			v = strings.Join(shown, ", ")
+		default:
+			v = "skipped"
+		}
+		if len(a.Answers) > 1 {
+			v = r.questions[i].title + " = " + v
+		}
+		parts = append(parts, v)
+	}
+	return ansi.Truncate(strings.Join(parts, "; "), 200, "…")
+}

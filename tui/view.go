@@ -74,8 +74,11 @@ func (m *model) fitHelp(k helpKeys) []key.Binding {
 
 // layout computes the panel for request r at the current size.
 func (m *model) layout(r *request) panel {
-	p := panel{width: m.contentWidth()}
-	p.height = max(m.height-chromeTop-statusHeight-lipgloss.Height(m.helpView()), 1)
+	f := m.frame()
+	p := panel{width: f.panelW, height: f.panelH}
+	if m.session {
+		p.fixedRows++ // "<agent> asks" row
+	}
 	q := r.current()
 	if !r.single() {
 		p.tabs = true
@@ -109,6 +112,56 @@ func (m *model) formSize(r *request) (int, int) {
 	return p.width, p.formRows
 }
 
+// bodyHeight is the rows between the title bar and the status line.
+func (m *model) bodyHeight() int {
+	return max(m.height-chromeTop-statusHeight-lipgloss.Height(m.helpView()), 1)
+}
+
+// frame is the geometry of the screen's body: where the question panel,
+// the inbox and the activity pane go.
+type frame struct {
+	wide           bool // session columns side by side
+	panelW, panelH int  // the question panel
+	sideW          int  // the left column (wide session)
+	inboxRows      int  // rows of the inbox list (0 = hidden)
+	activityRows   int  // rows of the activity pane (narrow session)
+}
+
+// wideFrom is the width from which the session shows its panes side by
+// side.
+const wideFrom = 110
+
+func (m *model) frame() frame {
+	w, h := m.contentWidth(), m.bodyHeight()
+	f := frame{panelW: w, panelH: h}
+	if !m.session {
+		return f
+	}
+	waiting := len(m.requests)
+	if m.width >= wideFrom {
+		f.wide = true
+		f.sideW = max(w*2/5, 36)
+		f.panelW = max(w-f.sideW-3, 20) // " │ "
+		if waiting > 0 {
+			f.inboxRows = min(waiting, max(h/3, 1))
+		}
+		return f
+	}
+	if waiting > 1 {
+		f.inboxRows = min(waiting, 3)
+	}
+	used := 0
+	if f.inboxRows > 0 {
+		used += f.inboxRows + 2 // title and gap
+	}
+	if waiting > 0 && h-used >= 18 {
+		f.activityRows = min((h-used)/4, 8)
+		used += f.activityRows + 2
+	}
+	f.panelH = max(h-used, 1)
+	return f
+}
+
 func (m *model) render() string {
 	st := m.styles
 	top := m.titleBar()
@@ -117,21 +170,138 @@ func (m *model) render() string {
 	if m.notice != "" {
 		status = st.App.Notice.Render(ansi.Truncate(m.notice, m.contentWidth(), "…"))
 	}
-	bodyHeight := max(m.height-chromeTop-statusHeight-lipgloss.Height(help), 1)
-
+	bodyHeight := m.bodyHeight()
 	var body string
-	if r := m.activeRequest(); r != nil {
-		body = m.requestView(r)
+	if m.session {
+		body = m.sessionView()
 	} else {
-		empty := lipgloss.JoinVertical(lipgloss.Center,
-			st.App.Empty.Render("No questions waiting."),
-			st.App.Bar.Render("Questions from agents appear here."))
-		body = lipgloss.Place(m.contentWidth(), bodyHeight, lipgloss.Center, lipgloss.Center, empty)
+		body = m.panelView(m.contentWidth(), bodyHeight)
 	}
 	body = lipgloss.NewStyle().Height(bodyHeight).MaxHeight(bodyHeight).Render(body)
 
 	screen := lipgloss.JoinVertical(lipgloss.Left, top, "", body, status, help)
 	return lipgloss.NewStyle().Padding(0, 1).MaxWidth(m.width).MaxHeight(m.height).Render(screen)
+}
+
+// panelView is the question panel: the request shown, or a note that
+// nothing waits.
+func (m *model) panelView(width, height int) string {
+	st := m.styles
+	if r := m.activeRequest(); r != nil {
+		return m.requestView(r)
+	}
+	empty := lipgloss.JoinVertical(lipgloss.Center,
+		st.App.Empty.Render("No questions waiting."),
+		st.App.Bar.Render("Questions from agents appear here."))
+	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, empty)
+}
+
+// sessionView lays out the inbox, the activity pane and the question
+// panel: side by side when wide, stacked when narrow.
+func (m *model) sessionView() string {
+	f := m.frame()
+	h := m.bodyHeight()
+	fixed := func(s string, w, rows int) string {
+		return lipgloss.NewStyle().Width(w).MaxWidth(w).Height(rows).MaxHeight(rows).Render(s)
+	}
+	if m.focusActivity && !f.wide {
+		return m.activityView(m.contentWidth(), h)
+	}
+	if f.wide {
+		var left []string
+		rows := h
+		if f.inboxRows > 0 {
+			left = append(left, m.inboxView(f.sideW, f.inboxRows), "")
+			rows -= f.inboxRows + 2
+		}
+		left = append(left, m.activityView(f.sideW, rows))
+		col := fixed(strings.Join(left, "\n"), f.sideW, h)
+		div := fixed(strings.TrimSuffix(strings.Repeat(" "+m.styles.Divider.Render("│")+" \n", h), "\n"), 3, h)
+		panel := fixed(m.panelView(f.panelW, f.panelH), f.panelW, h)
+		return lipgloss.JoinHorizontal(lipgloss.Top, col, div, panel)
+	}
+	var parts []string
+	if f.inboxRows > 0 {
+		parts = append(parts, m.inboxView(f.panelW, f.inboxRows), "")
+	}
+	if len(m.requests) == 0 {
+		parts = append(parts, m.activityView(f.panelW, h))
+		return strings.Join(parts, "\n")
+	}
+	parts = append(parts, fixed(m.panelView(f.panelW, f.panelH), f.panelW, f.panelH))
+	if f.activityRows > 0 {
+		parts = append(parts, "", m.activityView(f.panelW, f.activityRows+1))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// inboxView lists the waiting requests: agent, number of questions, the
+// first header or question, and age.
+func (m *model) inboxView(width, rows int) string {
+	st := m.styles
+	title := st.Inbox.Title.Render(fmt.Sprintf("Inbox · %d waiting", len(m.requests)))
+	// Keep the active request in view.
+	first := 0
+	if m.active >= rows {
+		first = m.active - rows + 1
+	}
+	lines := []string{title}
+	for i := first; i < len(m.requests) && i < first+rows; i++ {
+		r := m.requests[i]
+		q := r.questions[0]
+		what := q.header
+		if what == "" {
+			what = firstLine(q.text)
+		}
+		mark, style := "  ", st.Inbox.Item
+		if i == m.active {
+			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		}
+		meta := st.Inbox.Meta.Render(fmt.Sprintf(" %s · %s", itoaPlural(len(r.questions), "question", "questions"), age(m.now().Sub(r.arrived))))
+		name := st.AgentStyle(m.log.agent(r.agent).color).Render(r.agent)
+		room := max(width-lipgloss.Width(mark)-lipgloss.Width(name)-lipgloss.Width(meta)-2, 4)
+		lines = append(lines, mark+name+st.Inbox.Meta.Render(" · ")+style.Render(ansi.Truncate(what, max(room-3, 1), "…"))+meta)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// activityView is the activity pane: a title, the log and who is thinking.
+func (m *model) activityView(width, height int) string {
+	st := m.styles
+	title := st.Activity.Title.Render("Activity")
+	hint := ""
+	if m.focusActivity {
+		title = st.Activity.TitleFocused.Render("Activity")
+		hint = st.Activity.Info.Render("  ↑/↓ scroll · ctrl+t back")
+	}
+	var live []string
+	for _, a := range m.log.thinking() {
+		note := "thinking…"
+		if a.note != "" {
+			note = "thinking… " + a.note
+		}
+		live = append(live, ansi.Truncate(m.spin.View()+" "+st.AgentStyle(a.color).Render(a.name)+" "+st.Activity.Thinking.Render(note), width, "…"))
+	}
+	rows := height - 1 - len(live)
+	var body string
+	if len(m.log.entries) == 0 && len(live) == 0 {
+		body = st.App.Empty.Render("No agent activity yet.")
+	} else {
+		body = m.log.view(width, max(rows, 0), st)
+	}
+	out := []string{ansi.Truncate(title+hint, width, "…")}
+	if body != "" {
+		out = append(out, body)
+	}
+	out = append(out, live...)
+	return strings.Join(out, "\n")
 }
 
 // titleBar shows the app, the asking agent, the countdown and the queue.
@@ -140,7 +310,10 @@ func (m *model) titleBar() string {
 	w := m.contentWidth()
 	left := st.App.Name.Render("asktui")
 	r := m.activeRequest()
-	if r != nil {
+	switch {
+	case m.session:
+		left += st.App.Bar.Render(" " + itoaPlural(m.log.connected(), "agent connected", "agents connected"))
+	case r != nil:
 		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
 	}
 	var right []string
@@ -152,8 +325,11 @@ func (m *model) titleBar() string {
 		}
 		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
 	}
-	if n := len(m.requests) - 1; n > 0 {
-		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
+	switch n := len(m.requests); {
+	case m.session && n > 0:
+		right = append(right, st.App.Queue.Render(itoaPlural(n, "question waiting", "questions waiting")))
+	case !m.session && n > 1:
+		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}
 	rs := strings.Join(right, st.App.Bar.Render(" · "))
 	if rs == "" {
@@ -183,12 +359,11 @@ func (m *model) waitingAgents(shown *request) string {
 }
 
 func (m *model) windowTitle() string {
-	switch n := len(m.requests); n {
-	case 0:
+	n := len(m.requests)
+	if n == 0 || (m.session && !m.alerts.Title) {
 		return "asktui"
-	default:
-		return fmt.Sprintf("asktui (%d waiting)", n)
 	}
+	return fmt.Sprintf("asktui (%d waiting)", n)
 }
 
 func formatDuration(d time.Duration) string {
@@ -206,6 +381,11 @@ func formatDuration(d time.Duration) string {
 func (m *model) requestView(r *request) string {
 	p := m.layout(r)
 	var rows []string
+	if m.session {
+		who := m.styles.AgentStyle(m.log.agent(r.agent).color).Render(r.agent) +
+			m.styles.App.Bar.Render(" asks · "+age(m.now().Sub(r.arrived)))
+		rows = append(rows, ansi.Truncate(who, p.width, "…"))
+	}
 	if p.tabs {
 		rows = append(rows, m.tabsView(r, p.width), "")
 	}
@@ -383,6 +563,17 @@ func (m *model) dialogView(r *request) string {
 func (m *model) helpKeys() helpKeys {
 	k := m.keys
 	r := m.activeRequest()
+	if m.session && (m.focusActivity || r == nil) {
+		b := []key.Binding{k.LogUp, k.LogDown, k.LogPageUp, k.LogEnd}
+		var keep []int
+		if r != nil {
+			keep = append(keep, len(b))
+			b = append(b, k.Activity)
+		}
+		keep = append(keep, len(b))
+		b = append(b, k.Quit)
+		return helpKeys{short: b, full: [][]key.Binding{b}, keep: keep}
+	}
 	if r == nil {
 		return helpKeys{short: []key.Binding{k.Quit}, full: [][]key.Binding{{k.Quit}}}
 	}
@@ -398,6 +589,12 @@ func (m *model) helpKeys() helpKeys {
 		}
 	}
 	general := []key.Binding{k.Decline, k.ScrollUp, k.Help, k.Quit}
+	if m.session {
+		if len(m.requests) > 1 {
+			nav = append(nav, k.NextRequest)
+		}
+		general = append(general, k.NextRequest, k.PrevRequest, k.Activity)
+	}
 	var short []key.Binding
 	var full [][]key.Binding
 	switch q := r.current(); {

@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+func testSession(t *testing.T, w, h int) *model {
+	t.Helper()
+	m := testModel(t, w, h)
+	m.session = true
+	m.alerts = Alerts{Bell: true, Title: true, Notify: true}
+	send(m, teaSize(w, h))
+	return m
+}
+
+func report(m *model, agent string, kind interaction.ActivityKind, text string) {
+	send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: agent}, Kind: kind, Text: text}})
+}
+
+func tool(m *model, agent, name, args, result string) {
+	send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: agent}, Kind: interaction.ActivityToolCall, Tool: name, Args: args, CallID: "1"}})
+	send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: agent}, Kind: interaction.ActivityToolResult, Text: result, CallID: "1"}})
+}
+
+func askFrom(t *testing.T, m *model, agent string, qs ...interaction.Question) pending {
+	t.Helper()
+	return ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: agent}, Questions: qs})
+}
+
+// busySession is a session with three agents at work and two questions
+// waiting.
+func busySession(t *testing.T, w, h int) (*model, pending, pending) {
+	m := testSession(t, w, h)
+	report(m, "claude-code", interaction.ActivityConnected, "")
+	report(m, "claude-code", interaction.ActivityMessage, "I'll migrate the **events** table first.")
+	tool(m, "claude-code", "bash", `{"cmd": "go test ./..."}`, "ok  \tgithub.com/acme/events\t1.2s")
+	report(m, "codex", interaction.ActivityConnected, "")
+	tool(m, "codex", "grep", `{"pattern":"TODO"}`, strings.Repeat("internal/store/events.go:12: TODO remove\n", 9))
+	report(m, "gemini", interaction.ActivityThinking, "Reading the docs")
+	a := askFrom(t, m, "claude-code", deployQuestion())
+	b := askFrom(t, m, "codex", interaction.Question{ID: "db", Header: "Database", Question: "Which database?", Options: opts("Postgres", "SQLite")})
+	return m, a, b
+}
+
+func TestSessionGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string
+		then func(*model, pending, pending)
+	}{
+		{name: "inbox"},
+		{name: "switched", keys: []string{"ctrl+n"}},
+		{name: "withdrawn", then: func(m *model, a, _ pending) {
+			send(m, withdrawMsg{id: a.id, err: interaction.Errorf(interaction.CodeAborted, "gone")})
+		}},
+		{name: "activity", keys: []string{"ctrl+t"}},
+	}
+	for _, c := range cases {
+		for _, size := range [][2]int{{140, 40}, {100, 30}, {60, 20}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				m, a, b := busySession(t, size[0], size[1])
+				press(m, c.keys...)
+				if c.then != nil {
+					c.then(m, a, b)
+				}
+				s := screen(m)
+				lines := strings.Split(s, "\n")
+				if len(lines) > size[1] {
+					t.Errorf("screen has %d rows, more than %d", len(lines), size[1])
+				}
+				for _, l := range lines {
+					if w := ansiWidth(l); w > size[0] {
+						t.Errorf("row is %d columns wide, more than %d: %q", w, size[0], l)
+					}
+				}
+				golden.RequireEqual(t, s)
+			})
+		}
+	}
+}
+
+func TestInboxAnswersInAnyOrderAndKeepsDrafts(t *testing.T) {
+	m, a, b := busySession(t, 140, 40)
+	s := screen(m)
+	mustContain(t, s, "Inbox · 2 waiting", "claude-code", "codex", "Deploy", "Database", "3 agents connected", "2 questions waiting")
+	press(m, "down")   // claude-code's draft: cursor on "No"
+	press(m, "ctrl+n") // to codex
+	mustContain(t, screen(m), "Which database?")
+	press(m, "2") // answer codex first
+	rb := result(t, b)
+	if rb.err != nil || rb.answer.Answers[0].Selected[0] != "SQLite" {
+		t.Fatalf("codex got %+v %v", rb.answer, rb.err)
+	}
+	noResult(t, a)
+	if m.requests[0].questions[0].choice.Cursor != 1 {
+		t.Fatal("claude-code's draft was lost while answering codex")
+	}
+	press(m, "enter")
+	if ra := result(t, a); ra.answer.Answers[0].Selected[0] != "No" {
+		t.Fatalf("claude-code got %+v", ra.answer)
+	}
+	mustContain(t, screen(m), "answered: SQLite", "answered: No")
+}
+
+func TestWithdrawnShowsInActivity(t *testing.T) {
+	m, a, _ := busySession(t, 100, 30)
+	send(m, withdrawMsg{id: a.id, err: interaction.Errorf(interaction.CodeAborted, "gone")})
+	mustContain(t, screen(m), "withdrawn by claude-code", "Which database?")
+}
+
+func TestActivityFocusScrolls(t *testing.T) {
+	m, _, _ := busySession(t, 60, 20)
+	for i := range 40 {
+		report(m, "codex", interaction.ActivityMessage, fmt.Sprintf("line %02d", i))
+	}
+	press(m, "ctrl+t")
+	mustContain(t, screen(m), "line 39")
+	press(m, "pgup", "pgup")
+	s := screen(m)
+	mustNotContain(t, s, "line 39")
+	mustContain(t, s, "newer lines")
+	press(m, "end")
+	mustContain(t, screen(m), "line 39")
+	press(m, "ctrl+t")
+	mustContain(t, screen(m), "Deploy the release")
+}
+
+func TestArrivalAlerts(t *testing.T) {
+	m := testSession(t, 100, 30)
+	_, cmd := m.Update(askMsg{id: 999, ctx: t.Context(), req: single(deployQuestion()), reply: make(chan askResult, 1), arrived: fixedNow})
+	var raw string
+	var collect func(tea.Cmd)
+	collect = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		select {
+		case <-time.After(time.Second):
+		case msg := <-done:
+			switch msg := msg.(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					collect(c)
+				}
+			case tea.RawMsg:
+				raw += fmt.Sprint(msg.Msg)
+			}
+		}
+	}
+	collect(cmd)
+	for _, want := range []string{"\a", "\x1b]9;", "\x1b]777;notify;"} {
+		if !strings.Contains(raw, want) {
+			t.Fatalf("alerts lack %q: %q", want, raw)
+		}
+	}
+	if got := m.View().WindowTitle; got != "asktui (1 waiting)" {
+		t.Fatalf("window title %q", got)
+	}
+}
