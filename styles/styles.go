@@ -187,6 +187,8 @@ type Styles struct {
 		Hint lipgloss.Style
 		// ScrollHint tells that the question text continues.
 		ScrollHint lipgloss.Style
+		// Code is `inline code` in the question text.
+		Code lipgloss.Style
 	}
 
 	Option struct {
@@ -292,6 +294,7 @@ func New(p Palette) *Styles {
 	s.Question.Text = fg(p.Fg).Bold(true)
 	s.Question.Hint = fg(p.Muted).Italic(true)
 	s.Question.ScrollHint = fg(p.Muted)
+	s.Question.Code = fg(p.Highlight).Bold(true)
 
 	s.Option.Cursor = fg(p.Accent).Bold(true).SetString("❯")
 	s.Option.Number = fg(p.Muted)

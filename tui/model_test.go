@@ -302,3 +302,11 @@ func TestGrowingTheWindowShowsMoreOptions(t *testing.T) {
 		t.Fatalf("after shrinking back the list shows %d rows, want %d", again, small)
 	}
 }
+
+func TestQuestionInlineMarkdown(t *testing.T) {
+	m := testModel(t, 100, 30)
+	ask(t, m, single(interaction.Question{ID: "q", Question: "Keep `Charge()` as a **deprecated** wrapper?", Options: opts("Yes", "No")}))
+	s := screen(m)
+	mustContain(t, s, "Keep Charge() as a deprecated wrapper?")
+	mustNotContain(t, s, "`", "**")
+}

@@ -28,6 +28,14 @@ type question struct {
 	descs  []string // sanitized descriptions, nil when none has one
 
 	choice *field.Draft // draft of an option question
+
+	// wrap caches the styled, wrapped question text for one width and
+	// palette: long questions are wrapped once, not every frame.
+	wrap struct {
+		width  int
+		styles *styles.Styles
+		lines  []string
+	}
 	typed  string       // draft of a free-text question
 }
 
@@ -259,4 +267,15 @@ func (r *request) answerSummary(a interaction.Answer) string {
 		parts = append(parts, v)
 	}
 	return ansi.Truncate(strings.Join(parts, "; "), 200, "…")
+}
+
+// wrapped returns the question text styled (with its inline Markdown) and
+// wrapped to width.
+func (q *question) wrapped(width int, st *styles.Styles) []string {
+	if q.wrap.width != width || q.wrap.styles != st {
+		styled := inlineMarkdown(q.text, st.Question.Text, st.Question.Code)
+		q.wrap.width, q.wrap.styles = width, st
+		q.wrap.lines = strings.Split(ansi.Wrap(styled, width, ""), "\n")
+	}
+	return q.wrap.lines
 }

@@ -92,7 +92,7 @@ func (m *model) layout(r *request) panel {
 		p.fixedRows++
 	}
 	p.fixedRows += 2 // the hint row and the gap above the form
-	p.text = strings.Split(ansi.Wrap(q.text, p.width, ""), "\n")
+	p.text = q.wrapped(p.width, m.styles)
 	avail := p.height - p.fixedRows
 	p.textRows = min(len(p.text), max(avail-minFormRows, 1))
 	if p.textRows < len(p.text) {
@@ -404,9 +404,7 @@ func (m *model) requestView(r *request) string {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, p.width, "…")))
 	}
 	r.scroll = min(r.scroll, max(len(p.text)-p.textRows, 0))
-	for _, line := range p.text[r.scroll : r.scroll+p.textRows] {
-		rows = append(rows, st.Question.Text.Render(line))
-	}
+	rows = append(rows, p.text[r.scroll:r.scroll+p.textRows]...)
 	if p.moreText {
 		below := len(p.text) - r.scroll - p.textRows
 		hint := fmt.Sprintf("↕ lines %d–%d of %d · shift+↑/↓ to scroll", r.scroll+1, r.scroll+p.textRows, len(p.text))
