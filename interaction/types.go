@@ -1,6 +1,7 @@
 package interaction
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -125,7 +126,20 @@ func (a AnswerItem) MarshalJSON() ([]byte, error) {
 	if a.Selected == nil || a.Custom != "" {
 		a.Selected = []string{}
 	}
-	return json.Marshal(plain(a))
+	return marshal(plain(a))
+}
+
+// marshal is json.Marshal without HTML escaping: answers carry the human's
+// text, and "<" should read as "<". The caller's encoder still decides
+// whether to escape the whole document.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Skipped reports whether the question was skipped: nothing selected and no
@@ -154,7 +168,7 @@ func (a Answer) MarshalJSON() ([]byte, error) {
 	if a.Answers == nil {
 		a.Answers = []AnswerItem{}
 	}
-	return json.Marshal(plain(a))
+	return marshal(plain(a))
 }
 
 // Get returns the item answering the question with the given id, and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -192,5 +193,17 @@ func TestProviderFunc(t *testing.T) {
 	ans, err := p.Ask(context.Background(), Request{Questions: []Question{{ID: "z"}}})
 	if err != nil || len(ans.Answers) != 1 || ans.Answers[0].ID != "z" {
 		t.Errorf("Ask = %+v, %v", ans, err)
+	}
+}
+
+func TestAnswerKeepsHTMLCharacters(t *testing.T) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(Answer{Answers: []AnswerItem{{ID: "q", Custom: "<b> & </b>"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"answers":[{"id":"q","selected":[],"custom":"<b> & </b>"}]}` + "\n"; b.String() != want {
+		t.Fatalf("got %s, want %s", b.String(), want)
 	}
 }

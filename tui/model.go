@@ -49,6 +49,9 @@ type model struct {
 	noticeSeq int
 	ticking   bool
 	quitting  bool
+	// interrupted records a Ctrl+C quit; sized that a window size arrived.
+	interrupted bool
+	sized       bool
 
 	// The session view: the activity log, its spinner and focus, and the
 	// alerts sent when a request arrives.
@@ -96,7 +99,12 @@ func (m *model) Init() tea.Cmd {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		// huh asks for the window size whenever a form starts; only a real
+		// change rebuilds the form, or each answer would ask again, forever.
+		if msg.Width == m.width && msg.Height == m.height && m.sized {
+			return m, nil
+		}
+		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		return m, m.resize()
 	case tea.BackgroundColorMsg:
 		if m.theme == styles.ThemeAuto {
@@ -314,8 +322,10 @@ func (m *model) decline(r *request) tea.Cmd {
 
 func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(msg, m.keys.Quit) {
-		m.quitting = true
-		return tea.Interrupt
+		// A clean quit, reported as an interruption by Program.Run: a
+		// tea.Interrupt would tear the program down as killed.
+		m.quitting, m.interrupted = true, true
+		return tea.Quit
 	}
 	r := m.activeRequest()
 	if r == nil {

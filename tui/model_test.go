@@ -310,3 +310,17 @@ func TestQuestionInlineMarkdown(t *testing.T) {
 	mustContain(t, s, "Keep Charge() as a deprecated wrapper?")
 	mustNotContain(t, s, "`", "**")
 }
+
+func TestSameWindowSizeDoesNotRebuildTheForm(t *testing.T) {
+	m := testModel(t, 100, 30)
+	ask(t, m, single(deployQuestion()))
+	form := m.requests[0].form
+	_, cmd := m.Update(teaSize(100, 30))
+	if cmd != nil || m.requests[0].form != form {
+		t.Fatal("an unchanged window size rebuilt the form (huh would ask for the size again, forever)")
+	}
+	m.Update(teaSize(90, 30))
+	if m.requests[0].form == form {
+		t.Fatal("a new window size did not rebuild the form")
+	}
+}

@@ -132,7 +132,8 @@ func (p *Program) Run(ctx context.Context) error {
 	}()
 	_, err := p.prog.Run()
 	switch {
-	case errors.Is(err, tea.ErrInterrupted):
+	case errors.Is(err, tea.ErrInterrupted), err == nil && p.model.interrupted:
+		// The model is no longer touched once Run has returned.
 		return ErrInterrupted
 	case err != nil:
 		return err
