@@ -1,0 +1,369 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui"
+)
+
+// askOptions are the flags of `asktui ask`.
+type askOptions struct {
+	format     string
+	timeout    time.Duration
+	theme      string
+	accessible bool
+	inline     bool
+	agent      string
+
+	// The question flags build a one-question request.
+	options      []string
+	descriptions []string
+	multi        bool
+	header       string
+	id           string
+}
+
+// questionFlags are the flags that build a request; any of them makes the
+// argument the question text.
+var questionFlags = []string{"option", "description", "multi", "header", "id"}
+
+// Output formats of the answer.
+const (
+	formatJSON = "json"
+	formatText = "text"
+)
+
+// defaultID is the id of a question built from flags without --id.
+const defaultID = "q1"
+
+func newAskCmd(e env) *cobra.Command { return askCommand(e, new(askOptions)) }
+
+// askCommand builds the ask command around o, which its flags fill in.
+func askCommand(e env, o *askOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ask [FILE | - | QUESTION]",
+		Short: "Ask the questions of one request and print the answers",
+		Long: `Ask one request's questions on the terminal and print the answers on
+standard output as one line of JSON (or, with --format text, one
+"id: answer" line per question).
+
+The request comes from:
+  FILE       a JSON request file, when FILE exists and no question flag is given
+  -          standard input
+  (nothing)  standard input, when it is not a terminal
+  QUESTION   any other argument, or any argument with a question flag
+             (--option, --description, --multi, --header, --id): a
+             one-question request built from the flags; with no --option it
+             asks for free text. An argument ending in .json that names no
+             file is an error, not a question.
+
+The UI draws on the controlling terminal, not on standard output, so
+asktui works in pipes. Without a terminal asktui fails at once with NO_TTY.
+
+Exit codes: 0 answered, 1 declined, 2 invalid request or usage, 3 no
+terminal, 4 other failure, 124 --timeout elapsed, 130 interrupted (Ctrl+C,
+SIGINT), 143 terminated (SIGTERM). On failure standard error gets one line:
+"asktui: CODE: message" on a terminal, else {"error":{"code":…,"message":…}}.`,
+		Example: `  # A request file
+  asktui ask examples/deploy.json
+
+  # From standard input, answer to jq
+  cat examples/setup.json | asktui ask | jq .
+
+  # A single-select question built from flags
+  asktui ask "Deploy now?" --id deploy --option "Yes (Recommended)" --option No
+
+  # Multi-select with descriptions, paired with the options in order
+  asktui ask "Which checks?" --multi \
+    --option lint --description "gofmt and go vet" \
+    --option test --description "go test -race"
+
+  # Free text, one "id: answer" line for the shell
+  asktui ask "Release notes?" --id notes --format text --timeout 5m`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return fmt.Errorf(`ask takes one argument, got %d: quote a question that has spaces, as in asktui ask "Deploy now?"`, len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAsk(cmd, args, *o, e)
+		},
+	}
+
+	f := cmd.Flags()
+	f.StringVarP(&o.format, "format", "f", formatJSON, `answer format: "json" (one line) or "text" ("id: label, label" lines)`)
+	f.DurationVarP(&o.timeout, "timeout", "t", 0, "give up after this long (e.g. 30s, 5m) with ASK_TIMEOUT, exit 124; 0 waits forever")
+	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
+	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
+	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
+	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
+
+	f.StringArrayVarP(&o.options, "option", "o", nil, "an option label; repeat for each option, in order")
+	f.StringArrayVarP(&o.descriptions, "description", "d", nil, "a description for the --option at the same position; repeat")
+	f.BoolVarP(&o.multi, "multi", "m", false, "allow selecting several options")
+	f.StringVar(&o.header, "header", "", "a short heading shown above the question")
+	f.StringVar(&o.id, "id", defaultID, "the question id echoed in the answer")
+
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
+		[]string{formatJSON, formatText}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(
+		themeList(), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func themeList() []string {
+	names := make([]string, len(styles.Themes))
+	for i, t := range styles.Themes {
+		names[i] = string(t)
+	}
+	return names
+}
+
+func themeNames() string { return strings.Join(themeList(), ", ") }
+
+// runAsk is the ask command: check the flags, load and validate the
+// request, and only then open the terminal and ask.
+func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
+	if o.format != formatJSON && o.format != formatText {
+		return fmt.Errorf(`invalid --format %q: use "json" or "text"`, o.format)
+	}
+	theme, ok := styles.ParseTheme(o.theme)
+	if !ok {
+		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	}
+	if o.timeout < 0 {
+		return fmt.Errorf("invalid --timeout %s: use a positive duration such as 30s or 5m, or 0 to wait forever", o.timeout)
+	}
+
+	req, err := loadRequest(args, o, e, changedQuestionFlag(cmd))
+	if err != nil {
+		return err
+	}
+	if o.agent != "" && req.Agent == nil {
+		req.Agent = &interaction.Agent{ID: o.agent, Name: o.agent}
+		if err := req.Validate(); err != nil {
+			return err
+		}
+	}
+
+	ans, err := ask(cmd.Context(), req, o, theme, e)
+	if err != nil {
+		return err
+	}
+	if err := writeAnswer(e.stdout, ans, o.format); err != nil {
+		return interaction.WrapError(interaction.CodeInternal, err, "could not write the answer: %v", err)
+	}
+	return nil
+}
+
+// changedQuestionFlag returns the first question flag given on the
+// command line, or "".
+func changedQuestionFlag(cmd *cobra.Command) string {
+	for _, name := range questionFlags {
+		if cmd.Flags().Changed(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// loadRequest finds the request by the rules in the ask command's help.
+// qflag is the first question flag given, or "".
+func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.Request, error) {
+	if len(args) == 0 {
+		if qflag != "" {
+			return interaction.Request{}, fmt.Errorf(`--%s builds a question, but the question text is missing: asktui ask "Deploy now?" --option Yes --option No`, qflag)
+		}
+		if isTerminal(e.stdin) {
+			return interaction.Request{}, errors.New("no request: give a request FILE, - to read one from standard input, or a QUESTION text")
+		}
+		return decodeFrom(e.stdin, "standard input")
+	}
+
+	arg := args[0]
+	switch {
+	case arg == "-":
+		if qflag != "" {
+			return interaction.Request{}, fmt.Errorf(`"-" reads a request from standard input and cannot be combined with --%s`, qflag)
+		}
+		return decodeFrom(e.stdin, "standard input")
+	case qflag != "":
+		return fromFlags(arg, o)
+	}
+	if _, err := os.Stat(arg); err == nil {
+		f, err := os.Open(arg)
+		if err != nil {
+			return interaction.Request{}, interaction.WrapError(interaction.CodeInvalidRequest, err, "could not open the request file: %v", err)
+		}
+		defer func() { _ = f.Close() }()
+		return decodeFrom(f, arg)
+	}
+	if strings.HasSuffix(strings.ToLower(arg), ".json") {
+		return interaction.Request{}, interaction.Errorf(interaction.CodeInvalidRequest,
+			"%s: no such request file; to ask this text as a question instead, add a question flag such as --id", arg)
+	}
+	return fromFlags(arg, o)
+}
+
+// decodeFrom decodes and validates a request, naming its source in the
+// error message.
+func decodeFrom(r io.Reader, source string) (interaction.Request, error) {
+	req, err := interaction.DecodeRequest(r)
+	if err != nil {
+		var e *interaction.Error
+		if errors.As(err, &e) {
+			return interaction.Request{}, &interaction.Error{Code: e.Code, Message: source + ": " + e.Message, Err: e.Err}
+		}
+		return interaction.Request{}, err
+	}
+	return req, nil
+}
+
+// fromFlags builds the one-question request that the question flags
+// describe, asking text.
+func fromFlags(text string, o askOptions) (interaction.Request, error) {
+	if len(o.descriptions) > len(o.options) {
+		return interaction.Request{}, fmt.Errorf("%d --description flags but %d --option flags: each --description describes the --option at the same position",
+			len(o.descriptions), len(o.options))
+	}
+	if o.multi && len(o.options) == 0 {
+		return interaction.Request{}, errors.New("--multi needs options to select from: add --option flags")
+	}
+	q := interaction.Question{
+		ID:          o.id,
+		Question:    text,
+		Header:      o.header,
+		MultiSelect: o.multi,
+	}
+	for i, label := range o.options {
+		opt := interaction.Option{Label: label}
+		if i < len(o.descriptions) {
+			opt.Description = o.descriptions[i]
+		}
+		q.Options = append(q.Options, opt)
+	}
+	req := interaction.Request{Questions: []interaction.Question{q}}
+	if err := req.Validate(); err != nil {
+		return interaction.Request{}, err
+	}
+	return req, nil
+}
+
+// errUIClosed ends a request whose UI has gone; Ask then reports it.
+var errUIClosed = interaction.Errorf(interaction.CodeProviderClosed, "the terminal UI ended before the questions were answered")
+
+// ask opens the terminal, runs the UI there and puts req to the human. It
+// returns when the human answers or declines, --timeout elapses, ctx ends
+// (a signal) or the UI goes away, and leaves none of its goroutines behind.
+func ask(ctx context.Context, req interaction.Request, o askOptions, theme styles.Theme, e env) (interaction.Answer, error) {
+	in, out, err := e.openTTY()
+	if err != nil {
+		return interaction.Answer{}, interaction.WrapError(interaction.CodeNoTTY, err,
+			"no terminal to ask on (%v): asktui ask draws on the controlling terminal, so run it from one; standard input and output may be pipes", err)
+	}
+	// The terminal stays open until the process exits, as when bubbletea
+	// opens it itself: bubbletea may still be asking it for its size from
+	// a goroutine of its own after Run returns.
+
+	p := tui.New(tui.Options{
+		Input:      in,
+		Output:     out,
+		Theme:      theme,
+		Inline:     o.inline,
+		Accessible: o.accessible || e.getenv("ACCESSIBLE") != "",
+		Environ:    e.environ,
+	})
+	svc := interaction.NewService()
+	unregister, err := svc.Register(p.Provider())
+	if err != nil {
+		return interaction.Answer{}, err
+	}
+	defer unregister()
+
+	// askCtx ends with the process (ctx), the timeout, or the UI.
+	askCtx, endAsk := context.WithCancelCause(ctx)
+	defer endAsk(nil)
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		askCtx, cancel = context.WithTimeoutCause(askCtx, o.timeout,
+			interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", o.timeout))
+		defer cancel()
+	}
+
+	type result struct {
+		ans interaction.Answer
+		err error
+	}
+	asked := make(chan result, 1)
+	go func() {
+		ans, err := svc.Ask(askCtx, req)
+		asked <- result{ans, err}
+		p.Quit()
+	}()
+	runErr := p.Run(ctx)
+	// The UI is gone: a request still waiting ends now (the provider
+	// already fails it with PROVIDER_CLOSED; this makes sure).
+	endAsk(errUIClosed)
+	r := <-asked
+	return r.ans, settle(ctx, r.err, runErr)
+}
+
+// settle decides the error of an ask from the request's own error, the
+// UI's, and the process context: an answer always wins; then Ctrl+C; then
+// a signal; then a UI failure; then the request's error.
+func settle(ctx context.Context, askErr, runErr error) error {
+	switch {
+	case askErr == nil:
+		return nil
+	case errors.Is(runErr, tui.ErrInterrupted):
+		return interaction.WrapError(interaction.CodeProviderClosed, runErr,
+			"interrupted: Ctrl+C was pressed before the questions were answered")
+	case context.Cause(ctx) != nil:
+		cause := context.Cause(ctx)
+		return interaction.WrapError(interaction.CodeAborted, cause,
+			"interrupted (%v) before the questions were answered", cause)
+	case runErr != nil && interaction.CodeOf(askErr) == interaction.CodeProviderClosed:
+		return interaction.WrapError(interaction.CodeInternal, runErr, "the terminal UI failed: %v", runErr)
+	default:
+		return askErr
+	}
+}
+
+// writeAnswer prints ans on w: one line of JSON, or one "id: answer" line
+// per question where the answer is the custom text as is, or the selected
+// labels joined by ", " (empty for a skipped question).
+func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
+	if format == formatText {
+		var b strings.Builder
+		for _, item := range ans.Answers {
+			val := item.Custom
+			if val == "" {
+				val = strings.Join(item.Selected, ", ")
+			}
+			b.WriteString(item.ID)
+			b.WriteString(":")
+			if val != "" {
+				b.WriteString(" ")
+				b.WriteString(val)
+			}
+			b.WriteString("\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(ans)
+}

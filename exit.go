@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui"
+)
+
+// Exit codes of asktui. They follow gum's where gum has one, so shell
+// scripts can branch on them; the README lists them.
+const (
+	exitAnswered    = 0   // the human answered (skipping a question is an answer)
+	exitDeclined    = 1   // ASK_DECLINED: the human declined
+	exitUsage       = 2   // INVALID_REQUEST, EMPTY_QUESTIONS, or a usage error
+	exitNoTTY       = 3   // NO_TTY: no terminal to ask on
+	exitFailure     = 4   // anything else: PROVIDER_CLOSED, INTERNAL, …
+	exitTimeout     = 124 // ASK_TIMEOUT: --timeout elapsed, as timeout(1)
+	exitInterrupted = 130 // Ctrl+C, SIGINT, or ASK_ABORTED: 128 + SIGINT
+	exitTerminated  = 143 // SIGTERM: 128 + SIGTERM
+)
+
+// signalError is the cause of a context ended by a signal.
+type signalError struct{ sig os.Signal }
+
+func (e signalError) Error() string { return e.sig.String() + " signal received" }
+
+func (e signalError) exitCode() int {
+	if e.sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// exitCode maps the outcome of a run to the process exit code. An error
+// without an *interaction.Error is one of cobra's usage errors.
+func exitCode(err error) int {
+	if err == nil {
+		return exitAnswered
+	}
+	var sig signalError
+	if errors.As(err, &sig) {
+		return sig.exitCode()
+	}
+	if errors.Is(err, tui.ErrInterrupted) {
+		return exitInterrupted
+	}
+	switch interaction.CodeOf(err) {
+	case "":
+		return exitUsage
+	case interaction.CodeDeclined:
+		return exitDeclined
+	case interaction.CodeInvalidRequest, interaction.CodeEmptyQuestions:
+		return exitUsage
+	case interaction.CodeNoTTY:
+		return exitNoTTY
+	case interaction.CodeTimeout:
+		return exitTimeout
+	case interaction.CodeAborted:
+		return exitInterrupted
+	default:
+		return exitFailure
+	}
+}
+
+// coded returns the *interaction.Error that err carries, or, for a usage
+// error, an INVALID_REQUEST error with its text: the invocation is the
+// request when it is built from flags.
+func coded(err error) *interaction.Error {
+	var e *interaction.Error
+	if errors.As(err, &e) && e != nil {
+		return e
+	}
+	return interaction.WrapError(interaction.CodeInvalidRequest, err,
+		"%v; run asktui --help for usage", err)
+}
+
+// reportError writes e to w as one line: "asktui: CODE: message" for a
+// person at a terminal, or {"error":{"code":…,"message":…}} otherwise.
+func reportError(w io.Writer, e *interaction.Error, terminal bool) {
+	if terminal {
+		_, _ = fmt.Fprintf(w, "asktui: %s\n", e.Error())
+		return
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(interaction.ErrorEnvelope{Error: e})
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(f.Fd())
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// env is everything a run of asktui takes from its process, so tests can
+// run the whole CLI with buffers, their own environment and a fake (or
+// pseudo) terminal.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// environ is the process environment (KEY=value), consulted for
+	// ACCESSIBLE and handed to the UI for TERM, COLORTERM and NO_COLOR.
+	environ []string
+	// openTTY opens the controlling terminal the UI draws on and reads keys
+	// from; tea.OpenTTY in production. It may return the same file twice.
+	openTTY func() (in, out *os.File, err error)
+}
+
+// getenv looks key up in e.environ; the last assignment wins, as in the
+// shell.
+func (e env) getenv(key string) string {
+	val := ""
+	for _, kv := range e.environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			val = v
+		}
+	}
+	return val
+}
+
+// run executes the asktui command line args and returns the process exit
+// code. It prints the answer on e.stdout and failures on e.stderr; see
+// exit.go for the codes.
+func run(ctx context.Context, args []string, e env) int {
+	if args == nil {
+		args = []string{} // cobra would read os.Args
+	}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+
+	ver, sha := buildInfo()
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(ver),
+		fang.WithCommit(sha),
+		fang.WithErrorHandler(errorHandler(e.stderr)),
+	)
+	return exitCode(err)
+}
+
+// newRootCmd builds the command tree. fang adds --version, the hidden
+// `man` command and styled help; cobra adds `completion`.
+func newRootCmd(e env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "asktui",
+		Short: "Answer the questions AI agents ask, in your terminal",
+		Long: `asktui puts the questions an AI agent asks in front of you, in the terminal,
+and hands your answers back as JSON.
+
+A request is one or more questions; each is single-select, multi-select or
+free text, and every option list also takes free "Other" text. The UI draws
+on the terminal, never on standard output, so asktui fits in pipes and shell
+scripts: standard output carries only the answer, and the exit code says
+whether you answered (0), declined (1), or the request was bad (2).`,
+		Example: `  # Ask the questions in a request file
+  asktui ask examples/setup.json
+
+  # Pipe a request in and the answer out
+  cat examples/setup.json | asktui ask | jq -r '.answers[0].selected[0]'
+
+  # Build a question from flags
+  asktui ask "Deploy now?" --option "Yes (Recommended)" --option No`,
+		Args: cobra.NoArgs,
+		// With no subcommand, show the help (and exit 0).
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.AddCommand(newAskCmd(e), newDemoCmd(e))
+	return root
+}
+
+// errorHandler prints a failure on stderr: the ask command's coded
+// failures as one line, cobra's usage errors styled by fang on a terminal.
+// When stderr is not a terminal every failure is exactly one line of JSON,
+// {"error":{"code":…,"message":…}}, for the program reading it.
+func errorHandler(stderr io.Writer) fang.ErrorHandler {
+	return func(w io.Writer, st fang.Styles, err error) {
+		terminal := isTerminal(stderr)
+		var ie *interaction.Error
+		if !errors.As(err, &ie) && terminal {
+			fang.DefaultErrorHandler(w, st, err)
+			return
+		}
+		reportError(stderr, coded(err), terminal)
+	}
+}
