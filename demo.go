@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/agent"
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui"
+)
+
+// defaultScenario is the one `asktui demo` plays without an argument: it
+// shows agents working, the inbox filling up and a withdrawn question.
+const defaultScenario = "parallel"
+
+// demoOptions are the flags of `asktui demo`.
+type demoOptions struct {
+	speed    float64
+	list     bool
+	autoplay bool
+	record   string
+	theme    string
+	alerts   tui.Alerts
+}
+
+func newDemoCmd(e env) *cobra.Command {
+	o := &demoOptions{}
+	cmd := &cobra.Command{
+		Use:   "demo [NAME | FILE]",
+		Short: "Watch scripted agents work and ask, and answer them",
+		Long: `Play a scenario: scripted agents say what they do, think, call tools and
+ask you questions in the full-screen session view, exactly as real agents
+would. Answer them in any order from the inbox.
+
+NAME is a built-in scenario (see --list); FILE is a scenario of your own
+(YAML or JSON; the format is in agent/SCENARIOS.md). Without an argument
+the "` + defaultScenario + `" scenario plays.
+
+With --autoplay asktui also plays your side, pressing the keys the
+scenario scripts at a human pace, and exits when the scenario ends: for
+recordings and unattended runs. Otherwise quit with ctrl+c when you are
+done.`,
+		Example: `  # Three agents at once, one withdraws its question
+  asktui demo
+
+  # A batch of setup questions, twice as fast
+  asktui demo setup --speed 2
+
+  # Record a demo that plays itself
+  asktui demo deploy --autoplay --record deploy.cast`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDemo(cmd.Context(), args, *o, e)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&o.speed, "speed", 1, "play the scenario this many times faster (0.25 to 20)")
+	f.BoolVar(&o.list, "list", false, "list the built-in scenarios and exit")
+	f.BoolVar(&o.autoplay, "autoplay", false, "also play the human's side, then exit when the scenario ends")
+	f.StringVar(&o.record, "record", "", "record what asktui draws to this asciinema v2 .cast file")
+	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
+	f.BoolVar(&o.alerts.Bell, "bell", true, "ring the terminal bell when a question arrives")
+	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
+	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
+	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
+	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var names []string
+		for _, sc := range agent.Builtin() {
+			names = append(names, sc.Name+"\t"+sc.Title)
+		}
+		return names, cobra.ShellCompDirectiveDefault
+	}
+	return cmd
+}
+
+// listScenarios prints the built-in scenarios.
+func listScenarios(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, sc := range agent.Builtin() {
+		fmt.Fprintf(tw, "%s\t%s\n", sc.Name, sc.Title)
+	}
+	return tw.Flush()
+}
+
+func runDemo(ctx context.Context, args []string, o demoOptions, e env) error {
+	if o.list {
+		return listScenarios(e.stdout)
+	}
+	if o.speed < 0.25 || o.speed > 20 {
+		return fmt.Errorf("invalid --speed %g: use a factor from 0.25 to 20", o.speed)
+	}
+	theme, ok := styles.ParseTheme(o.theme)
+	if !ok {
+		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	}
+	name := defaultScenario
+	if len(args) == 1 {
+		name = args[0]
+	}
+	sc, err := agent.Lookup(name)
+	if err != nil {
+		return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+	}
+
+	in, out, err := e.openTTY()
+	if err != nil {
+		return interaction.WrapError(interaction.CodeNoTTY, err,
+			"no terminal to play the demo on (%v): run asktui demo from a terminal", err)
+	}
+	var output io.Writer = out
+	if o.record != "" {
+		rec, err := startRecording(o.record, out, e)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = rec.Close() }()
+		output = io.MultiWriter(out, rec)
+	}
+
+	p := tui.New(tui.Options{
+		Input:   in,
+		Output:  output,
+		Theme:   theme,
+		Session: true,
+		Alerts:  o.alerts,
+		Environ: e.environ,
+	})
+	return playDemo(ctx, p, sc, o)
+}
+
+// playDemo runs the scenario's agents against the program's provider, and
+// with autoplay the scripted human too, until the program ends (or, with
+// autoplay, the scenario does). Every goroutine it starts has ended when
+// it returns.
+func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOptions) error {
+	svc := interaction.NewService()
+	unregister, err := svc.Register(p.Provider())
+	if err != nil {
+		return err
+	}
+	defer unregister()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	runner := &agent.Runner{Asker: svc, Reporter: svc, Speed: o.speed}
+	var wg sync.WaitGroup
+	if o.autoplay {
+		player := &agent.Player{Keyboard: p, Speed: o.speed}
+		runner.OnAsk = func(_ interaction.Agent, keys []string) { player.Enqueue(keys) }
+		wg.Go(func() { _ = player.Run(ctx) })
+	}
+	var runErr error
+	wg.Go(func() {
+		_, runErr = runner.Run(ctx, sc)
+		if !o.autoplay {
+			return // the human looks around, then quits
+		}
+		// Leave the last screen up for a moment, then end the demo.
+		t := time.NewTimer(time.Duration(float64(3*time.Second) / o.speed))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		p.Quit()
+	})
+	uiErr := p.Run(ctx)
+	cancel()
+	wg.Wait()
+	switch {
+	case errors.Is(uiErr, tui.ErrInterrupted):
+		return nil // ctrl+c is how a demo ends
+	case uiErr != nil:
+		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
+	case o.autoplay && runErr != nil:
+		switch interaction.CodeOf(runErr) {
+		case interaction.CodeAborted, interaction.CodeProviderClosed:
+		default:
+			return runErr // the scenario itself failed
+		}
+	}
+	return nil
+}
+
+// startRecording is replaced when the cast package lands.
+func startRecording(path string, _ io.Writer, _ env) (io.WriteCloser, error) {
+	return nil, fmt.Errorf("--record %s: recording is not available yet", path)
+}
