@@ -2,12 +2,13 @@
 // format (https://docs.asciinema.org/manual/asciicast/v2/): one JSON header
 // line, then one JSON array per event, [time, type, data].
 //
-// A [Writer] is the io.Writer a program's terminal output is teed into
-// (io.MultiWriter(tty, castWriter)); [Read] parses and validates a
-// recording; [Replay] and [ReplayAltScreen] feed a recording through a real
-// terminal emulator (charmbracelet/x/vt) and return the screen it leaves as
-// plain text, so tests can check that a recording shows what the program
-// drew.
+// A [Writer] is the io.Writer a program's terminal output is teed into;
+// give a bubbletea program a [Terminal] (the tty plus the Writer) as its
+// output, not an io.MultiWriter, so that it still knows it draws on a
+// terminal. [Read] parses and validates a recording; [Replay] and
+// [ReplayAltScreen] feed one through a real terminal emulator
+// (charmbracelet/x/vt) and return the screen it leaves as plain text, so
+// tests can check that a recording shows what the program drew.
 //
 // Recordings are meant to be deterministic: the header's timestamp stays
 // zero (and is then left out) unless the caller sets it, and the writer's

