@@ -133,18 +133,19 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) error {
 		Alerts:  o.alerts,
 		Environ: e.environ,
 	})
-	return playDemo(ctx, p, sc, o)
+	_, err = playDemo(ctx, p, sc, o)
+	return err
 }
 
 // playDemo runs the scenario's agents against the program's provider, and
 // with autoplay the scripted human too, until the program ends (or, with
 // autoplay, the scenario does). Every goroutine it starts has ended when
 // it returns.
-func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOptions) error {
+func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOptions) (*agent.Result, error) {
 	svc := interaction.NewService()
 	unregister, err := svc.Register(p.Provider())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unregister()
 
@@ -154,12 +155,15 @@ func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOpt
 	var wg sync.WaitGroup
 	if o.autoplay {
 		player := &agent.Player{Keyboard: p, Speed: o.speed}
-		runner.OnAsk = func(_ interaction.Agent, keys []string) { player.Enqueue(keys) }
+		runner.OnAsk = player.Enqueue
 		wg.Go(func() { _ = player.Run(ctx) })
 	}
-	var runErr error
+	var (
+		res    *agent.Result
+		runErr error
+	)
 	wg.Go(func() {
-		_, runErr = runner.Run(ctx, sc)
+		res, runErr = runner.Run(ctx, sc)
 		if !o.autoplay {
 			return // the human looks around, then quits
 		}
@@ -177,17 +181,17 @@ func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOpt
 	wg.Wait()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
-		return nil // ctrl+c is how a demo ends
+		return res, nil // ctrl+c is how a demo ends
 	case uiErr != nil:
-		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
+		return res, interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case o.autoplay && runErr != nil:
 		switch interaction.CodeOf(runErr) {
 		case interaction.CodeAborted, interaction.CodeProviderClosed:
 		default:
-			return runErr // the scenario itself failed
+			return res, runErr // the scenario itself failed
 		}
 	}
-	return nil
+	return res, nil
 }
 
 // startRecording is replaced when the cast package lands.

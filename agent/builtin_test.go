@@ -123,7 +123,7 @@ func playTime(t *testing.T, keys []string) time.Duration {
 	clock := &virtualClock{}
 	kb := newKeyboard(clock, n)
 	p := &Player{Keyboard: kb, Sleep: clock.Sleep}
-	p.Enqueue(keys)
+	p.Enqueue(interaction.Agent{ID: "a"}, keys)
 	runPlayer(t, p, kb)
 	return clock.now()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/asktui/asktui/interaction"
 )
 
 // Keyboard presses keys in the user interface, as the human would. Each
@@ -13,6 +15,15 @@ import (
 // call, so it controls the pace.
 type Keyboard interface {
 	Press(keys ...string) error
+}
+
+// Focuser is a [Keyboard] that can bring an agent's oldest waiting
+// request to the front, holding later key presses until that request is
+// on screen. The [Player] uses it when the Keyboard has it, so each key
+// sequence reaches the request it was written for even when several
+// agents ask at once or a request arrives late.
+type Focuser interface {
+	Focus(agent interaction.Agent) error
 }
 
 // The default pace of a [Player] at speed 1.
@@ -34,7 +45,7 @@ const (
 //
 // Wire it to a [Runner] with
 //
-//	runner.OnAsk = func(_ interaction.Agent, keys []string) { player.Enqueue(keys) }
+//	runner.OnAsk = player.Enqueue
 //
 // The zero value, given a Keyboard, is ready to use. Enqueue may be called
 // from any goroutine; Run must run only once at a time.
@@ -52,20 +63,27 @@ type Player struct {
 	ReadDelay, KeyDelay, TypeDelay time.Duration
 
 	mu    sync.Mutex
-	queue [][]string
+	queue []sequence
 	wake  chan struct{}
 }
 
-// Enqueue adds a key sequence (see [CheckKey] for its entries) to the end
-// of the queue. An empty sequence is ignored: that ask is left to the
-// agent or to the human at the keyboard. Enqueue never blocks.
-func (p *Player) Enqueue(keys []string) {
+// sequence is the keys for one ask, and whose ask it is.
+type sequence struct {
+	agent interaction.Agent
+	keys  []string
+}
+
+// Enqueue adds the key sequence (see [CheckKey] for its entries) that
+// answers an ask of agent a to the end of the queue. An empty sequence is
+// ignored: that ask is left to the agent or to the human at the keyboard.
+// Enqueue never blocks.
+func (p *Player) Enqueue(a interaction.Agent, keys []string) {
 	if len(keys) == 0 {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.queue = append(p.queue, append([]string(nil), keys...))
+	p.queue = append(p.queue, sequence{agent: a, keys: append([]string(nil), keys...)})
 	select {
 	case p.wakeup() <- struct{}{}:
 	default:
@@ -81,12 +99,12 @@ func (p *Player) wakeup() chan struct{} {
 }
 
 // next takes the first queued sequence, waiting for one until ctx ends.
-func (p *Player) next(ctx context.Context) ([]string, bool) {
+func (p *Player) next(ctx context.Context) (sequence, bool) {
 	for {
 		p.mu.Lock()
 		if len(p.queue) > 0 {
 			seq := p.queue[0]
-			p.queue[0] = nil
+			p.queue[0] = sequence{}
 			p.queue = p.queue[1:]
 			p.mu.Unlock()
 			return seq, true
@@ -95,7 +113,7 @@ func (p *Player) next(ctx context.Context) ([]string, bool) {
 		p.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return nil, false
+			return sequence{}, false
 		case <-wake:
 		}
 	}
@@ -122,10 +140,16 @@ func (p *Player) Run(ctx context.Context) error {
 	}
 }
 
-func (p *Player) play(ctx context.Context, seq []string) error {
+func (p *Player) play(ctx context.Context, s sequence) error {
+	seq := s.keys
 	for i, k := range seq {
 		if err := CheckKey(k); err != nil {
 			return fmt.Errorf("agent: autoplay key %d: %w", i+1, err)
+		}
+	}
+	if f, ok := p.Keyboard.(Focuser); ok {
+		if err := f.Focus(s.agent); err != nil {
+			return fmt.Errorf("agent: autoplay: focusing %s's request: %w", s.agent.DisplayName(), err)
 		}
 	}
 	wait := orDefault(p.ReadDelay, DefaultReadDelay)

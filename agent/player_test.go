@@ -3,11 +3,14 @@ package agent
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/asktui/asktui/interaction"
 )
 
 // fakeKeyboard records presses with the fake time they happened at and
@@ -86,9 +89,9 @@ func TestPlayerFIFOAndPace(t *testing.T) {
 	clock := &virtualClock{}
 	kb := newKeyboard(clock, 8)
 	p := &Player{Keyboard: kb, Speed: 2, Sleep: clock.Sleep}
-	p.Enqueue([]string{"down", "pause:500ms", "enter"})
-	p.Enqueue(nil) // ignored
-	p.Enqueue([]string{"a b", "xy", "enter"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"down", "pause:500ms", "enter"})
+	p.Enqueue(interaction.Agent{ID: "a"}, nil) // ignored
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"a b", "xy", "enter"})
 	runPlayer(t, p, kb)
 
 	if want := []string{"down", "enter", "a", "space", "b", "x", "y", "enter"}; !slices.Equal(kb.presses, want) {
@@ -123,8 +126,8 @@ func TestPlayerEnqueueWhileRunning(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
-	p.Enqueue([]string{"up"})
-	p.Enqueue([]string{"down", "enter"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"up"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"down", "enter"})
 	waitFor(t, kb.done, "the key presses")
 	cancel()
 	if err := waitFor(t, done, "Run to return"); err != nil {
@@ -154,7 +157,7 @@ func TestPlayerStopsMidSequence(t *testing.T) {
 		cancel() // the demo ends while the human reads
 		return ctx.Err()
 	}}
-	p.Enqueue([]string{"enter"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"enter"})
 	if err := p.Run(ctx); err != nil {
 		t.Errorf("Run = %v, want nil", err)
 	}
@@ -168,13 +171,13 @@ func TestPlayerErrors(t *testing.T) {
 	kb := newKeyboard(clock, 1)
 	kb.fail = errors.New("no screen")
 	p := &Player{Keyboard: kb, Sleep: clock.Sleep}
-	p.Enqueue([]string{"enter"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"enter"})
 	if err := p.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "no screen") {
 		t.Errorf("Run = %v, want the keyboard's error", err)
 	}
 
 	p = &Player{Keyboard: newKeyboard(clock, 1), Sleep: clock.Sleep}
-	p.Enqueue([]string{"ctrl+q"})
+	p.Enqueue(interaction.Agent{ID: "a"}, []string{"ctrl+q"})
 	if err := p.Run(context.Background()); err == nil || !strings.Contains(err.Error(), `"ctrl+q"`) {
 		t.Errorf("Run = %v, want an invalid key error", err)
 	}
@@ -185,7 +188,7 @@ func TestPlayerEnqueueCopies(t *testing.T) {
 	kb := newKeyboard(clock, 1)
 	p := &Player{Keyboard: kb, Sleep: clock.Sleep}
 	keys := []string{"enter"}
-	p.Enqueue(keys)
+	p.Enqueue(interaction.Agent{ID: "a"}, keys)
 	keys[0] = "esc"
 	runPlayer(t, p, kb)
 	if kb.presses[0] != "enter" {
@@ -222,5 +225,51 @@ func TestCheckKey(t *testing.T) {
 	names[0] = "changed"
 	if KeyNames()[0] != "up" {
 		t.Error("KeyNames returns the package's own slice")
+	}
+}
+
+// focusKeyboard records focus requests beside the keys.
+type focusKeyboard struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (k *focusKeyboard) Press(keys ...string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.log = append(k.log, keys...)
+	return nil
+}
+
+func (k *focusKeyboard) Focus(a interaction.Agent) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.log = append(k.log, "focus:"+a.ID)
+	return nil
+}
+
+func TestPlayerFocusesEachSequencesAgent(t *testing.T) {
+	kb := &focusKeyboard{}
+	p := &Player{Keyboard: kb, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }}
+	p.Enqueue(interaction.Agent{ID: "codex"}, []string{"enter"})
+	p.Enqueue(interaction.Agent{ID: "gemini"}, []string{"down", "enter"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	for {
+		kb.mu.Lock()
+		n := len(kb.log)
+		kb.mu.Unlock()
+		if n == 5 {
+			break
+		}
+		runtime.Gosched()
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(kb.log, " "); got != "focus:codex enter focus:gemini down enter" {
+		t.Fatalf("presses = %q", got)
 	}
 }

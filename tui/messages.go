@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/asktui/asktui/interaction"
 )
 
@@ -28,6 +30,14 @@ type (
 
 	// activityMsg brings an agent's activity into the session log.
 	activityMsg struct{ activity interaction.Activity }
+
+	// pressMsg is a key pressed through Program.Press, not the keyboard:
+	// it waits while a focus request is pending.
+	pressMsg struct{ key tea.KeyPressMsg }
+
+	// focusMsg brings the oldest waiting request of an agent to the front,
+	// holding pressMsgs until one is there.
+	focusMsg struct{ agentID string }
 
 	// tickMsg refreshes countdowns and ages once a second.
 	tickMsg time.Time

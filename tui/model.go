@@ -49,6 +49,11 @@ type model struct {
 	noticeSeq int
 	ticking   bool
 	quitting  bool
+	// focusWait is the agent whose request a focusMsg waits for; held are
+	// the pressMsgs that arrived meanwhile.
+	focusWait string
+	held      []tea.KeyPressMsg
+
 	// interrupted records a Ctrl+C quit; sized that a window size arrived.
 	interrupted bool
 	sized       bool
@@ -143,6 +148,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
+	case pressMsg:
+		if m.focusWait != "" {
+			m.held = append(m.held, msg.key)
+			return m, nil
+		}
+		return m, m.handleKey(msg.key)
+	case focusMsg:
+		return m, m.focus(msg.agentID)
 	}
 	// Anything else (huh's internal messages, cursor blinks) belongs to the
 	// form on screen.
@@ -170,11 +183,16 @@ func (m *model) activeRequest() *request {
 
 // add queues a new request; the first one waiting is shown at once.
 func (m *model) add(msg askMsg) tea.Cmd {
+	r := newRequest(msg)
 	if msg.ctx.Err() != nil {
-		// The caller left before the request arrived; its withdrawal follows.
+		// The caller left before the request reached the screen; its
+		// withdrawal follows and finds nothing, so say it here.
+		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "withdrawn by " + r.agent + " before it was shown: " + r.summary()}, m.styles)
+		if m.focusWait != "" && m.focusWait == r.agentID {
+			m.focusWait, m.held = "", nil // the keys were for this request
+		}
 		return nil
 	}
-	r := newRequest(msg)
 	m.requests = append(m.requests, r)
 	m.log.agent(r.agent).connected = true
 	m.log.agent(r.agent).thinking = false
@@ -183,6 +201,9 @@ func (m *model) add(msg askMsg) tea.Cmd {
 	if len(m.requests) == 1 {
 		m.active = 0
 		cmds = append(cmds, m.open(r))
+	}
+	if m.focusWait != "" && m.focusWait == r.agentID {
+		cmds = append(cmds, m.focus(r.agentID))
 	}
 	if !m.ticking {
 		m.ticking = true
@@ -275,9 +296,18 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	if r == nil || r.form == nil || r.dialog != nil {
 		return nil
 	}
+	confirms := -1
+	if q := r.current(); q != nil && q.choice != nil {
+		confirms = q.choice.Confirms
+	}
 	fm, cmd := r.form.Update(msg)
 	if f, ok := fm.(*huh.Form); ok {
 		r.form = f
+	}
+	if q := r.current(); confirms >= 0 && q.choice.Confirms != confirms {
+		// Confirmed: move on now. huh's NextField message in cmd would
+		// arrive after keys typed meanwhile, and at the next form.
+		return m.questionDone(r)
 	}
 	if r.form.State == huh.StateCompleted {
 		return tea.Batch(cmd, m.questionDone(r))
@@ -378,6 +408,10 @@ func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case !typing && key.Matches(msg, m.keys.Help):
 		m.fullHelp = !m.fullHelp
 		return nil
+	case r.current() != nil && r.current().free() && key.Matches(msg, m.keys.TextSubmit):
+		// Enter confirms free text here and now; huh's own Enter would
+		// move on only after a round trip through the event loop.
+		return m.questionDone(r)
 	case r.reviewing() && key.Matches(msg, m.keys.Submit):
 		if r.unanswered() > 0 {
 			r.dialog = &dialog{kind: dialogSubmit, focus: 0}
@@ -487,3 +521,27 @@ func (m *model) alert(r *request) tea.Cmd {
 // notifyText keeps an OSC 777 field from ending early: no ';', and the
 // text is already sanitized.
 func notifyText(s string) string { return strings.ReplaceAll(SanitizeLine(s), ";", ",") }
+
+// focus shows the oldest waiting request of the agent, then the keys held
+// for it. Without one, it waits for the agent's next request.
+func (m *model) focus(agentID string) tea.Cmd {
+	for i, r := range m.requests {
+		if r.agentID != agentID {
+			continue
+		}
+		var cmds []tea.Cmd
+		if i != m.active {
+			m.active = i
+			cmds = append(cmds, m.open(r))
+		}
+		m.focusWait = ""
+		held := m.held
+		m.held = nil
+		for _, k := range held {
+			cmds = append(cmds, m.handleKey(k))
+		}
+		return tea.Batch(cmds...)
+	}
+	m.focusWait = agentID
+	return nil
+}

@@ -324,3 +324,34 @@ func TestSameWindowSizeDoesNotRebuildTheForm(t *testing.T) {
 		t.Fatal("a new window size did not rebuild the form")
 	}
 }
+
+// TestKeysTypedBeforeCommandsRunGoToTheNextQuestion presses keys faster
+// than the event loop runs the commands they return, as a fast typist or
+// a paste does: a confirmed question must be left at once.
+func TestKeysTypedBeforeCommandsRunGoToTheNextQuestion(t *testing.T) {
+	m := testModel(t, 100, 30)
+	ask(t, m, setupRequest())
+	for _, k := range []string{"enter", "down", "enter", "space", "enter"} {
+		m.Update(keyMsgs(k)[0]) // commands dropped on purpose
+	}
+	r := m.requests[0]
+	if got := r.questions[0].answer().Selected; len(got) != 1 || got[0] != "Staging" {
+		t.Fatalf("env = %v, want Staging", got)
+	}
+	if got := r.questions[1].answer().Selected; len(got) != 1 || got[0] != "SQLite" {
+		t.Fatalf("db = %v, want SQLite", got)
+	}
+	if got := r.questions[2].answer().Selected; len(got) != 1 || got[0] != "Metrics" {
+		t.Fatalf("extras = %v, want Metrics", got)
+	}
+	if r.tab != 3 {
+		t.Fatalf("tab = %d, want 3 (the free-text question)", r.tab)
+	}
+	for _, k := range keyMsgs("done") {
+		m.Update(k)
+	}
+	m.Update(keyMsgs("enter")[0])
+	if !r.reviewing() || r.questions[3].answer().Custom != "done" {
+		t.Fatalf("free text not confirmed at once: tab %d, %+v", r.tab, r.questions[3].answer())
+	}
+}

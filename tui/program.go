@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
@@ -37,6 +38,9 @@ type Options struct {
 	Session bool
 	// Alerts says how the session tells the human a request arrived.
 	Alerts Alerts
+	// Width and Height fix the screen size for headless runs (tests,
+	// recordings without a terminal); zero means the terminal's size.
+	Width, Height int
 	// Environ is the environment the terminal is described by (TERM,
 	// COLORTERM, NO_COLOR …); nil means the process environment.
 	Environ []string
@@ -94,6 +98,9 @@ func New(opts Options) *Program {
 	}
 	if opts.Environ != nil {
 		teaOpts = append(teaOpts, tea.WithEnvironment(opts.Environ))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		teaOpts = append(teaOpts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
 	teaOpts = append(teaOpts, opts.programOptions...)
 	p.prog = tea.NewProgram(p.model, teaOpts...)
@@ -163,7 +170,29 @@ func (p *Program) Press(keys ...string) error {
 		return errors.New("keys cannot be pressed in accessible mode")
 	}
 	for _, m := range msgs {
-		prov.enqueue(m)
+		prov.enqueue(pressMsg{key: m})
 	}
 	return nil
+}
+
+// Focus brings the oldest waiting request of agent a to the front, as the
+// human would with the inbox keys. When none has arrived yet, keys given
+// to Press wait until one does, so scripted keys never answer another
+// agent's question.
+func (p *Program) Focus(a interaction.Agent) error {
+	prov, ok := p.provider.(*Provider)
+	if !ok {
+		return errors.New("requests cannot be focused in accessible mode")
+	}
+	prov.enqueue(focusMsg{agentID: a.ID})
+	return nil
+}
+
+// Screen returns the screen as last drawn, without styling. Call it only
+// after Run has returned; it is for transcripts and tests.
+func (p *Program) Screen() string {
+	if p.model == nil {
+		return ""
+	}
+	return ansi.Strip(p.model.render())
 }

@@ -36,7 +36,7 @@ type question struct {
 		styles *styles.Styles
 		lines  []string
 	}
-	typed  string       // draft of a free-text question
+	typed string // draft of a free-text question
 }
 
 func newQuestion(i int, q interaction.Question) *question {
@@ -103,6 +103,7 @@ type request struct {
 	ctx      context.Context
 	reply    chan<- askResult
 	agent    string // sanitized display name of the asking agent
+	agentID  string // the agent's id as sent
 	arrived  time.Time
 	deadline time.Time
 
@@ -122,6 +123,7 @@ func newRequest(m askMsg) *request {
 		agent: "agent",
 	}
 	if a := m.req.Agent; a != nil {
+		r.agentID = a.ID
 		if n := SanitizeLine(a.DisplayName()); strings.TrimSpace(n) != "" {
 			r.agent = n
 		}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -166,4 +167,27 @@ func TestArrivalAlerts(t *testing.T) {
 	if got := m.View().WindowTitle; got != "asktui (1 waiting)" {
 		t.Fatalf("window title %q", got)
 	}
+}
+
+func TestFocusHoldsScriptedKeysUntilTheAgentsRequestArrives(t *testing.T) {
+	m := testSession(t, 100, 30)
+	a := askFrom(t, m, "claude-code", deployQuestion())
+	send(m, focusMsg{agentID: "codex"})
+	for _, k := range keyMsgs("2") {
+		send(m, pressMsg{key: k})
+	}
+	noResult(t, a) // held: codex has not asked yet
+	b := askFrom(t, m, "codex", interaction.Question{ID: "db", Question: "Which database?", Options: opts("Postgres", "SQLite")})
+	if r := result(t, b); r.answer.Answers[0].Selected[0] != "SQLite" {
+		t.Fatalf("codex got %+v", r.answer)
+	}
+	noResult(t, a)
+}
+
+func TestRequestWithdrawnBeforeShownIsLogged(t *testing.T) {
+	m := testSession(t, 100, 30)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	askCtx(t, m, ctx, interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Too late?"}}}, time.Time{})
+	mustContain(t, screen(m), "withdrawn by gemini before it was shown: Too late?")
 }

@@ -24,6 +24,9 @@ type Draft struct {
 	// Done reports that the human confirmed this question (Enter, or a digit
 	// pick in single-select). Later edits keep it set.
 	Done bool
+	// Confirms counts the human's confirmations of this question; a change
+	// tells the owner that the question was just confirmed.
+	Confirms int
 	// Offset is the first visible row, counted in the rows as displayed
 	// (after filtering), so the scroll position survives rebuilds.
 	Offset int

@@ -152,6 +152,16 @@ func (c *Choice) pick(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	c.row = row
 	c.choose(opt)
+	return c.finish()
+}
+
+// finish ends the question: the draft is Done and counts one more
+// confirmation, so the root can move on at once, without waiting for
+// huh's NextField message to come back through the event loop (keys typed
+// meanwhile would land on this question).
+func (c *Choice) finish() tea.Cmd {
+	c.draft.Done = true
+	c.draft.Confirms++
 	return tea.Batch(c.sync(), huh.NextField)
 }
 
@@ -211,7 +221,7 @@ func (c *Choice) confirm() tea.Cmd {
 				return nil
 			}
 			c.choose(c.optionAt(c.row))
-			return tea.Batch(c.sync(), huh.NextField)
+			return c.finish()
 		}
 		if strings.TrimSpace(d.OtherText) == "" {
 			c.hint = "type an answer first, then press " + c.keys.Confirm.Help().Key
@@ -221,13 +231,13 @@ func (c *Choice) confirm() tea.Cmd {
 		c.nChosen = 0
 		d.OtherChosen = true
 		d.Done = true
-		return tea.Batch(c.sync(), huh.NextField)
+		return c.finish()
 	}
 	if onOther && c.nChosen == 0 && strings.TrimSpace(d.OtherText) != "" {
 		d.OtherChosen = true
 	}
 	d.Done = true
-	return tea.Batch(c.sync(), huh.NextField)
+	return c.finish()
 }
 
 // editOther feeds a key or paste to the Other input and mirrors its text.
