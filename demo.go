@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"text/tabwriter"
 	"time"
 
+	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/agent"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
+	"github.com/asktui/asktui/tui/cast"
 )
 
 // defaultScenario is the one `asktui demo` plays without an argument: it
@@ -90,7 +93,7 @@ func listScenarios(w io.Writer) error {
 	return tw.Flush()
 }
 
-func runDemo(ctx context.Context, args []string, o demoOptions, e env) error {
+func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err error) {
 	if o.list {
 		return listScenarios(e.stdout)
 	}
@@ -117,12 +120,16 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) error {
 	}
 	var output io.Writer = out
 	if o.record != "" {
-		rec, err := startRecording(o.record, out, e)
+		rec, stop, err := startRecording(o.record, out, e)
 		if err != nil {
 			return err
 		}
-		defer func() { _ = rec.Close() }()
-		output = io.MultiWriter(out, rec)
+		defer func() {
+			if cerr := stop(); cerr != nil && err == nil {
+				err = interaction.WrapError(interaction.CodeInternal, cerr, "recording to %s failed: %v", o.record, cerr)
+			}
+		}()
+		output = rec
 	}
 
 	p := tui.New(tui.Options{
@@ -194,7 +201,29 @@ func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOpt
 	return res, nil
 }
 
-// startRecording is replaced when the cast package lands.
-func startRecording(path string, _ io.Writer, _ env) (io.WriteCloser, error) {
-	return nil, fmt.Errorf("--record %s: recording is not available yet", path)
+// startRecording records everything drawn on tty to an asciinema v2 file
+// at path. The returned terminal is what the UI draws on: it is the tty
+// (bubbletea still sees a terminal, its size and colours) and it copies
+// every byte into the recording. stop flushes and closes the file.
+func startRecording(path string, tty *os.File, e env) (*cast.Terminal, func() error, error) {
+	w, h, err := xterm.GetSize(tty.Fd())
+	if err != nil || w <= 0 || h <= 0 {
+		return nil, nil, interaction.Errorf(interaction.CodeNoTTY, "--record needs the terminal's size: %v", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "--record: %v", err)
+	}
+	hdr := cast.Header{Width: w, Height: h, Title: "asktui demo", Env: map[string]string{"TERM": e.getenv("TERM"), "SHELL": "/bin/bash"}}
+	// Long idle stretches (a human reading) are capped so the recording
+	// stays watchable.
+	cw, err := cast.NewWriter(f, hdr, cast.WithMaxIdle(2*time.Second))
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "--record: %v", err)
+	}
+	stop := func() error {
+		return errors.Join(cw.Close(), f.Close())
+	}
+	return cast.NewTerminal(tty, cw), stop, nil
 }

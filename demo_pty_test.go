@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asktui/asktui/tui/cast"
+)
+
+// TestPTYDemoRecordReplays plays a scenario on a real pseudo-terminal with
+// --autoplay --record, then replays the .cast through a terminal emulator:
+// its last full screen must equal the one the terminal itself showed, and
+// show how the scenario ended.
+func TestPTYDemoRecordReplays(t *testing.T) {
+	skipUnderRace(t)
+	term := newTerminal(t)
+	path := filepath.Join(t.TempDir(), "deploy.cast")
+	out := askOnPTY(t, term, context.Background(), "", nil,
+		"demo", "deploy", "--autoplay", "--speed", "8", "--theme", "dark", "--record", path)
+	if out.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s\nscreen:\n%s", out.code, out.stderr, term.text(0))
+	}
+
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hdr, events, err := cast.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hdr.Width != 100 || hdr.Height != 30 || len(events) < 10 {
+		t.Fatalf("header %+v with %d events", hdr, len(events))
+	}
+	replayed, err := cast.ReplayAltScreen(hdr, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	term.mu.Lock()
+	seen := term.screen.String()
+	term.mu.Unlock()
+	shown, err := cast.ReplayAltScreen(hdr, []cast.Event{{Time: 0, Type: cast.Output, Data: seen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replayed != shown {
+		t.Fatalf("the recording replays to\n%s\nbut the terminal showed\n%s", replayed, shown)
+	}
+	for _, want := range []string{"answered: Yes (Recommended)", "release"} {
+		if !strings.Contains(replayed, want) {
+			t.Fatalf("the last screen lacks %q:\n%s", want, replayed)
+		}
+	}
+}
