@@ -355,3 +355,17 @@ func TestKeysTypedBeforeCommandsRunGoToTheNextQuestion(t *testing.T) {
 		t.Fatalf("free text not confirmed at once: tab %d, %+v", r.tab, r.questions[3].answer())
 	}
 }
+
+func TestQuestionMarkShowsEveryKey(t *testing.T) {
+	m := testModel(t, 60, 20)
+	ask(t, m, setupRequest())
+	mustNotContain(t, screen(m), "page down")
+	press(m, "?")
+	s := screen(m)
+	mustContain(t, s, "page down", "filter", "scroll question", "quit")
+	if n := len(strings.Split(s, "\n")); n > 20 {
+		t.Fatalf("full help pushed the screen to %d rows", n)
+	}
+	press(m, "?")
+	mustNotContain(t, screen(m), "page down")
+}

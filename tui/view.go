@@ -38,9 +38,37 @@ func (m *model) helpView() string {
 	m.help.SetWidth(m.contentWidth())
 	k := m.helpKeys()
 	if m.fullHelp {
-		return m.help.FullHelpView(k.full)
+		return m.fullHelpView(k.full)
 	}
 	return m.help.ShortHelpView(m.fitHelp(k))
+}
+
+// fullHelpView shows every binding: in its groups when they fit side by
+// side, else refolded into as many columns as fit, so no key is cut off on
+// a narrow screen.
+func (m *model) fullHelpView(groups [][]key.Binding) string {
+	width := m.contentWidth()
+	h := m.help
+	h.SetWidth(0) // measure without truncation
+	if v := h.FullHelpView(groups); lipgloss.Width(v) <= width {
+		return v
+	}
+	var flat []key.Binding
+	for _, g := range groups {
+		flat = append(flat, g...)
+	}
+	var v string
+	for cols := len(groups) - 1; cols >= 1; cols-- {
+		per := (len(flat) + cols - 1) / cols
+		var folded [][]key.Binding
+		for i := 0; i < len(flat); i += per {
+			folded = append(folded, flat[i:min(i+per, len(flat))])
+		}
+		if v = h.FullHelpView(folded); lipgloss.Width(v) <= width {
+			return v
+		}
+	}
+	return m.help.FullHelpView([][]key.Binding{flat})
 }
 
 // fitHelp drops the short help's least important bindings until the rest
@@ -598,13 +626,13 @@ func (m *model) helpKeys() helpKeys {
 	switch q := r.current(); {
 	case q == nil:
 		short = append([]key.Binding{k.Submit}, nav...)
-		full = [][]key.Binding{{k.Submit}, nav}
+		full = [][]key.Binding{{k.Submit}}
 	case q.free():
 		short = append([]key.Binding{k.TextSubmit, k.NewLine}, nav...)
-		full = [][]key.Binding{{k.TextSubmit, k.NewLine}, nav}
+		full = [][]key.Binding{{k.TextSubmit, k.NewLine}}
 	case r.choice != nil:
 		short = append(r.choice.ShortHelp(), nav...)
-		full = append(r.choice.FullHelp(), nav)
+		full = r.choice.FullHelp()
 	}
 	var keep []int
 	if r.choice == nil || !r.choice.Filtering() { // Esc clears the filter first
@@ -615,6 +643,16 @@ func (m *model) helpKeys() helpKeys {
 		keep = append(keep, len(short))
 		short = append(short, k.Help)
 	}
-	full = append(full, general)
+	// Question and request keys share one column, so the full help fits
+	// 60 columns.
+	var col []key.Binding
+	seen := map[string]bool{}
+	for _, b := range append(append([]key.Binding{}, nav...), general...) {
+		if !seen[b.Help().Key] {
+			seen[b.Help().Key] = true
+			col = append(col, b)
+		}
+	}
+	full = append(full, col)
 	return helpKeys{short: short, full: full, keep: keep}
 }
