@@ -100,8 +100,20 @@ func (m *model) Init() tea.Cmd {
 	return nil
 }
 
-// Update handles every message of the program.
+// Update handles every message of the program. The panel's layout
+// depends on more than the window (the inbox, the help, the notices), so
+// after each message the form is rebuilt when the room it has changed.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if r := m.activeRequest(); r != nil && r.form != nil {
+		if w, h := m.formSize(r); w != r.formW || h != r.formH {
+			cmd = tea.Batch(cmd, m.open(r))
+		}
+	}
+	return m, cmd
+}
+
+func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		// huh asks for the window size whenever a form starts; only a real
@@ -270,6 +282,7 @@ func tick() tea.Cmd {
 // open (re)builds the form of a request's current tab at the current size.
 func (m *model) open(r *request) tea.Cmd {
 	w, h := m.formSize(r)
+	r.formW, r.formH = w, h
 	return r.buildForm(m.styles, w, h, false)
 }
 

@@ -111,8 +111,9 @@ type request struct {
 	tab       int // index of the question shown; len(questions) is the review step
 	scroll    int // first line of the question text shown
 
-	form   *huh.Form
-	choice *field.Choice // the form's field when the tab is an option question
+	form         *huh.Form
+	formW, formH int           // the size the form was built for
+	choice       *field.Choice // the form's field when the tab is an option question
 
 	dialog *dialog // an open confirmation, if any
 }
@@ -209,6 +210,12 @@ func (r *request) buildForm(st *styles.Styles, w, h int, accessible bool) tea.Cm
 			Keys:         fieldKeys,
 		})
 		f = r.choice
+	}
+	if r.choice != nil {
+		// Tell the list its height directly: huh passes a group's height
+		// down only to a field taller than it.
+		r.choice.WithWidth(max(w, 1))
+		r.choice.WithHeight(max(h, 1))
 	}
 	r.form = huh.NewForm(huh.NewGroup(f)).
 		WithShowHelp(false).

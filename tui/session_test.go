@@ -191,3 +191,20 @@ func TestRequestWithdrawnBeforeShownIsLogged(t *testing.T) {
 	askCtx(t, m, ctx, interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Too late?"}}}, time.Time{})
 	mustContain(t, screen(m), "withdrawn by gemini before it was shown: Too late?")
 }
+
+// TestPanelShrinksWhenTheInboxAppears: a second request adds the inbox
+// above the panel; the option list must be re-fitted, keeping its scroll
+// indicator on screen rather than being cut off.
+func TestPanelShrinksWhenTheInboxAppears(t *testing.T) {
+	m := testSession(t, 60, 20)
+	q := interaction.Question{ID: "c", Header: "Callers", Question: "services/legacy-checkout still calls the old Charge API in 3 places. How should I handle them?",
+		Options: []interaction.Option{
+			{Label: "Keep a deprecated wrapper (Recommended)", Description: "Charge() calls PaymentIntent underneath; remove it next quarter"},
+			{Label: "Migrate the callers now", Description: "Touches code the checkout team owns"},
+			{Label: "Leave them broken", Description: "legacy-checkout stops building until someone migrates it"},
+		}}
+	askFrom(t, m, "claude-code", q)
+	mustNotContain(t, screen(m), "more\n")
+	askFrom(t, m, "codex", interaction.Question{ID: "x", Question: "Later?"})
+	mustContain(t, screen(m), "Inbox · 2 waiting", "↓ 2 more")
+}

@@ -443,7 +443,9 @@ func (m *model) requestView(r *request) string {
 	}
 	rows = append(rows, st.Question.Hint.Render(ansi.Truncate(m.hint(r, q), p.width, "…")), "")
 	if r.form != nil {
-		rows = append(rows, r.form.View())
+		// huh pads a form below its fields; the panel has p.formRows.
+		form := strings.Split(r.form.View(), "\n")
+		rows = append(rows, form[:min(len(form), p.formRows)]...)
 	}
 	return strings.Join(rows, "\n")
 }
