@@ -133,8 +133,11 @@ func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
 func compactArgs(args string) string {
 	var v any
 	if json.Unmarshal([]byte(args), &v) == nil {
-		if b, err := json.Marshal(v); err == nil {
-			args = string(b)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // show "&&" as written
+		if enc.Encode(v) == nil {
+			args = strings.TrimSuffix(b.String(), "\n")
 		}
 	}
 	return SanitizeLine(args)

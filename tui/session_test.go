@@ -42,7 +42,7 @@ func busySession(t *testing.T, w, h int) (*model, pending, pending) {
 	m := testSession(t, w, h)
 	report(m, "claude-code", interaction.ActivityConnected, "")
 	report(m, "claude-code", interaction.ActivityMessage, "I'll migrate the **events** table first.")
-	tool(m, "claude-code", "bash", `{"cmd": "go test ./..."}`, "ok  \tgithub.com/acme/events\t1.2s")
+	tool(m, "claude-code", "bash", `{"cmd": "go vet && go test ./..."}`, "ok  \tgithub.com/acme/events\t1.2s")
 	report(m, "codex", interaction.ActivityConnected, "")
 	tool(m, "codex", "grep", `{"pattern":"TODO"}`, strings.Repeat("internal/store/events.go:12: TODO remove\n", 9))
 	report(m, "gemini", interaction.ActivityThinking, "Reading the docs")
@@ -91,7 +91,7 @@ func TestSessionGolden(t *testing.T) {
 func TestInboxAnswersInAnyOrderAndKeepsDrafts(t *testing.T) {
 	m, a, b := busySession(t, 140, 40)
 	s := screen(m)
-	mustContain(t, s, "Inbox · 2 waiting", "claude-code", "codex", "Deploy", "Database", "3 agents connected", "2 questions waiting")
+	mustContain(t, s, `{"cmd":"go vet && go test ./..."}`, "Inbox · 2 waiting", "claude-code", "codex", "Deploy", "Database", "3 agents connected", "2 questions waiting")
 	press(m, "down")   // claude-code's draft: cursor on "No"
 	press(m, "ctrl+n") // to codex
 	mustContain(t, screen(m), "Which database?")
