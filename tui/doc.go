@@ -8,6 +8,12 @@
 // (PROVIDER_CLOSED). Any number of Asks may wait at once; the program shows
 // them in arrival order and says how many wait and from which agents.
 //
+// With Options.Session the screen is the session view: the inbox of
+// waiting requests (answered in any order, drafts kept), the activity pane
+// fed by interaction.Activity reports (the Provider is an
+// interaction.ActivitySink), and the question panel. Without it, only the
+// question panel is shown, as the one-shot `asktui ask` wants.
+//
 // Each question is a huh form: option lists use [field.Choice], which draws
 // only the rows on screen, so lists of 100,000 options stay fluid; questions
 // without options use huh's Text field. Agent-supplied text is passed

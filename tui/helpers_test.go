@@ -183,3 +183,17 @@ func single(q interaction.Question) interaction.Request {
 func teaSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
 func ansiWidth(s string) int { return ansi.StringWidth(s) }
+
+// mustFit fails when screen s has more rows or columns than w×h.
+func mustFit(t *testing.T, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		t.Errorf("screen has %d rows, more than %d", len(lines), h)
+	}
+	for _, l := range lines {
+		if n := ansiWidth(l); n > w {
+			t.Errorf("row is %d columns wide, more than %d: %q", n, w, l)
+		}
+	}
+}

@@ -271,15 +271,7 @@ func TestResizeKeepsLayoutWithinTheScreen(t *testing.T) {
 	ask(t, m, setupRequest())
 	for _, size := range [][2]int{{60, 20}, {200, 60}, {80, 24}, {61, 21}} {
 		send(m, teaSize(size[0], size[1]))
-		lines := strings.Split(screen(m), "\n")
-		if len(lines) > size[1] {
-			t.Fatalf("%dx%d: %d rows", size[0], size[1], len(lines))
-		}
-		for _, l := range lines {
-			if w := ansiWidth(l); w > size[0] {
-				t.Fatalf("%dx%d: row wider than the screen (%d): %q", size[0], size[1], w, l)
-			}
-		}
+		mustFit(t, screen(m), size[0], size[1])
 		mustContain(t, screen(m), "decline")
 	}
 }

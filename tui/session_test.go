@@ -73,15 +73,7 @@ func TestSessionGolden(t *testing.T) {
 					c.then(m, a, b)
 				}
 				s := screen(m)
-				lines := strings.Split(s, "\n")
-				if len(lines) > size[1] {
-					t.Errorf("screen has %d rows, more than %d", len(lines), size[1])
-				}
-				for _, l := range lines {
-					if w := ansiWidth(l); w > size[0] {
-						t.Errorf("row is %d columns wide, more than %d: %q", w, size[0], l)
-					}
-				}
+				mustFit(t, s, size[0], size[1])
 				golden.RequireEqual(t, s)
 			})
 		}
