@@ -1,0 +1,428 @@
+// Package mcp is asktui's MCP endpoint: a streamable-HTTP MCP server with
+// one tool, ask_user_question, that puts an agent's questions to the human
+// through an [Asker] (in asktui, the *interaction.Service behind the inbox).
+//
+// It owns the protocol side only: tool schema and description, decoding of
+// the model's arguments, turning answers and coded failures into tool
+// results, progress notifications while the human thinks, withdrawing
+// questions whose caller went away, and the HTTP security wrappers (bearer
+// token, Origin check, body cap; the SDK keeps its own Host check). Listening,
+// token storage and the UI belong to the caller.
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// Asker puts a request to the human. *interaction.Service satisfies it. Ask
+// must return promptly once ctx ends: that is how a withdrawn call takes its
+// questions off the screen.
+type Asker interface {
+	Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error)
+}
+
+// Defaults for [Options].
+const (
+	// DefaultProgressInterval is how often a waiting call sends a progress
+	// notification. It is well under the shortest common client idle
+	// timeout (Codex: 60 s).
+	DefaultProgressInterval = 15 * time.Second
+	// DefaultMaxBodyBytes caps an HTTP request body. It is far below
+	// interaction.MaxRequestBytes (64 MiB), which guards every front end;
+	// 8 MiB still holds tens of thousands of options, and a loopback
+	// server has no reason to buffer more from one POST.
+	DefaultMaxBodyBytes = 8 << 20
+)
+
+// Options configures a [Server]. The zero value serves without
+// authentication and with the defaults above.
+type Options struct {
+	// Token, when non-empty, is the bearer token every HTTP request must
+	// carry as "Authorization: Bearer <token>". It is compared in constant
+	// time and never logged.
+	Token string
+	// ProgressInterval is how often a waiting call with a progress token
+	// sends notifications/progress. Zero means DefaultProgressInterval; a
+	// negative value sends none.
+	ProgressInterval time.Duration
+	// MaxBodyBytes caps each request body (413 beyond it). Zero means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// SessionTimeout closes sessions that send no HTTP request for this
+	// long. Zero keeps sessions until the client deletes them or the
+	// server closes.
+	SessionTimeout time.Duration
+	// TrustedOrigins are browser origins, such as "http://localhost:6274"
+	// for the MCP Inspector's web UI, allowed past the Origin check.
+	TrustedOrigins []string
+	// Version is reported in the server's initialize info.
+	Version string
+	// Logger receives the SDK's log records; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is asktui's MCP server. Mount [Server.Handler] on a path such as
+// "/mcp" and call [Server.Close] when done.
+type Server struct {
+	asker    Asker
+	reporter interaction.ActivitySink // nil when the asker shows no activity
+	opts     Options
+	sdk      *sdk.Server
+	handler  http.Handler
+
+	mu     sync.Mutex
+	closed bool
+	calls  map[string]map[*call]struct{} // in-flight calls by session ID
+	posts  map[string]context.Context    // live POST requests by marker
+	ended  map[string]struct{}           // sessions deleted but not yet closed
+	wg     sync.WaitGroup                // session watchers
+}
+
+// call is one in-flight tool call.
+type call struct {
+	cancel context.CancelCauseFunc
+}
+
+// postHeader carries a per-POST marker from the HTTP wrapper to the tool
+// handler, which sees the POST's headers but not its context. The wrapper
+// overwrites any value a client sends.
+const postHeader = "X-Asktui-Post"
+
+// sessionHeader is the streamable transport's session header.
+const sessionHeader = "Mcp-Session-Id"
+
+// NewServer returns a server that asks through asker. When asker also
+// implements [interaction.ActivitySink] (as *interaction.Service does), the
+// server reports sessions connecting and disconnecting. It fails only for a
+// malformed trusted origin.
+func NewServer(asker Asker, opts Options) (*Server, error) {
+	if opts.ProgressInterval == 0 {
+		opts.ProgressInterval = DefaultProgressInterval
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{
+		asker: asker,
+		opts:  opts,
+		calls: make(map[string]map[*call]struct{}),
+		posts: make(map[string]context.Context),
+		ended: make(map[string]struct{}),
+	}
+	if r, ok := asker.(interaction.ActivitySink); ok {
+		s.reporter = r
+	}
+
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "asktui", Title: "asktui", Version: opts.Version},
+		&sdk.ServerOptions{
+			Instructions: "asktui connects you to the human at the asktui inbox. When a decision is theirs, " +
+				"call " + ToolName + " with all related questions at once and wait for the answers.",
+			Logger:             opts.Logger,
+			InitializedHandler: s.initialized,
+			Capabilities:       &sdk.ServerCapabilities{}, // no logging; tools are inferred
+		})
+	s.sdk.AddTool(&sdk.Tool{
+		Name:        ToolName,
+		Title:       "Ask the user",
+		Description: toolDescription,
+		InputSchema: json.RawMessage(inputSchema),
+		Annotations: &sdk.ToolAnnotations{
+			Title:         "Ask the user",
+			ReadOnlyHint:  true,
+			OpenWorldHint: new(false),
+		},
+	}, s.handleAsk)
+
+	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk },
+		&sdk.StreamableHTTPOptions{
+			Logger:              opts.Logger,
+			SessionTimeout:      opts.SessionTimeout,
+			MaxRequestBodyBytes: opts.MaxBodyBytes,
+			// DNS-rebinding protection (a non-loopback Host on a loopback
+			// connection gets 403) stays on: DisableLocalhostProtection is
+			// left false.
+		})
+	cop := http.NewCrossOriginProtection()
+	for _, o := range opts.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("trusted origin %q: %w", o, err)
+		}
+	}
+	s.handler = cop.Handler(s.authorize(s.track(streamable)))
+	return s, nil
+}
+
+// Handler returns the HTTP handler serving streamable MCP. It answers at
+// whatever path the caller mounts it on.
+//
+// Requests pass, in order: the Origin check (a cross-site browser request
+// gets 403), the bearer token (401 with WWW-Authenticate), the SDK's Host
+// check (403 for a non-loopback Host arriving on a loopback address) and
+// the body cap (413).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close withdraws every waiting question, closes every session and waits
+// for the session watchers to finish. The handler refuses nothing
+// afterwards, but new sessions are neither watched nor reported; close the
+// HTTP server first.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	for _, calls := range s.calls {
+		for c := range calls {
+			c.cancel(interaction.Errorf(interaction.CodeAborted, "the asktui MCP server is shutting down"))
+		}
+	}
+	s.mu.Unlock()
+	for ss := range s.sdk.Sessions() {
+		ss.Close()
+	}
+	s.wg.Wait()
+	return nil
+}
+
+// authorize requires the bearer token when one is set.
+func (s *Server) authorize(next http.Handler) http.Handler {
+	if s.opts.Token == "" {
+		return next
+	}
+	want := []byte(s.opts.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") ||
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="asktui"`)
+			http.Error(w, `Unauthorized: send the asktui token as "Authorization: Bearer <token>"`, http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// track does what the SDK leaves undone in stateful mode: a DELETE of a
+// session withdraws its calls before the SDK closes the session (which
+// waits for them), and each POST is marked so that a call can end when the
+// POST carrying it is abandoned.
+func (s *Server) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodDelete:
+			if id := r.Header.Get(sessionHeader); id != "" {
+				s.endSession(id, interaction.Errorf(interaction.CodeAborted,
+					"the MCP client ended its session before the human answered"))
+			}
+		case http.MethodPost:
+			marker := rand.Text()
+			r.Header.Set(postHeader, marker)
+			s.mu.Lock()
+			s.posts[marker] = r.Context()
+			s.mu.Unlock()
+			defer func() {
+				s.mu.Lock()
+				delete(s.posts, marker)
+				s.mu.Unlock()
+			}()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// endSession withdraws the calls of the session with the given ID, and
+// refuses its later calls until the session closes.
+func (s *Server) endSession(id string, cause error) {
+	known := false
+	for ss := range s.sdk.Sessions() {
+		if ss.ID() == id {
+			known = true
+			break
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if known {
+		s.ended[id] = struct{}{}
+	}
+	for c := range s.calls[id] {
+		c.cancel(cause)
+	}
+}
+
+// initialized reports the new session and watches for its end.
+func (s *Server) initialized(_ context.Context, req *sdk.InitializedRequest) {
+	ss := req.Session
+	agent := agentFor(ss.ID(), clientName(ss), "")
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	s.report(interaction.Activity{Agent: agent, Kind: interaction.ActivityConnected})
+	go func() {
+		defer s.wg.Done()
+		ss.Wait()
+		s.endSession(ss.ID(), interaction.Errorf(interaction.CodeAborted, "the MCP session closed before the human answered"))
+		s.mu.Lock()
+		delete(s.ended, ss.ID())
+		s.mu.Unlock()
+		s.report(interaction.Activity{Agent: agent, Kind: interaction.ActivityDisconnected})
+	}()
+}
+
+func (s *Server) report(a interaction.Activity) {
+	if s.reporter != nil {
+		s.reporter.Report(a)
+	}
+}
+
+// clientName is the client's name from its initialize info, or "".
+func clientName(ss *sdk.ServerSession) string {
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name
+	}
+	return ""
+}
+
+// handleAsk serves ask_user_question. Every failure is a tool error whose
+// text is "CODE: message", so the model can read and act on it.
+func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	ireq, subAgent, err := decodeArguments(req.Params.Arguments)
+	if err != nil {
+		return toolError(err), nil
+	}
+	ss := req.Session
+	agent := agentFor(ss.ID(), clientName(ss), subAgent)
+	ireq.Agent = &agent
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer s.register(ss.ID(), &call{cancel: cancel})()
+	defer s.watchPOST(req.Extra, cancel)()
+	defer s.progress(ctx, req)()
+
+	ans, err := s.asker.Ask(ctx, ireq)
+	if err != nil {
+		return toolError(err), nil
+	}
+	data, err := ans.MarshalJSON()
+	if err != nil {
+		return toolError(interaction.WrapError(interaction.CodeInternal, err, "encoding the answer: %v", err)), nil
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
+		StructuredContent: json.RawMessage(data),
+	}, nil
+}
+
+// register tracks c under its session and returns the function that
+// forgets it. A call on a session already deleted, or on a closed server,
+// is withdrawn at once.
+func (s *Server) register(sessionID string, c *call) (unregister func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch _, ended := s.ended[sessionID]; {
+	case s.closed:
+		c.cancel(interaction.Errorf(interaction.CodeAborted, "the asktui MCP server is shutting down"))
+	case ended:
+		c.cancel(interaction.Errorf(interaction.CodeAborted, "the MCP client ended its session before the human answered"))
+	}
+	if s.calls[sessionID] == nil {
+		s.calls[sessionID] = make(map[*call]struct{})
+	}
+	s.calls[sessionID][c] = struct{}{}
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.calls[sessionID], c)
+		if len(s.calls[sessionID]) == 0 {
+			delete(s.calls, sessionID)
+		}
+	}
+}
+
+// watchPOST withdraws the call when the HTTP POST that carries it ends
+// first: without an event store the SDK could never deliver the result,
+// yet in stateful mode it leaves the handler running.
+func (s *Server) watchPOST(extra *sdk.RequestExtra, cancel context.CancelCauseFunc) (stop func()) {
+	if extra == nil || extra.Header == nil {
+		return func() {}
+	}
+	marker := extra.Header.Get(postHeader)
+	if marker == "" {
+		return func() {}
+	}
+	cause := interaction.Errorf(interaction.CodeAborted, "the MCP client disconnected before the human answered")
+	s.mu.Lock()
+	postCtx, live := s.posts[marker]
+	s.mu.Unlock()
+	if !live {
+		cancel(cause)
+		return func() {}
+	}
+	stopAfter := context.AfterFunc(postCtx, func() { cancel(cause) })
+	return func() { stopAfter() }
+}
+
+// progress sends notifications/progress every ProgressInterval while the
+// call waits, when the client asked for progress. The returned function
+// stops it and waits for the sender to finish.
+func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || s.opts.ProgressInterval <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(s.opts.ProgressInterval)
+		defer tick.Stop()
+		start := time.Now()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			// Progress must increase with each notification; the total
+			// is unknown.
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(n),
+				Message:       "waiting for the human to answer (" + time.Since(start).Round(time.Second).String() + ")",
+			})
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// toolError is the tool result for a failure: IsError with "CODE: message".
+func toolError(err error) *sdk.CallToolResult {
+	env := interaction.NewErrorEnvelope(err)
+	return &sdk.CallToolResult{
+		IsError: true,
+		Content: []sdk.Content{&sdk.TextContent{Text: env.Error.Error()}},
+	}
+}
