@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		// itself within the tick's duration (at most 4 s here).
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.Tick.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
+		// teatest waits for a SIGINT for the life of the test binary.
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
 	)
 }
 

@@ -1,0 +1,41 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/asktui/asktui/styles"
+)
+
+// TestTeatestRoundTrip drives the root model in teatest's program: the
+// provider hands the request in, the test reads the rendered terminal
+// output and presses a key, and the answer comes back.
+func TestTeatestRoundTrip(t *testing.T) {
+	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	done := make(chan struct{})
+	go func() { tm.WaitFinished(t); close(done) }()
+	prov := newProvider(tm.GetProgram(), done, time.Now)
+
+	ch := make(chan outcome, 1)
+	go func() {
+		a, err := prov.Ask(context.Background(), single(deployQuestion()))
+		ch <- outcome{a, err}
+	}()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("Deploy the release to production now?"))
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	tm.Type("3")
+	o := wait(t, ch)
+	if o.err != nil || o.answer.Answers[0].Selected[0] != "Only canary" {
+		t.Fatalf("got %+v, %v", o.answer, o.err)
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+}
