@@ -66,6 +66,7 @@ type model struct {
 	spinning      bool
 	focusActivity bool
 	alerts        Alerts
+	status        string // where requests come from, for the empty panel
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {

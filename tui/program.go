@@ -38,6 +38,9 @@ type Options struct {
 	Session bool
 	// Alerts says how the session tells the human a request arrived.
 	Alerts Alerts
+	// Status is a line about where requests come from (the MCP address,
+	// the socket), shown while no question waits.
+	Status string
 	// Width and Height fix the screen size for headless runs (tests,
 	// recordings without a terminal); zero means the terminal's size.
 	Width, Height int
@@ -89,6 +92,7 @@ func New(opts Options) *Program {
 	p.model = newModel(opts.Theme, true, !opts.Inline, now)
 	p.model.session = opts.Session
 	p.model.alerts = opts.Alerts
+	p.model.status = Sanitize(opts.Status)
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))

@@ -218,10 +218,14 @@ func (m *model) panelView(width, height int) string {
 	if r := m.activeRequest(); r != nil {
 		return m.requestView(r)
 	}
-	empty := lipgloss.JoinVertical(lipgloss.Center,
+	lines := []string{
 		st.App.Empty.Render("No questions waiting."),
-		st.App.Bar.Render("Questions from agents appear here."))
-	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, empty)
+		st.App.Bar.Render("Questions from agents appear here."),
+	}
+	if m.status != "" {
+		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(m.status, max(width-2, 10), "")))
+	}
+	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
 }
 
 // sessionView lays out the inbox, the activity pane and the question
@@ -253,7 +257,12 @@ func (m *model) sessionView() string {
 		parts = append(parts, m.inboxView(f.panelW, f.inboxRows), "")
 	}
 	if len(m.requests) == 0 {
-		parts = append(parts, m.activityView(f.panelW, h))
+		if m.status != "" {
+			status := m.styles.App.Bar.Render(ansi.Wrap(m.status, f.panelW, ""))
+			parts = append(parts, status, "")
+			h -= lipgloss.Height(status) + 1
+		}
+		parts = append(parts, m.activityView(f.panelW, max(h, 1)))
 		return strings.Join(parts, "\n")
 	}
 	parts = append(parts, fixed(m.panelView(f.panelW, f.panelH), f.panelW, f.panelH))

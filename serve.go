@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/agent/mcp"
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui"
+)
+
+// DefaultListen is where `asktui serve` listens for MCP clients unless
+// --listen says otherwise: loopback only.
+const DefaultListen = "127.0.0.1:7341"
+
+// serveOptions are the flags of `asktui serve`.
+type serveOptions struct {
+	listen       string
+	tokenFile    string
+	noAuth       bool
+	printConfig  string
+	theme        string
+	alerts       tui.Alerts
+	progressEach time.Duration
+}
+
+// Clients whose configuration --print-config knows.
+var configClients = []string{"claude", "codex", "gemini", "json"}
+
+func newServeCmd(e env) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Answer every agent's questions in one inbox: an MCP server and the session view",
+		Long: `Run the session view and an MCP server (streamable HTTP) with one tool,
+ask_user_question. Claude Code, Codex, Gemini CLI or any MCP client
+connects to http://` + DefaultListen + `/mcp and asks; each question waits in
+the inbox under the client's name until you answer, decline, or the client
+withdraws it.
+
+The server listens on loopback only unless --listen names another address,
+and requires a bearer token: ASKTUI_TOKEN, else the file --token-file, else
+a token generated on first run and kept (mode 0600) under the XDG config
+directory. --print-config prints the exact setup for a client with the URL
+and token filled in.`,
+		Example: `  # Start the inbox
+  asktui serve
+
+  # Register it with Claude Code (run once)
+  asktui serve --print-config claude | sh
+
+  # The snippet for Codex's ~/.codex/config.toml
+  asktui serve --print-config codex`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), *o, e)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", DefaultListen, "address for the MCP server (host:port); a non-loopback host must be named explicitly")
+	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
+	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
+	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
+	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
+	f.BoolVar(&o.alerts.Bell, "bell", true, "ring the terminal bell when a question arrives")
+	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
+	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
+	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
+	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func runServe(ctx context.Context, o serveOptions, e env) error {
+	theme, ok := styles.ParseTheme(o.theme)
+	if !ok {
+		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	}
+	if err := checkListen(o.listen); err != nil {
+		return err
+	}
+	token := ""
+	if !o.noAuth {
+		var err error
+		if token, err = loadToken(o.tokenFile, e); err != nil {
+			return err
+		}
+	}
+	url := "http://" + o.listen + "/mcp"
+	if o.printConfig != "" {
+		return printConfig(e.stdout, o.printConfig, url, token)
+	}
+
+	in, out, err := e.openTTY()
+	if err != nil {
+		return interaction.WrapError(interaction.CodeNoTTY, err,
+			"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well)", err)
+	}
+	l, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v (is another asktui serve running? try --listen)", o.listen, err)
+	}
+	status := "MCP: " + url
+	if o.noAuth {
+		status += "  ⚠ no token required (--no-auth)"
+		fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
+	}
+
+	p := tui.New(tui.Options{
+		Input: in, Output: out, Theme: theme, Session: true,
+		Alerts: o.alerts, Status: status, Environ: e.environ,
+	})
+	svc := interaction.NewService()
+	unregister, err := svc.Register(p.Provider())
+	if err != nil {
+		return err
+	}
+	defer unregister()
+
+	ver, _ := buildInfo()
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: o.progressEach, Version: ver})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = httpSrv.Serve(l) })
+	uiErr := p.Run(ctx)
+
+	// The UI is gone: withdraw what waits, then stop serving.
+	_ = srv.Close()
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = httpSrv.Shutdown(shutdown)
+	wg.Wait()
+	switch {
+	case errors.Is(uiErr, tui.ErrInterrupted):
+		return nil // ctrl+c is how the inbox is closed
+	case uiErr != nil:
+		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
+	}
+	return nil
+}
+
+// checkListen refuses an address without a port, and accepts any host:
+// naming a non-loopback host is the explicit choice the default guards.
+func checkListen(addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("invalid --listen %q: use host:port, such as %s", addr, DefaultListen)
+	}
+	return nil
+}
+
+// tokenPath is where the generated token is kept.
+func tokenPath(e env) (string, error) {
+	dir := e.getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "asktui", "token"), nil
+}
+
+// loadToken returns the bearer token: ASKTUI_TOKEN, else the token file,
+// else a new token written to the default file with mode 0600.
+func loadToken(file string, e env) (string, error) {
+	if t := strings.TrimSpace(e.getenv("ASKTUI_TOKEN")); t != "" {
+		return t, nil
+	}
+	explicit := file != ""
+	if !explicit {
+		var err error
+		if file, err = tokenPath(e); err != nil {
+			return "", interaction.WrapError(interaction.CodeInternal, err, "no place for the token: %v; set ASKTUI_TOKEN or --token-file", err)
+		}
+	}
+	b, err := os.ReadFile(file)
+	switch {
+	case err == nil:
+		if t := strings.TrimSpace(string(b)); t != "" {
+			return t, nil
+		}
+		return "", fmt.Errorf("the token file %s is empty: delete it to have a new token made, or write one in it", file)
+	case !errors.Is(err, os.ErrNotExist) || explicit:
+		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot read the token: %v", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	t := hex.EncodeToString(raw)
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot keep the token: %v", err)
+	}
+	if err := os.WriteFile(file, []byte(t+"\n"), 0o600); err != nil {
+		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot keep the token: %v", err)
+	}
+	return t, nil
+}
+
+// printConfig prints the setup of client for the server at url.
+func printConfig(w io.Writer, client, url, token string) error {
+	auth := func(prefix string) string {
+		if token == "" {
+			return ""
+		}
+		return prefix
+	}
+	switch client {
+	case "claude":
+		// Claude Code waits for a tool as long as MCP_TOOL_TIMEOUT (ms) allows.
+		_, err := fmt.Fprintf(w, "claude mcp add --transport http asktui %s%s\n", url,
+			auth(" --header 'Authorization: Bearer "+token+"'"))
+		return err
+	case "codex":
+		_, err := fmt.Fprintf(w, `# ~/.codex/config.toml (export ASKTUI_TOKEN=%s where codex runs)
+[mcp_servers.asktui]
+url = %q
+%stool_timeout_sec = 3600
+`, token, url, auth("bearer_token_env_var = \"ASKTUI_TOKEN\"\n"))
+		return err
+	case "gemini", "json":
+		server := map[string]any{"timeout": 3600000}
+		if client == "gemini" {
+			server["httpUrl"] = url
+		} else {
+			server = map[string]any{"type": "http", "url": url}
+		}
+		if token != "" {
+			server["headers"] = map[string]string{"Authorization": "Bearer " + token}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}})
+	}
+	return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
+}
