@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// freeAddr finds a loopback port nobody listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
+}
+
+// TestPTYServeAnswersAnMCPClient runs `asktui serve` on a pseudo-terminal,
+// calls ask_user_question with the SDK's own client, answers on the
+// terminal, and checks the tool result.
+func TestPTYServeAnswersAnMCPClient(t *testing.T) {
+	skipUnderRace(t)
+	term := newTerminal(t)
+	addr := freeAddr(t)
+	cfg := t.TempDir()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--listen", addr, "--theme", "dark", "--bell=false", "--notify=false"}, env{
+			stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
+			environ: []string{"TERM=xterm-256color", "XDG_CONFIG_HOME=" + cfg},
+			openTTY: term.openTTY,
+		})
+	}()
+	term.waitFor(0, "MCP:")
+	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(filepath.Join(cfg, "asktui", "token")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v, %v", info.Mode(), err)
+	}
+
+	client := sdk.NewClient(&sdk.Implementation{Name: "e2e-client", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint:   "http://" + addr + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport{token: strings.TrimSpace(string(token))}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	type result struct {
+		res *sdk.CallToolResult
+		err error
+	}
+	called := make(chan result, 1)
+	mark := term.mark()
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+			Name: "ask_user_question",
+			Arguments: map[string]any{"questions": []map[string]any{{
+				"id": "db", "question": "Which database should billing use?",
+				"options": []map[string]any{{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}},
+			}}},
+		})
+		called <- result{res, err}
+	}()
+	term.waitFor(mark, "billing")
+	term.typeKeys("2")
+	var r result
+	select {
+	case r = <-called:
+	case <-time.After(time.Minute):
+		t.Fatalf("the tool call did not return:\n%s", term.text(0))
+	}
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("call failed: %v %+v", r.err, r.res)
+	}
+	text := r.res.Content[0].(*sdk.TextContent).Text
+	if text != `{"answers":[{"id":"db","selected":["SQLite"]}]}` {
+		t.Fatalf("tool result %s", text)
+	}
+	stop()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited %d", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
