@@ -1,0 +1,23 @@
+// Package history keeps a log of every request put to the human and how it
+// ended, so that nothing the human answered is ever lost: an agent's client
+// may time out or go away, but the answer can still be found afterwards.
+//
+// The log is a JSONL file (one [Record] per line, see [DefaultPath]) written
+// by [Log]: each record is one write of a whole line followed by an fsync,
+// so a crash can tear at most the last line, and [Read] skips torn lines
+// instead of failing. [Wrap] puts a [Log] in front of an
+// [interaction.Provider] so that every Ask is recorded with its [Outcome];
+// [Format] prints records for a human.
+//
+// # Format
+//
+// Each line is one JSON object. Small fields come first so that a line can
+// be read at a glance; the request, which may be large, comes last:
+//
+//	{"time":"2025-06-01T14:03:07.25+02:00","agent":{"id":"s1","name":"claude"},"outcome":"answered","waited":"12.5s","answer":{"answers":[{"id":"db","selected":["SQLite"]}]},"request":{"questions":[{"id":"db","question":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]}],"agent":{"id":"s1","name":"claude"}}}
+//
+// "waited" is a Go duration string (see [Duration]). "answer" is present
+// for the outcomes answered and skipped, "error" ({"code","message"}) for
+// the others, and "draft" when a withdrawn request had a partial answer.
+// Readers must ignore fields they do not know.
+package history

@@ -1,0 +1,152 @@
+package history
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// Limits on what one line of [Format] shows, in characters.
+const (
+	maxQuestionShown = 60
+	maxAnswerShown   = 120
+	maxErrorShown    = 160
+)
+
+// Format writes recs for a human, one block per record separated by blank
+// lines: a line with the local time, the agent, the outcome and the time
+// waited; then one line per question (its header, or else its text, cut to
+// one line) with its answer (the selected labels, custom text in quotes, or
+// "skipped"), or else what the draft of a request that ended without an
+// answer held, marked "(draft)", or "-"; and the error message. Agent-supplied text is printed inert: control characters,
+// escape sequences and bidirectional overrides become U+FFFD.
+func Format(w io.Writer, recs []Record) error {
+	return format(w, recs, time.Local)
+}
+
+// format is Format in the time zone loc.
+func format(w io.Writer, recs []Record, loc *time.Location) error {
+	bw := bufio.NewWriter(w)
+	for i, r := range recs {
+		if i > 0 {
+			bw.WriteByte('\n')
+		}
+		formatRecord(bw, r, loc)
+	}
+	return bw.Flush()
+}
+
+func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
+	agent := "(no agent)"
+	if r.Agent != nil {
+		agent = clean(r.Agent.DisplayName(), maxQuestionShown)
+	}
+	outcome := string(r.Outcome)
+	if outcome == "" {
+		outcome = "unknown"
+	}
+	w.WriteString(r.Time.In(loc).Format(time.DateTime) + "  " + agent + "  " +
+		clean(outcome, maxQuestionShown) + "  waited " + roundWait(time.Duration(r.Waited)).String())
+	if r.Truncated {
+		w.WriteString("  (request shortened)")
+	}
+	w.WriteByte('\n')
+
+	ans, draft := r.Answer, false
+	if ans == nil && r.Draft != nil {
+		ans, draft = r.Draft, true
+	}
+	for _, q := range r.Request.Questions {
+		title := q.Header
+		if strings.TrimSpace(title) == "" {
+			title = q.Question
+		}
+		if strings.TrimSpace(title) == "" {
+			title = q.ID
+		}
+		w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
+	}
+	if r.Error != nil {
+		msg := r.Error.Message
+		if msg == "" {
+			msg = string(r.Error.Code)
+		}
+		w.WriteString("  error: " + clean(msg, maxErrorShown) + "\n")
+	}
+}
+
+// itemText shows the answer to question id: "-" with no answer or nothing
+// in the draft for it, else the item's text, marked when from a draft.
+func itemText(ans *interaction.Answer, id string, draft bool) string {
+	if ans == nil {
+		return "-"
+	}
+	item, ok := ans.Get(id)
+	switch {
+	case !draft:
+		return answerText(item) // a missing item is a skipped question
+	case !ok || item.Skipped():
+		return "-"
+	default:
+		return answerText(item) + " (draft)"
+	}
+}
+
+// answerText shows one answer item: custom text in quotes, the selected
+// labels separated by commas, or "skipped".
+func answerText(item interaction.AnswerItem) string {
+	switch {
+	case item.Custom != "":
+		return `"` + clean(item.Custom, maxAnswerShown) + `"`
+	case len(item.Selected) == 0:
+		return "skipped"
+	default:
+		return clean(strings.Join(item.Selected, ", "), maxAnswerShown)
+	}
+}
+
+// roundWait rounds d for display: to the millisecond under a second, to a
+// tenth of a second above.
+func roundWait(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
+}
+
+// clean makes untrusted text safe and short for one line of a terminal:
+// line breaks and tabs become spaces, other control characters (C0, DEL,
+// C1, so every escape sequence is broken), bidirectional controls and
+// invalid UTF-8 become U+FFFD, and text longer than limit characters is cut
+// with "…". Invalid UTF-8 decodes to U+FFFD as it is ranged over.
+func clean(s string, limit int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == limit {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidi(r):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isBidi reports whether r is a bidirectional embedding, override or
+// isolate control, which can make text read differently from what it is.
+func isBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}

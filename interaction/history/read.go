@@ -1,0 +1,87 @@
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Read decodes every record of a history from r. Lines that are not a
+// record (a line torn by a crash, or one longer than [MaxLineBytes]) are
+// skipped and counted in skipped rather than failing the read; blank lines
+// are ignored. err reports only a failure to read r.
+func Read(r io.Reader) (recs []Record, skipped int, err error) {
+	return read(r, 0, MaxLineBytes)
+}
+
+// ReadFile reads the history file at path and returns its last n records,
+// oldest first, or all of them when n <= 0. skipped counts the lines of the
+// whole file that were not records, as for [Read]. A missing file is an
+// error satisfying errors.Is(err, fs.ErrNotExist).
+func ReadFile(path string, n int) (recs []Record, skipped int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("history: %w", err)
+	}
+	defer f.Close()
+	return read(f, n, MaxLineBytes)
+}
+
+// read decodes the records of r, keeping only the last keep when keep > 0,
+// and skipping lines longer than maxLine bytes without holding them in
+// memory.
+func read(r io.Reader, keep, maxLine int) (recs []Record, skipped int, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, tooLong, rerr := readLine(br, maxLine)
+		if tooLong {
+			skipped++
+		} else if line = bytes.TrimSpace(line); len(line) > 0 {
+			var rec Record
+			if json.Unmarshal(line, &rec) != nil {
+				skipped++
+			} else {
+				recs = append(recs, rec)
+				if keep > 0 && len(recs) >= 2*keep {
+					recs = append(recs[:0], recs[len(recs)-keep:]...)
+				}
+			}
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				break
+			}
+			return nil, skipped, fmt.Errorf("history: %w", rerr)
+		}
+	}
+	if keep > 0 && len(recs) > keep {
+		recs = recs[len(recs)-keep:]
+	}
+	return recs, skipped, nil
+}
+
+// readLine reads one line, newline included. A line of more than maxLine
+// bytes before its newline is read to its end but not kept: tooLong is
+// set. err is what ended the line when it is not a newline (io.EOF at the
+// end of the input).
+func readLine(br *bufio.Reader, maxLine int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case tooLong:
+		case len(line)+len(chunk) > maxLine+1: // +1: the newline
+			tooLong, line = true, nil
+		case err == bufio.ErrBufferFull || line != nil:
+			line = append(line, chunk...)
+		default:
+			line = chunk // valid until the next read, after the caller is done
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// Outcome says how a request ended.
+type Outcome string
+
+// The outcomes of a request.
+const (
+	// Answered: the human answered at least one question.
+	Answered Outcome = "answered"
+	// Skipped: the human submitted, but skipped every question.
+	Skipped Outcome = "skipped"
+	// Declined: the human declined to answer ([interaction.CodeDeclined]).
+	Declined Outcome = "declined"
+	// Withdrawn: the caller withdrew the request ([interaction.CodeAborted]).
+	Withdrawn Outcome = "withdrawn"
+	// Timeout: the request outlived asktui's own timeout
+	// ([interaction.CodeTimeout]).
+	Timeout Outcome = "timeout"
+	// Closed: the user interface went away
+	// ([interaction.CodeProviderClosed]).
+	Closed Outcome = "closed"
+	// Failed: any other failure.
+	Failed Outcome = "failed"
+)
+
+// Record is one request and how it ended: one line of the log.
+type Record struct {
+	// Time is when the request arrived.
+	Time time.Time `json:"time"`
+	// Agent is who asked, when known.
+	Agent *interaction.Agent `json:"agent,omitempty"`
+	// Outcome says how the request ended.
+	Outcome Outcome `json:"outcome"`
+	// Waited is how long the request waited for its outcome.
+	Waited Duration `json:"waited"`
+	// Error is the failure, for every outcome but Answered and Skipped.
+	Error *interaction.Error `json:"error,omitempty"`
+	// Answer is the human's answer, for Answered and Skipped.
+	Answer *interaction.Answer `json:"answer,omitempty"`
+	// Draft is what the human had typed or selected when the request ended
+	// without an answer, when the user interface knows it (see
+	// [DraftError]).
+	Draft *interaction.Answer `json:"draft,omitempty"`
+	// Truncated is set when the request was too large to log whole and
+	// Request keeps only each question's id, header and the start of its
+	// text (see [MaxLineBytes]).
+	Truncated bool `json:"truncated,omitempty"`
+	// Request is the request as the provider received it.
+	Request interaction.Request `json:"request"`
+}
+
+// Duration is a time.Duration that encodes in JSON as a Go duration string
+// such as "12.5s". It decodes from such a string or from a number of
+// milliseconds.
+type Duration time.Duration
+
+// String returns the duration as time.Duration formats it.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalJSON encodes the duration as a string such as "12.5s".
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return []byte(strconv.Quote(d.String())), nil
+}
+
+// UnmarshalJSON decodes a Go duration string or a number of milliseconds.
+func (d *Duration) UnmarshalJSON(data []byte) error {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case string:
+		p, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("history: \"waited\" must be a duration such as \"12.5s\": %w", err)
+		}
+		*d = Duration(p)
+	case float64:
+		*d = Duration(v * float64(time.Millisecond))
+	case nil:
+		// null leaves d unchanged, as encoding/json does.
+	default:
+		return fmt.Errorf("history: \"waited\" must be a duration string such as \"12.5s\" or a number of milliseconds")
+	}
+	return nil
+}
+
+// DraftError is implemented by errors that carry what the human had typed
+// or selected when the request ended without an answer. A provider that
+// knows drafts returns an error implementing it (found with errors.As, so
+// it may be wrapped) from Ask, and the record keeps the draft.
+type DraftError interface {
+	Draft() *interaction.Answer
+}
+
+// Classify returns the outcome of a request that ended with ans and err:
+// for a nil err, [Answered], or [Skipped] when every item of ans is skipped
+// (an answer with no items skips every question); otherwise the outcome of
+// err's code, with a bare context cancellation or deadline counted as
+// [Withdrawn].
+func Classify(ans interaction.Answer, err error) Outcome {
+	if err == nil {
+		if allSkipped(ans) {
+			return Skipped
+		}
+		return Answered
+	}
+	switch interaction.CodeOf(err) {
+	case interaction.CodeDeclined:
+		return Declined
+	case interaction.CodeAborted:
+		return Withdrawn
+	case interaction.CodeTimeout:
+		return Timeout
+	case interaction.CodeProviderClosed:
+		return Closed
+	case "":
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return Withdrawn
+		}
+	}
+	return Failed
+}
+
+// allSkipped reports whether every item of ans is skipped.
+func allSkipped(ans interaction.Answer) bool {
+	for _, item := range ans.Answers {
+		if !item.Skipped() {
+			return false
+		}
+	}
+	return true
+}

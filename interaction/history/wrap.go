@@ -1,0 +1,107 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// Wrap returns a provider that forwards every Ask to p and appends one
+// [Record] of it to l: when the request arrived, its agent, the request,
+// the [Outcome] (see [Classify]), the time waited, and the answer, or the
+// error and any draft it carries (see [DraftError]).
+//
+// The returned provider's Ask returns exactly what p's Ask returned, even
+// when the record cannot be written: then onError, if not nil, receives the
+// error. The record is synced to disk before Ask returns. now is the clock
+// (nil means time.Now).
+//
+// When p implements [interaction.ActivitySink] the returned provider does
+// too and forwards Report to p; otherwise it does not. With a nil l, Wrap
+// returns p itself.
+func Wrap(p interaction.Provider, l *Log, now func() time.Time, onError func(error)) interaction.Provider {
+	if l == nil {
+		return p
+	}
+	if now == nil {
+		now = time.Now
+	}
+	r := &recorder{p: p, log: l, now: now, onError: onError}
+	if sink, ok := p.(interaction.ActivitySink); ok {
+		return &sinkRecorder{recorder: r, sink: sink}
+	}
+	return r
+}
+
+// recorder is the provider Wrap returns.
+type recorder struct {
+	p       interaction.Provider
+	log     *Log
+	now     func() time.Time
+	onError func(error)
+}
+
+// sinkRecorder is the provider Wrap returns for a provider that shows
+// activity.
+type sinkRecorder struct {
+	*recorder
+	sink interaction.ActivitySink
+}
+
+// Report forwards a to the wrapped provider.
+func (s *sinkRecorder) Report(a interaction.Activity) { s.sink.Report(a) }
+
+// Ask forwards to the wrapped provider and records the outcome.
+func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	start := r.now()
+	ans, err := r.p.Ask(ctx, req)
+	rec := NewRecord(ctx, start, r.now().Sub(start), req, ans, err)
+	if aerr := r.log.Append(rec); aerr != nil && r.onError != nil {
+		r.onError(aerr)
+	}
+	return ans, err
+}
+
+// NewRecord returns the record of request req that arrived at start,
+// waited for waited and ended with ans and err, as [Wrap] writes it: the
+// outcome from [Classify]; the answer when err is nil; otherwise the error
+// as an *[interaction.Error] (a provider error without a code becomes the
+// context's error when ctx has ended, as [interaction.Service.Ask] reports
+// it, and INTERNAL otherwise) and the draft of a [DraftError]. waited is
+// kept to the millisecond.
+func NewRecord(ctx context.Context, start time.Time, waited time.Duration, req interaction.Request, ans interaction.Answer, err error) Record {
+	rec := Record{
+		Time:    start,
+		Agent:   req.Agent,
+		Request: req,
+		Waited:  Duration(waited.Round(time.Millisecond)),
+	}
+	if err == nil {
+		rec.Outcome = Classify(ans, nil)
+		rec.Answer = &ans
+		return rec
+	}
+	e := codedError(ctx, err)
+	rec.Error = e
+	rec.Outcome = Classify(interaction.Answer{}, e)
+	var de DraftError
+	if errors.As(err, &de) {
+		rec.Draft = de.Draft()
+	}
+	return rec
+}
+
+// codedError returns err as the *interaction.Error a caller of
+// interaction.Service.Ask sees.
+func codedError(ctx context.Context, err error) *interaction.Error {
+	var e *interaction.Error
+	if errors.As(err, &e) && e != nil {
+		return e
+	}
+	if cerr := interaction.ContextError(ctx); cerr != nil && errors.As(cerr, &e) {
+		return e
+	}
+	return interaction.NewErrorEnvelope(err).Error
+}
