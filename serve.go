@@ -20,6 +20,7 @@ import (
 
 	"github.com/asktui/asktui/agent/mcp"
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -37,6 +38,7 @@ type serveOptions struct {
 	theme        string
 	alerts       tui.Alerts
 	progressEach time.Duration
+	history      string
 }
 
 // Clients whose configuration --print-config knows.
@@ -81,6 +83,7 @@ and token filled in.`,
 	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
 	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
+	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -125,8 +128,19 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		Input: in, Output: out, Theme: theme, Session: true,
 		Alerts: o.alerts, Status: status, Environ: e.environ,
 	})
+	// Every request and its outcome goes to the history, so an answer is
+	// never lost even when the agent's client gave up waiting.
+	var provider = p.Provider()
+	if path := historyPath(o.history, e); path != "" {
+		hlog, err := history.Open(path)
+		if err != nil {
+			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
+		}
+		defer func() { _ = hlog.Close() }()
+		provider = history.Wrap(provider, hlog, nil, nil)
+	}
 	svc := interaction.NewService()
-	unregister, err := svc.Register(p.Provider())
+	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
 	}

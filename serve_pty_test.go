@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -46,7 +47,7 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--listen", addr, "--theme", "dark", "--bell=false", "--notify=false"}, env{
 			stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
-			environ: []string{"TERM=xterm-256color", "XDG_CONFIG_HOME=" + cfg},
+			environ: []string{"TERM=xterm-256color", "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + cfg},
 			openTTY: term.openTTY,
 		})
 	}()
@@ -108,5 +109,15 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop")
+	}
+
+	// The answer is in the history, and `asktui history` shows it.
+	var out bytes.Buffer
+	code := run(context.Background(), []string{"history"}, env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: os.Stderr,
+		environ: []string{"XDG_STATE_HOME=" + cfg},
+	})
+	if code != 0 || !strings.Contains(out.String(), "answered") || !strings.Contains(out.String(), "SQLite") || !strings.Contains(out.String(), "e2e-client") {
+		t.Fatalf("history (exit %d):\n%s", code, out.String())
 	}
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/history"
+)
+
+// historyPath resolves the history file: flag, else the XDG state dir of
+// the environment e; "off" means none.
+func historyPath(flag string, e env) string {
+	switch flag {
+	case "off":
+		return ""
+	case "":
+		if dir := e.getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
+			return filepath.Join(dir, "asktui", "history.jsonl")
+		}
+		return history.DefaultPath()
+	}
+	return flag
+}
+
+func newHistoryCmd(e env) *cobra.Command {
+	var (
+		asJSON bool
+		n      int
+		file   string
+	)
+	cmd := &cobra.Command{
+		Use:   "history",
+		Short: "Show the questions asked through asktui serve and what became of them",
+		Long: `Show the history asktui serve keeps of every request: when it arrived,
+the agent, the outcome (answered, skipped, declined, withdrawn, timeout,
+closed, failed), how long it waited, and the answers, including what you
+had typed when an agent withdrew its question. Nothing you answered is lost
+when an agent's client gave up waiting: find it here.`,
+		Example: `  asktui history -n 5
+  asktui history --json | jq -c '.answer'`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			path := historyPath(file, e)
+			if path == "" {
+				return fmt.Errorf("no history file: pass --history PATH")
+			}
+			recs, skipped, err := history.ReadFile(path, n)
+			if err != nil {
+				return interaction.WrapError(interaction.CodeInternal, err, "cannot read the history %s: %v", path, err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetEscapeHTML(false)
+				for _, r := range recs {
+					if err := enc.Encode(r); err != nil {
+						return err
+					}
+				}
+			} else if err := history.Format(e.stdout, recs); err != nil {
+				return err
+			}
+			if skipped > 0 {
+				fmt.Fprintf(e.stderr, "asktui: %d unreadable line(s) in %s were skipped\n", skipped, path)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
+	cmd.Flags().IntVarP(&n, "n", "n", 20, "show the last N records (0: all)")
+	cmd.Flags().StringVar(&file, "history", "", "the history file (default: $XDG_STATE_HOME/asktui/history.jsonl)")
+	return cmd
+}
