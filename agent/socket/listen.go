@@ -1,0 +1,84 @@
+package socket
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// ErrAlreadyServing is wrapped by the error [Listen] returns when another
+// asktui inbox already answers on the socket.
+var ErrAlreadyServing = errors.New("asktui is already serving")
+
+// probeTimeout bounds how long Listen waits for an existing socket to
+// answer before calling it stale.
+const probeTimeout = time.Second
+
+// DefaultPath returns where the inbox listens unless told otherwise:
+// $XDG_RUNTIME_DIR/asktui/asktui.sock, or asktui-<uid>/asktui.sock under
+// [os.TempDir] when XDG_RUNTIME_DIR is unset or not absolute.
+func DefaultPath() string {
+	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "asktui", "asktui.sock")
+	}
+	return filepath.Join(os.TempDir(), "asktui-"+strconv.Itoa(os.Getuid()), "asktui.sock")
+}
+
+// Listen listens on the Unix socket at path for [Serve].
+//
+// It creates the socket's directory with mode 0700 when it is missing. The
+// directory of [DefaultPath] must moreover belong to the current user, and
+// Listen tightens its mode to 0700, since in a shared temporary directory
+// someone else could have created it first; any other existing directory is
+// left as the caller chose it. Listen then replaces a stale socket file that nothing answers on, and gives the new
+// socket mode 0600. When a server already answers at path, it fails with
+// an error wrapping [ErrAlreadyServing]; it never replaces a file that is
+// not a socket. Closing the listener removes the socket file.
+func Listen(path string) (net.Listener, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("socket: creating the socket directory: %w", err)
+	}
+	if dir == filepath.Dir(DefaultPath()) {
+		if err := checkDir(dir); err != nil {
+			return nil, err
+		}
+	}
+
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode().Type() != fs.ModeSocket {
+			return nil, fmt.Errorf("socket: %s exists and is not a socket; remove it or choose another path", path)
+		}
+		nc, err := net.DialTimeout("unix", path, probeTimeout)
+		if err == nil {
+			nc.Close()
+			return nil, fmt.Errorf("socket: %w at %s; stop that inbox first or choose another socket path", ErrAlreadyServing, path)
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("socket: checking whether %s is in use: %w", path, err)
+		}
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("socket: removing the stale socket: %w", err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+	// The directory is 0700, so nobody else can reach the socket in the
+	// moment before this takes effect.
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("socket: %w", err)
+	}
+	return l, nil
+}

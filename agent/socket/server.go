@@ -1,0 +1,358 @@
+package socket
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// MaxLineBytes is the longest line either side reads: a request of
+// [interaction.MaxRequestBytes] plus room for the envelope and its id.
+const MaxLineBytes = interaction.MaxRequestBytes + 1<<20
+
+// writeGrace bounds how long the server keeps writing replies to a
+// connection it has stopped reading, so a client that never reads cannot
+// hold up [Serve]'s shutdown.
+const writeGrace = 2 * time.Second
+
+// lineExample is the shape quoted by messages that tell a client what to
+// send.
+const lineExample = `{"id": 1, "request": {"questions": [{"id": "q1", "question": "..."}]}}`
+
+// Asker puts a request to the human and waits for the outcome.
+// *interaction.Service satisfies it. Ask must return promptly once ctx
+// ends: that is how a withdrawn request leaves the screen, and [Serve]
+// waits for every Ask it started.
+type Asker interface {
+	Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error)
+}
+
+var _ Asker = (*interaction.Service)(nil)
+
+// Options configures [Serve]. The zero value is ready to use.
+type Options struct {
+	// DefaultAgent is given to every request that names no agent, so the
+	// inbox can show who asked (for example {ID: "socket", Name: "script"}).
+	// The zero Agent leaves such requests without one.
+	DefaultAgent interaction.Agent
+
+	// maxLine overrides MaxLineBytes in tests.
+	maxLine int
+}
+
+// Serve answers requests from connections accepted on l, putting each to
+// asker, until ctx ends.
+//
+// When ctx ends Serve closes l, withdraws every waiting request (their
+// contexts end with a PROVIDER_CLOSED cause, which is also what the clients
+// are told), closes every connection once its replies are written, and
+// returns nil after all of its goroutines have finished. It returns early
+// with an error only when l fails for good; it then shuts down the same
+// way.
+func Serve(ctx context.Context, l net.Listener, asker Asker, opts Options) error {
+	if asker == nil {
+		return errors.New("socket: Serve needs an Asker")
+	}
+	if opts.maxLine <= 0 {
+		opts.maxLine = MaxLineBytes
+	}
+	s := &server{asker: asker, opts: opts}
+
+	// base keeps ctx's values but ends with a cause the clients can read.
+	base, stop := context.WithCancelCause(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			stop(interaction.Errorf(interaction.CodeProviderClosed,
+				"the asktui inbox is shutting down; ask again once it is back"))
+		case <-base.Done():
+		}
+		l.Close()
+	})
+
+	var err error
+	var delay time.Duration
+	for {
+		nc, aerr := l.Accept()
+		if aerr == nil {
+			delay = 0
+			wg.Go(func() { s.serveConn(base, nc) })
+			continue
+		}
+		if base.Err() != nil {
+			break
+		}
+		if errors.Is(aerr, net.ErrClosed) {
+			err = fmt.Errorf("socket: accepting connections: %w", aerr)
+			break
+		}
+		// Probably transient (such as running out of file descriptors):
+		// back off as net/http does rather than spin or give up.
+		delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-base.Done():
+			t.Stop()
+		}
+	}
+	stop(interaction.Errorf(interaction.CodeProviderClosed,
+		"the asktui inbox stopped accepting connections; ask again once it is back"))
+	wg.Wait()
+	return err
+}
+
+// server is the state Serve shares with its connections.
+type server struct {
+	asker Asker
+	opts  Options
+}
+
+// conn is one client connection.
+type conn struct {
+	s  *server
+	nc net.Conn
+
+	wmu  sync.Mutex // serializes whole lines
+	werr error      // first write error; later writes are dropped
+
+	mu      sync.Mutex
+	pending map[string]context.CancelCauseFunc // by the compact JSON of the id
+}
+
+// reply is one line the server sends.
+type reply struct {
+	ID     json.RawMessage     `json:"id"`
+	Answer *interaction.Answer `json:"answer,omitempty"`
+	Error  *interaction.Error  `json:"error,omitempty"`
+}
+
+// serveConn reads requests from nc until the client closes it or parent
+// ends, then withdraws what is still waiting, waits for the replies and
+// closes nc.
+func (s *server) serveConn(parent context.Context, nc net.Conn) {
+	ctx, cancel := context.WithCancelCause(parent)
+	c := &conn{s: s, nc: nc, pending: make(map[string]context.CancelCauseFunc)}
+
+	var wg sync.WaitGroup
+	readDone := make(chan struct{})
+	wg.Go(func() {
+		select {
+		case <-ctx.Done():
+			// Unblock the read loop; a time in the past fails reads at once.
+			nc.SetReadDeadline(time.Unix(1, 0))
+		case <-readDone:
+		}
+	})
+
+	c.readLoop(ctx, &wg)
+	close(readDone)
+	cancel(interaction.Errorf(interaction.CodeAborted,
+		"the client closed its connection to the asktui inbox, which withdraws its questions"))
+	nc.SetWriteDeadline(time.Now().Add(writeGrace))
+	wg.Wait()
+	nc.Close()
+}
+
+// readLoop handles lines until reading fails. Each request runs in its own
+// goroutine, counted by wg.
+func (c *conn) readLoop(ctx context.Context, wg *sync.WaitGroup) {
+	br := bufio.NewReaderSize(c.nc, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, c.s.opts.maxLine)
+		if err != nil {
+			return
+		}
+		if tooLong {
+			c.send(reply{Error: interaction.Errorf(interaction.CodeInvalidRequest,
+				"the line is longer than the limit of %d bytes; send fewer or shorter questions and options",
+				c.s.opts.maxLine)})
+			continue
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		c.handle(ctx, line, wg)
+	}
+}
+
+// handle acts on one non-blank line.
+func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
+		var syntax *json.SyntaxError
+		msg := "the line must be a JSON object such as " + lineExample
+		if errors.As(err, &syntax) {
+			msg = fmt.Sprintf("the line is not valid JSON (%v at byte offset %d); send one JSON object per line, such as %s",
+				syntax, max(syntax.Offset-1, 0), lineExample)
+		}
+		c.send(reply{Error: interaction.Errorf(interaction.CodeInvalidRequest, "%s", msg)})
+		return
+	}
+	id := fields["id"]
+	if bytes.Equal(id, []byte("null")) {
+		id = nil
+	}
+	fail := func(format string, args ...any) {
+		c.send(reply{ID: id, Error: interaction.Errorf(interaction.CodeInvalidRequest, format, args...)})
+	}
+
+	rawReq, hasReq := fields["request"]
+	if rawCancel, ok := fields["cancel"]; ok {
+		var cancel bool
+		if err := json.Unmarshal(rawCancel, &cancel); err != nil {
+			fail(`"cancel" must be true or false, as in {"id": 1, "cancel": true}`)
+			return
+		}
+		if cancel {
+			switch {
+			case hasReq:
+				fail(`a line either sends a "request" or cancels one with "cancel": true, not both`)
+			case id == nil:
+				fail(`a cancel line needs the "id" of the request to withdraw, as in {"id": 1, "cancel": true}`)
+			default:
+				c.withdraw(idKey(id))
+			}
+			return
+		}
+	}
+	if !hasReq {
+		fail(`the line has no "request"; send %s`, lineExample)
+		return
+	}
+
+	req, err := interaction.DecodeRequest(bytes.NewReader(rawReq))
+	if err != nil {
+		c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
+		return
+	}
+	if req.Agent == nil && c.s.opts.DefaultAgent != (interaction.Agent{}) {
+		agent := c.s.opts.DefaultAgent
+		req.Agent = &agent
+	}
+
+	actx, acancel := context.WithCancelCause(ctx)
+	key := ""
+	if id != nil {
+		key = idKey(id)
+		c.mu.Lock()
+		_, busy := c.pending[key]
+		if !busy {
+			c.pending[key] = acancel
+		}
+		c.mu.Unlock()
+		if busy {
+			acancel(nil)
+			fail("request id %s is still waiting on this connection; give every request in flight its own id", key)
+			return
+		}
+	}
+	wg.Go(func() {
+		defer acancel(nil)
+		ans, err := c.s.asker.Ask(actx, req)
+		if key != "" {
+			// Free the id before replying, so the client may reuse it as
+			// soon as it reads the reply.
+			c.mu.Lock()
+			delete(c.pending, key)
+			c.mu.Unlock()
+		}
+		if err != nil {
+			if interaction.CodeOf(err) == "" && actx.Err() != nil {
+				err = interaction.ContextError(actx)
+			}
+			c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
+			return
+		}
+		c.send(reply{ID: id, Answer: &ans})
+	})
+}
+
+// withdraw cancels the waiting request with the given id key, if any.
+func (c *conn) withdraw(key string) {
+	c.mu.Lock()
+	cancel := c.pending[key]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(interaction.Errorf(interaction.CodeAborted, "the client withdrew request %s", key))
+	}
+}
+
+// send writes r as one line. After a write fails the stream may hold half a
+// line, so later replies are dropped.
+func (c *conn) send(r reply) {
+	b, err := encodeLine(r)
+	if err != nil {
+		b, _ = encodeLine(reply{ID: r.ID, Error: interaction.WrapError(interaction.CodeInternal, err,
+			"the asktui inbox could not encode its reply: %v", err)})
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.werr != nil {
+		return
+	}
+	if _, err := c.nc.Write(b); err != nil {
+		c.werr = err
+	}
+}
+
+// idKey is the compact JSON text of a request id, which identifies it
+// among a connection's waiting requests.
+func idKey(id json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, id); err != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// encodeLine encodes v as one line of JSON, without HTML escaping (answers
+// carry the human's text verbatim).
+func encodeLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// readLine returns the next line of r without its "\n". A line of more
+// than limit bytes is consumed to its end and reported as tooLong, without
+// its content, so memory stays bounded. A final line without "\n" is
+// dropped: the other side has closed.
+func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n := len(chunk)
+		if err == nil {
+			n-- // the newline
+		}
+		if !tooLong {
+			if len(line)+n > limit {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk[:n]...)
+			}
+		}
+		switch {
+		case err == nil:
+			return line, tooLong, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return nil, false, err
+		}
+	}
+}
