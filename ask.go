@@ -25,6 +25,7 @@ type askOptions struct {
 	accessible bool
 	inline     bool
 	agent      string
+	connect    string
 
 	// The question flags build a one-question request.
 	options      []string
@@ -109,6 +110,8 @@ SIGINT), 143 terminated (SIGTERM). On failure standard error gets one line:
 	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
+	f.StringVar(&o.connect, "connect", "", "ask through the running `asktui serve` inbox at this socket instead of drawing a UI (default socket when given as --connect=)")
+	cmd.Flags().Lookup("connect").NoOptDefVal = " "
 
 	f.StringArrayVarP(&o.options, "option", "o", nil, "an option label; repeat for each option, in order")
 	f.StringArrayVarP(&o.descriptions, "description", "d", nil, "a description for the --option at the same position; repeat")
@@ -158,7 +161,12 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 		}
 	}
 
-	ans, err := ask(cmd.Context(), req, o, theme, e)
+	var ans interaction.Answer
+	if cmd.Flags().Changed("connect") {
+		ans, err = askConnected(cmd.Context(), o.connect, req, o)
+	} else {
+		ans, err = ask(cmd.Context(), req, o, theme, e)
+	}
 	if err != nil {
 		return err
 	}

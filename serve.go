@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/agent/mcp"
+	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/styles"
@@ -39,6 +40,7 @@ type serveOptions struct {
 	alerts       tui.Alerts
 	progressEach time.Duration
 	history      string
+	socket       string
 }
 
 // Clients whose configuration --print-config knows.
@@ -83,6 +85,7 @@ and token filled in.`,
 	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
 	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+socket.DefaultPath()+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
@@ -118,7 +121,21 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v (is another asktui serve running? try --listen)", o.listen, err)
 	}
+	defer func() { _ = l.Close() }()
+	sockPath := o.socket
+	if sockPath == "" {
+		sockPath = socket.DefaultPath()
+	}
+	var sl net.Listener
+	if sockPath != "off" {
+		if sl, err = socket.Listen(sockPath); err != nil {
+			return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+		}
+	}
 	status := "MCP: " + url
+	if sl != nil {
+		status += "  ·  socket: " + sockPath
+	}
 	if o.noAuth {
 		status += "  ⚠ no token required (--no-auth)"
 		fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
@@ -157,7 +174,15 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = httpSrv.Serve(l) })
+	sockCtx, stopSock := context.WithCancel(ctx)
+	defer stopSock()
+	if sl != nil {
+		wg.Go(func() {
+			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+		})
+	}
 	uiErr := p.Run(ctx)
+	stopSock()
 
 	// The UI is gone: withdraw what waits, then stop serving.
 	_ = srv.Close()

@@ -42,10 +42,16 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	term := newTerminal(t)
 	addr := freeAddr(t)
 	cfg := t.TempDir()
+	sockDir, err := os.MkdirTemp("", "ask") // short: socket paths are limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	sock := filepath.Join(sockDir, "s.sock")
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--listen", addr, "--theme", "dark", "--bell=false", "--notify=false"}, env{
+		done <- run(ctx, []string{"serve", "--listen", addr, "--socket", sock, "--theme", "dark", "--bell=false", "--notify=false"}, env{
 			stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
 			environ: []string{"TERM=xterm-256color", "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + cfg},
 			openTTY: term.openTTY,
@@ -100,6 +106,30 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	text := r.res.Content[0].(*sdk.TextContent).Text
 	if text != `{"answers":[{"id":"db","selected":["SQLite"]}]}` {
 		t.Fatalf("tool result %s", text)
+	}
+
+	// A script asks through the same inbox with ask --connect.
+	var scriptOut, scriptErr bytes.Buffer
+	asked := make(chan int, 1)
+	mark = term.mark()
+	go func() {
+		asked <- run(context.Background(), []string{"ask", "--connect=" + sock, "Ship the release notes?", "--id", "notes", "--option", "Yes", "--option", "Later", "--format", "text"}, env{
+			stdin: strings.NewReader(""), stdout: &scriptOut, stderr: &scriptErr,
+			openTTY: func() (*os.File, *os.File, error) {
+				t.Error("ask --connect opened a terminal")
+				return nil, nil, os.ErrNotExist
+			},
+		})
+	}()
+	term.waitFor(mark, "release")
+	term.typeKeys("2")
+	select {
+	case code := <-asked:
+		if code != 0 || scriptOut.String() != "notes: Later\n" {
+			t.Fatalf("ask --connect: exit %d, stdout %q, stderr %q", code, scriptOut.String(), scriptErr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("ask --connect did not return:\n%s", term.text(0))
 	}
 	stop()
 	select {

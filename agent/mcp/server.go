@@ -426,3 +426,18 @@ func toolError(err error) *sdk.CallToolResult {
 		Content: []sdk.Content{&sdk.TextContent{Text: env.Error.Error()}},
 	}
 }
+
+// RunStdio serves one MCP client over standard input and output (the
+// transport of clients that only launch stdio servers) until the client
+// goes away or ctx ends. Auth and origin checks do not apply: the client
+// started this process.
+func (s *Server) RunStdio(ctx context.Context) error {
+	return s.sdk.Run(ctx, &sdk.StdioTransport{})
+}
+
+// Run serves one MCP client over t until the client goes away or ctx
+// ends; RunStdio is Run with the stdio transport. Tests use in-memory
+// transports.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.sdk.Run(ctx, t)
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/agent/mcp"
+	"github.com/asktui/asktui/agent/socket"
+	"github.com/asktui/asktui/interaction"
+)
+
+// askConnected sends req to the running inbox at path (asktui serve)
+// instead of drawing a UI of its own. The outcomes and exit codes are the
+// same as a local ask.
+func askConnected(ctx context.Context, path string, req interaction.Request, o askOptions) (interaction.Answer, error) {
+	if path = strings.TrimSpace(path); path == "" {
+		path = socket.DefaultPath()
+	}
+	c, err := socket.Dial(ctx, path)
+	if err != nil {
+		return interaction.Answer{}, err
+	}
+	defer func() { _ = c.Close() }()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.timeout,
+			interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", o.timeout))
+		defer cancel()
+	}
+	ans, err := c.Ask(ctx, req)
+	if err != nil && context.Cause(ctx) != nil && interaction.CodeOf(context.Cause(ctx)) == "" {
+		// A signal ended the wait: say so, as a local ask does.
+		return ans, interaction.WrapError(interaction.CodeAborted, context.Cause(ctx),
+			"interrupted (%v) before the questions were answered", context.Cause(ctx))
+	}
+	return ans, err
+}
+
+// newMCPCmd is `asktui mcp`: a stdio MCP server for clients that only
+// launch stdio servers, forwarding ask_user_question to the running inbox.
+func newMCPCmd(e env) *cobra.Command {
+	var path string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "A stdio MCP server that forwards questions to the running asktui serve",
+		Long: `Serve the ask_user_question tool over standard input and output, for MCP
+clients that only launch stdio servers, and forward every call to the
+inbox of the running asktui serve over its Unix socket. No token is needed:
+the socket's permissions (0600) guard it. When no inbox is running, each
+call fails at once with NO_PROVIDER.`,
+		Example: `  # Claude Code, stdio
+  claude mcp add asktui -- asktui mcp`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if path == "" {
+				path = socket.DefaultPath()
+			}
+			ver, _ := buildInfo()
+			srv, err := mcp.NewServer(socketAsker{path: path}, mcp.Options{Version: ver})
+			if err != nil {
+				return err
+			}
+			defer func() { _ = srv.Close() }()
+			if err := srv.RunStdio(cmd.Context()); err != nil && !errors.Is(err, context.Canceled) {
+				return interaction.WrapError(interaction.CodeInternal, err, "the stdio MCP session failed: %v", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+socket.DefaultPath()+")")
+	return cmd
+}
+
+// socketAsker asks through the inbox's socket, dialling per call so that
+// an inbox started after the client still gets its questions.
+type socketAsker struct{ path string }
+
+func (s socketAsker) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	c, err := socket.Dial(ctx, s.path)
+	if err != nil {
+		return interaction.Answer{}, err
+	}
+	defer func() { _ = c.Close() }()
+	ans, err := c.Ask(ctx, req)
+	if err != nil && interaction.CodeOf(err) == "" {
+		return ans, fmt.Errorf("asking the inbox at %s: %w", s.path, err)
+	}
+	return ans, err
+}
