@@ -198,6 +198,7 @@ func (m *model) activeRequest() *request {
 func (m *model) add(msg askMsg) tea.Cmd {
 	r := newRequest(msg)
 	if msg.ctx.Err() != nil {
+		r.respond(askResult{err: interaction.ContextError(msg.ctx)})
 		// The caller left before the request reached the screen; its
 		// withdrawal follows and finds nothing, so say it here.
 		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "withdrawn by " + r.agent + " before it was shown: " + r.summary()}, m.styles)
@@ -232,6 +233,12 @@ func (m *model) withdraw(msg withdrawMsg) tea.Cmd {
 		return nil
 	}
 	r := m.requests[i]
+	werr := &withdrawnError{err: msg.err}
+	if r.unanswered() < len(r.questions) {
+		a := r.answer()
+		werr.draft = &a
+	}
+	r.respond(askResult{err: werr})
 	if interaction.CodeOf(msg.err) == interaction.CodeTimeout {
 		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "timed out: " + r.summary()}, m.styles)
 		return m.remove(i, "⏱ "+r.agent+"'s question timed out")

@@ -68,6 +68,17 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 		}
 		err := interaction.ContextError(ctx)
 		p.enqueue(withdrawMsg{id: id, err: err})
+		// The program answers the withdrawal with the human's draft (or
+		// with an answer given at that very moment); wait for it briefly,
+		// never longer than withdrawAck.
+		ack := time.NewTimer(withdrawAck)
+		defer ack.Stop()
+		select {
+		case r := <-reply:
+			return r.answer, r.err
+		case <-p.done:
+		case <-ack.C:
+		}
 		return interaction.Answer{}, err
 	case <-p.done:
 		select {
@@ -90,6 +101,25 @@ func (p *Provider) Report(a interaction.Activity) {
 }
 
 var _ interaction.ActivitySink = (*Provider)(nil)
+
+// withdrawAck bounds how long a withdrawn Ask waits for the program to
+// hand back the human's draft.
+const withdrawAck = 250 * time.Millisecond
+
+// withdrawnError is a withdrawal (ASK_ABORTED or the context's own coded
+// cause) that carries what the human had answered so far, so a history can
+// keep it.
+type withdrawnError struct {
+	err   error
+	draft *interaction.Answer
+}
+
+func (e *withdrawnError) Error() string { return e.err.Error() }
+func (e *withdrawnError) Unwrap() error { return e.err }
+
+// Draft returns the human's answers at the moment of the withdrawal, or nil
+// when nothing was answered yet.
+func (e *withdrawnError) Draft() *interaction.Answer { return e.draft }
 
 func errClosed() error {
 	return interaction.Errorf(interaction.CodeProviderClosed, "the asktui window was closed before the question was answered")

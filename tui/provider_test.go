@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -264,5 +265,26 @@ func TestCtrlCEndsRunWithErrInterrupted(t *testing.T) {
 	}
 	if o := wait(t, ch); interaction.CodeOf(o.err) != interaction.CodeProviderClosed {
 		t.Fatalf("err = %v, want PROVIDER_CLOSED", o.err)
+	}
+}
+
+func TestWithdrawalCarriesTheDraft(t *testing.T) {
+	h := startProgram(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := h.ask(ctx, setupRequest())
+	h.waitFor("Where should it run?")
+	h.press("down", "enter") // env = Production, the rest unanswered
+	h.waitFor("Which database?")
+	cancel()
+	o := wait(t, ch)
+	if interaction.CodeOf(o.err) != interaction.CodeAborted {
+		t.Fatalf("err = %v, want ASK_ABORTED", o.err)
+	}
+	var d interface{ Draft() *interaction.Answer }
+	if !errors.As(o.err, &d) || d.Draft() == nil {
+		t.Fatalf("the withdrawal carries no draft: %#v", o.err)
+	}
+	if item, _ := d.Draft().Get("env"); len(item.Selected) != 1 || item.Selected[0] != "Production" {
+		t.Fatalf("draft = %+v", d.Draft())
 	}
 }
