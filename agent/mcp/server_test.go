@@ -106,7 +106,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // serve starts the real handler on a loopback httptest server.
-func serve(t *testing.T, asker Asker, opts Options) (*Server, *httptest.Server) {
+func serve(t testing.TB, asker Asker, opts Options) (*Server, *httptest.Server) {
 	t.Helper()
 	if opts.Token == "" {
 		opts.Token = testToken
@@ -124,7 +124,7 @@ func serve(t *testing.T, asker Asker, opts Options) (*Server, *httptest.Server) 
 }
 
 // connect opens a session through the SDK's streamable client.
-func connect(t *testing.T, hs *httptest.Server, copts *sdk.ClientOptions) *sdk.ClientSession {
+func connect(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
