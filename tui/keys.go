@@ -31,6 +31,9 @@ type KeyMap struct {
 	// NextRequest and PrevRequest switch between waiting requests in the
 	// session view; Activity moves the focus to the activity pane and back.
 	NextRequest, PrevRequest, Activity key.Binding
+	// Past opens the answers given in this session and closes them again;
+	// Copy copies the focused one's JSON to the clipboard.
+	Past, Copy key.Binding
 	// LogUp, LogDown, LogPageUp, LogPageDown and LogEnd scroll the activity
 	// pane while it has the focus.
 	LogUp, LogDown, LogPageUp, LogPageDown, LogEnd key.Binding
@@ -58,6 +61,8 @@ func DefaultKeyMap() KeyMap {
 		NextRequest:  key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n/p", "next request")),
 		PrevRequest:  key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous request")),
 		Activity:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "activity")),
+		Past:         key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "past answers")),
+		Copy:         key.NewBinding(key.WithKeys("enter", "c", "y"), key.WithHelp("enter/c", "copy JSON")),
 		LogUp:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "older")),
 		LogDown:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "newer")),
 		LogPageUp:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
@@ -105,6 +110,7 @@ var namedKeys = map[string]tea.Key{
 	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
 	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
 	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
+	"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
 }
 
 // parseKeys turns a key name ("enter", "shift+tab", "space") into its key

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -67,6 +68,21 @@ type model struct {
 	focusActivity bool
 	alerts        Alerts
 	status        string // where requests come from, for the empty panel
+
+	// past holds the answers given in this session, newest last; showPast
+	// opens them in the panel, pastCursor is the one focused.
+	past       []pastAnswer
+	showPast   bool
+	pastCursor int
+}
+
+// pastAnswer is an answer the human gave, kept to be looked at or copied
+// again (an agent's client may have given up waiting for it).
+type pastAnswer struct {
+	agent   string
+	summary string
+	json    string
+	at      time.Time
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
@@ -359,6 +375,9 @@ func (m *model) gotoTab(r *request, tab int) tea.Cmd {
 func (m *model) submit(r *request) tea.Cmd {
 	a := r.answer()
 	r.respond(askResult{answer: a})
+	if b, err := json.Marshal(a); err == nil {
+		m.past = append(m.past, pastAnswer{agent: r.agent, summary: r.answerSummary(a), json: string(b), at: m.now()})
+	}
 	m.log.add(entry{kind: entryAnswered, agent: r.agent, text: "answered: " + r.answerSummary(a)}, m.styles)
 	return m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
 }
@@ -377,6 +396,9 @@ func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		// tea.Interrupt would tear the program down as killed.
 		m.quitting, m.interrupted = true, true
 		return tea.Quit
+	}
+	if m.session && (m.showPast || key.Matches(msg, m.keys.Past)) {
+		return m.handlePastKey(msg)
 	}
 	r := m.activeRequest()
 	if r == nil {
@@ -564,5 +586,29 @@ func (m *model) focus(agentID string) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	m.focusWait = agentID
+	return nil
+}
+
+// handlePastKey runs the past-answers list: move, copy the focused answer
+// (its JSON, to the clipboard through OSC 52), close.
+func (m *model) handlePastKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !m.showPast { // the Past key opens the list at the newest answer
+		m.showPast = true
+		m.pastCursor = max(len(m.past)-1, 0)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.Past, m.keys.Back):
+		m.showPast = false
+	case key.Matches(msg, m.keys.LogUp):
+		m.pastCursor = max(m.pastCursor-1, 0)
+	case key.Matches(msg, m.keys.LogDown):
+		m.pastCursor = min(m.pastCursor+1, max(len(m.past)-1, 0))
+	case key.Matches(msg, m.keys.Copy):
+		if m.pastCursor < len(m.past) {
+			p := m.past[m.pastCursor]
+			return tea.Batch(tea.SetClipboard(p.json), m.setNotice("⧉ Copied "+p.agent+"'s answer to the clipboard"))
+		}
+	}
 	return nil
 }

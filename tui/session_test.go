@@ -200,3 +200,50 @@ func TestPanelShrinksWhenTheInboxAppears(t *testing.T) {
 	askFrom(t, m, "codex", interaction.Question{ID: "x", Question: "Later?"})
 	mustContain(t, screen(m), "Inbox · 2 waiting", "↓ 2 more")
 }
+
+func TestPastAnswersCanBeCopied(t *testing.T) {
+	m, a, b := busySession(t, 60, 20)
+	press(m, "enter") // claude-code: Yes (Recommended)
+	result(t, a)
+	press(m, "2") // codex: SQLite
+	result(t, b)
+	press(m, "ctrl+o")
+	s := screen(m)
+	mustContain(t, s, "Past answers · 2", "Yes (Recommended)", "SQLite", "enter copies")
+	press(m, "up")
+	_, cmd := m.Update(keyMsgs("enter")[0])
+	var copied string
+	for _, c := range flatten(cmd) {
+		if msg := c(); msg != nil && fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
+			copied = fmt.Sprint(msg)
+		}
+	}
+	if !strings.Contains(copied, `"selected":["Yes (Recommended)"]`) {
+		t.Fatalf("copied %q, want claude-code's answer JSON", copied)
+	}
+	press(m, "esc")
+	mustNotContain(t, screen(m), "Past answers")
+}
+
+// flatten returns the commands of a batch (and cmd itself otherwise),
+// leaving timers unrun.
+func flatten(cmd tea.Cmd) []tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Cmd
+			for _, c := range batch {
+				out = append(out, flatten(c)...)
+			}
+			return out
+		}
+		return []tea.Cmd{func() tea.Msg { return msg }}
+	case <-time.After(100 * time.Millisecond):
+		return nil
+	}
+}

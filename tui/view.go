@@ -215,6 +215,9 @@ func (m *model) render() string {
 // nothing waits.
 func (m *model) panelView(width, height int) string {
 	st := m.styles
+	if m.showPast {
+		return m.pastView(width, height)
+	}
 	if r := m.activeRequest(); r != nil {
 		return m.requestView(r)
 	}
@@ -235,6 +238,9 @@ func (m *model) sessionView() string {
 	h := m.bodyHeight()
 	fixed := func(s string, w, rows int) string {
 		return lipgloss.NewStyle().Width(w).MaxWidth(w).Height(rows).MaxHeight(rows).Render(s)
+	}
+	if m.showPast && !f.wide {
+		return m.pastView(m.contentWidth(), h)
 	}
 	if m.focusActivity && !f.wide {
 		return m.activityView(m.contentWidth(), h)
@@ -270,6 +276,29 @@ func (m *model) sessionView() string {
 		parts = append(parts, "", m.activityView(f.panelW, f.activityRows+1))
 	}
 	return strings.Join(parts, "\n")
+}
+
+// pastView lists the answers given in this session, newest last.
+func (m *model) pastView(width, height int) string {
+	st := m.styles
+	rows := []string{st.Review.Title.Render(fmt.Sprintf("Past answers · %d", len(m.past))), ""}
+	if len(m.past) == 0 {
+		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
+		return strings.Join(rows, "\n")
+	}
+	room := max(height-len(rows)-2, 1)
+	first := max(m.pastCursor-room+1, 0)
+	for i := first; i < len(m.past) && i < first+room; i++ {
+		p := m.past[i]
+		mark, style := "  ", st.Inbox.Item
+		if i == m.pastCursor {
+			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		}
+		line := mark + st.AgentStyle(m.log.agent(p.agent).color).Render(p.agent) + " " + style.Render(p.summary)
+		rows = append(rows, ansi.Truncate(line, width, "…"))
+	}
+	rows = append(rows, "", st.Question.Hint.Render(ansi.Truncate("enter copies the answer's JSON · esc closes", width, "…")))
+	return strings.Join(rows, "\n")
 }
 
 // inboxView lists the waiting requests: agent, number of questions, the
@@ -600,8 +629,12 @@ func (m *model) dialogView(r *request) string {
 func (m *model) helpKeys() helpKeys {
 	k := m.keys
 	r := m.activeRequest()
+	if m.showPast {
+		b := []key.Binding{k.LogUp, k.LogDown, k.Copy, k.Back, k.Quit}
+		return helpKeys{short: b, full: [][]key.Binding{b}, keep: []int{2, 3}}
+	}
 	if m.session && (m.focusActivity || r == nil) {
-		b := []key.Binding{k.LogUp, k.LogDown, k.LogPageUp, k.LogEnd}
+		b := []key.Binding{k.LogUp, k.LogDown, k.LogPageUp, k.LogEnd, k.Past}
 		var keep []int
 		if r != nil {
 			keep = append(keep, len(b))
@@ -630,7 +663,7 @@ func (m *model) helpKeys() helpKeys {
 		if len(m.requests) > 1 {
 			nav = append(nav, k.NextRequest)
 		}
-		general = append(general, k.NextRequest, k.PrevRequest, k.Activity)
+		general = append(general, k.NextRequest, k.PrevRequest, k.Activity, k.Past)
 	}
 	var short []key.Binding
 	var full [][]key.Binding
