@@ -394,6 +394,8 @@ func (m *model) titleBar() string {
 	switch n := len(m.requests); {
 	case m.session && n > 0:
 		right = append(right, st.App.Queue.Render(itoaPlural(n, "question waiting", "questions waiting")))
+	case m.session && m.status != "":
+		right = append(right, st.App.Bar.Render(m.status))
 	case !m.session && n > 1:
 		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}
