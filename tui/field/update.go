@@ -39,6 +39,23 @@ func isText(msg tea.KeyPressMsg) bool {
 	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
 }
 
+// moveKey handles the row and page movement keys, shared by the list and
+// the filter line; ok reports whether msg was one of them.
+func (c *Choice) moveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		return c.move(c.row - 1), true
+	case key.Matches(msg, k.Down):
+		return c.move(c.row + 1), true
+	case key.Matches(msg, k.PageUp):
+		return c.move(c.row - c.pageStep()), true
+	case key.Matches(msg, k.PageDown):
+		return c.move(c.row + c.pageStep()), true
+	}
+	return nil, false
+}
+
 func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.keys
 	text := isText(msg)
@@ -50,14 +67,9 @@ func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 				return c.acceptFilter()
 			case key.Matches(msg, k.ClearFilter):
 				return c.clearFilter()
-			case key.Matches(msg, k.Up):
-				return c.move(c.row - 1)
-			case key.Matches(msg, k.Down):
-				return c.move(c.row + 1)
-			case key.Matches(msg, k.PageUp):
-				return c.move(c.row - c.pageStep())
-			case key.Matches(msg, k.PageDown):
-				return c.move(c.row + c.pageStep())
+			}
+			if cmd, ok := c.moveKey(msg); ok {
+				return cmd
 			}
 		}
 		return c.editFilter(msg)
@@ -81,15 +93,10 @@ func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return c.editOther(msg)
 	}
 
+	if cmd, ok := c.moveKey(msg); ok {
+		return cmd
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		return c.move(c.row - 1)
-	case key.Matches(msg, k.Down):
-		return c.move(c.row + 1)
-	case key.Matches(msg, k.PageUp):
-		return c.move(c.row - c.pageStep())
-	case key.Matches(msg, k.PageDown):
-		return c.move(c.row + c.pageStep())
 	case key.Matches(msg, k.Home):
 		return c.move(0)
 	case key.Matches(msg, k.End):
