@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Regenerates docs/benchmarks.md: asktui ask against gum choose and gum
+# filter, whole processes in a real 120x40 pseudo-terminal
+# (bench/ptybench has the method). It installs a pinned gum into a cache
+# outside the repo (once), builds asktui from this checkout and the harness
+# into a temporary directory, runs the harness and writes the report.
+#
+#   scripts/bench.sh                 # full run: 10, 1,000, 10,000 and 100,000 options
+#   scripts/bench.sh --quick         # a few pairs, for checking that it works
+#   scripts/bench.sh --reps 20 --options 10,1000 --out /tmp/b.md
+#   scripts/bench.sh -- -v           # anything after -- goes to the harness
+#
+# Options (environment variables in brackets):
+#   --quick            3 pairs per size, 2 at 100,000 options
+#   --reps N           pairs per list size [BENCH_REPS, default 10]
+#   --reps-large N     pairs at 100,000 options [BENCH_REPS_LARGE, default 5]
+#   --options LIST     comma-separated list sizes [BENCH_OPTIONS]
+#   --out FILE         where to write the report [default docs/benchmarks.md]
+#   --note TEXT        a note printed under the report's title [BENCH_NOTE]
+#
+# Needs Go and the module proxy. Run it on a quiet machine: the numbers
+# are wall-clock times. A step that a program does not finish within the
+# harness's -timeout (30 s) fails the run, with the screen at that moment.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+GUM_VERSION=v0.17.0
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/asktui-bench
+GUM=$CACHE/gum-$GUM_VERSION/gum
+
+reps=${BENCH_REPS:-10}
+reps_large=${BENCH_REPS_LARGE:-5}
+sizes=${BENCH_OPTIONS:-10,1000,10000,100000}
+out=docs/benchmarks.md
+note=${BENCH_NOTE:-}
+regen="scripts/bench.sh"
+extra=()
+
+log() { echo "bench: $*" >&2; }
+die() {
+	log "$*"
+	exit 2
+}
+
+while (($# > 0)); do
+	case $1 in
+	--quick)
+		reps=3 reps_large=2
+		regen+=" --quick"
+		;;
+	--reps)
+		reps=${2:?--reps needs a number}
+		regen+=" --reps $2"
+		shift
+		;;
+	--reps-large)
+		reps_large=${2:?--reps-large needs a number}
+		regen+=" --reps-large $2"
+		shift
+		;;
+	--options)
+		sizes=${2:?--options needs a comma-separated list}
+		regen+=" --options $2"
+		shift
+		;;
+	--out)
+		out=${2:?--out needs a file}
+		shift
+		;;
+	--note)
+		note=${2:?--note needs a text}
+		shift
+		;;
+	--)
+		shift
+		extra=("$@")
+		break
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1 (see --help)" ;;
+	esac
+	shift
+done
+
+if [[ ! -x $GUM ]]; then
+	log "installing gum $GUM_VERSION into $(dirname "$GUM")"
+	mkdir -p "$(dirname "$GUM")"
+	GOBIN=$(dirname "$GUM") go install "github.com/charmbracelet/gum@$GUM_VERSION"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+log "building asktui and the harness"
+go build -o "$tmp/asktui" .
+go build -o "$tmp/ptybench" ./bench/ptybench
+
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ $rev != unknown && -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+	rev+=" with uncommitted changes"
+fi
+
+log "running: $sizes options, $reps pairs each ($reps_large from 100,000 on)"
+start=$SECONDS
+"$tmp/ptybench" \
+	-asktui "$tmp/asktui" \
+	-gum "$GUM" \
+	-options "$sizes" \
+	-reps "$reps" \
+	-reps-large "$reps_large" \
+	-asktui-rev "$rev" \
+	-regen "$regen" \
+	-note "$note" \
+	-o "$tmp/report.md" \
+	"${extra[@]}"
+mkdir -p "$(dirname "$out")"
+mv "$tmp/report.md" "$out"
+log "wrote $out in $((SECONDS - start)) s"
