@@ -23,6 +23,7 @@ const (
 	exitNoTTY       = 3   // NO_TTY: no terminal to ask on
 	exitFailure     = 4   // anything else: PROVIDER_CLOSED, INTERNAL, …
 	exitTimeout     = 124 // ASK_TIMEOUT: --timeout elapsed, as timeout(1)
+	exitHangup      = 129 // SIGHUP, the terminal closed: 128 + SIGHUP
 	exitInterrupted = 130 // Ctrl+C, SIGINT, or ASK_ABORTED: 128 + SIGINT
 	exitTerminated  = 143 // SIGTERM: 128 + SIGTERM
 )
@@ -33,8 +34,11 @@ type signalError struct{ sig os.Signal }
 func (e signalError) Error() string { return e.sig.String() + " signal received" }
 
 func (e signalError) exitCode() int {
-	if e.sig == syscall.SIGTERM {
+	switch e.sig {
+	case syscall.SIGTERM:
 		return exitTerminated
+	case syscall.SIGHUP:
+		return exitHangup
 	}
 	return exitInterrupted
 }

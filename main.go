@@ -37,13 +37,16 @@ func main() {
 	os.Exit(code)
 }
 
-// notifySignals returns a context that ends on SIGINT or SIGTERM with a
-// [signalError] naming the signal as its cause, so the exit code can tell
-// them apart (130 and 143). It is signal.NotifyContext plus the cause.
+// notifySignals returns a context that ends on SIGINT, SIGTERM or SIGHUP
+// with a [signalError] naming the signal as its cause, so the exit code can
+// tell them apart (130, 143 and 129). It is signal.NotifyContext plus the
+// cause. SIGHUP is what closing the terminal (or its tmux pane) sends; left
+// to its default action it would kill asktui in raw mode on the alternate
+// screen, with its waiting requests unanswered.
 func notifySignals(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
 		case s := <-ch:

@@ -454,6 +454,7 @@ func TestExitCodes(t *testing.T) {
 		{"ctrl+c", interaction.WrapError(interaction.CodeProviderClosed, tui.ErrInterrupted, "m"), 130},
 		{"SIGINT", interaction.WrapError(interaction.CodeAborted, signalError{os.Interrupt}, "m"), 130},
 		{"SIGTERM", interaction.WrapError(interaction.CodeAborted, signalError{syscall.SIGTERM}, "m"), 143},
+		{"SIGHUP", interaction.WrapError(interaction.CodeAborted, signalError{syscall.SIGHUP}, "m"), 129},
 		{"provider closed", coded(interaction.CodeProviderClosed), 4},
 		{"internal", coded(interaction.CodeInternal), 4},
 		{"invalid answer", coded(interaction.CodeInvalidAnswer), 4},
