@@ -86,7 +86,7 @@ type Server struct {
 	mu     sync.Mutex
 	closed bool
 	calls  map[string]map[*call]struct{} // in-flight calls by session ID
-	posts  map[string]context.Context    // live POST requests by marker
+	posts  map[string]*livePost          // live POST requests by marker
 	ended  map[string]struct{}           // sessions deleted but not yet closed
 	wg     sync.WaitGroup                // session watchers
 }
@@ -95,6 +95,18 @@ type Server struct {
 type call struct {
 	cancel context.CancelCauseFunc
 }
+
+// livePost is one live HTTP POST. done is closed when its handler has
+// returned, which the SDK does only once it has written the results of
+// the calls the POST carries (or the client has gone).
+type livePost struct {
+	ctx  context.Context
+	done chan struct{}
+}
+
+// closeGrace bounds how long Close waits for live POSTs to deliver the
+// results of the calls it withdrew.
+const closeGrace = 2 * time.Second
 
 // postHeader carries a per-POST marker from the HTTP wrapper to the tool
 // handler, which sees the POST's headers but not its context. The wrapper
@@ -122,7 +134,7 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 		asker: asker,
 		opts:  opts,
 		calls: make(map[string]map[*call]struct{}),
-		posts: make(map[string]context.Context),
+		posts: make(map[string]*livePost),
 		ended: make(map[string]struct{}),
 	}
 	if r, ok := asker.(interaction.ActivitySink); ok {
@@ -177,10 +189,11 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 // the body cap (413).
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Close withdraws every waiting question, closes every session and waits
-// for the session watchers to finish. The handler refuses nothing
-// afterwards, but new sessions are neither watched nor reported; close the
-// HTTP server first.
+// Close withdraws every waiting question, lets the live POSTs deliver the
+// results (for at most closeGrace), closes every session and waits for the
+// session watchers to finish. The handler refuses nothing afterwards, but
+// new sessions are neither watched nor reported; close the HTTP server
+// first.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -189,7 +202,23 @@ func (s *Server) Close() error {
 			c.cancel(interaction.Errorf(interaction.CodeAborted, "the asktui MCP server is shutting down"))
 		}
 	}
+	posts := make([]*livePost, 0, len(s.posts))
+	for _, p := range s.posts {
+		posts = append(posts, p)
+	}
 	s.mu.Unlock()
+	// A closing session drops every result not yet written, and a call
+	// that just ended (withdrawn here, or failed because the UI is gone)
+	// may not have written its own: wait for the POSTs carrying them.
+	grace := time.After(closeGrace)
+wait:
+	for _, p := range posts {
+		select {
+		case <-p.done:
+		case <-grace:
+			break wait
+		}
+	}
 	for ss := range s.sdk.Sessions() {
 		ss.Close()
 	}
@@ -230,13 +259,15 @@ func (s *Server) track(next http.Handler) http.Handler {
 		case http.MethodPost:
 			marker := rand.Text()
 			r.Header.Set(postHeader, marker)
+			p := &livePost{ctx: r.Context(), done: make(chan struct{})}
 			s.mu.Lock()
-			s.posts[marker] = r.Context()
+			s.posts[marker] = p
 			s.mu.Unlock()
 			defer func() {
 				s.mu.Lock()
 				delete(s.posts, marker)
 				s.mu.Unlock()
+				close(p.done)
 			}()
 		}
 		next.ServeHTTP(w, r)
@@ -370,13 +401,13 @@ func (s *Server) watchPOST(extra *sdk.RequestExtra, cancel context.CancelCauseFu
 	}
 	cause := interaction.Errorf(interaction.CodeAborted, "the MCP client disconnected before the human answered")
 	s.mu.Lock()
-	postCtx, live := s.posts[marker]
+	p, live := s.posts[marker]
 	s.mu.Unlock()
 	if !live {
 		cancel(cause)
 		return func() {}
 	}
-	stopAfter := context.AfterFunc(postCtx, func() { cancel(cause) })
+	stopAfter := context.AfterFunc(p.ctx, func() { cancel(cause) })
 	return func() { stopAfter() }
 }
 

@@ -126,13 +126,27 @@ func serve(t testing.TB, asker Asker, opts Options) (*Server, *httptest.Server) 
 // connect opens a session through the SDK's streamable client.
 func connect(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	return dial(t, hs, copts, false)
+}
+
+// connectPOSTOnly opens a session whose client opens no standalone SSE
+// stream: a result reaches it only on the POST carrying the call, so the
+// test sees exactly what the server delivered there.
+func connectPOSTOnly(t testing.TB, hs *httptest.Server) *sdk.ClientSession {
+	t.Helper()
+	return dial(t, hs, nil, true)
+}
+
+func dial(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions, postOnly bool) *sdk.ClientSession {
+	t.Helper()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "1"}, copts)
 	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
-		Endpoint:   hs.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{token: testToken, base: tr}},
-		MaxRetries: -1,
+		Endpoint:             hs.URL + "/mcp",
+		HTTPClient:           &http.Client{Transport: bearer{token: testToken, base: tr}},
+		MaxRetries:           -1,
+		DisableStandaloneSSE: postOnly,
 	}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
@@ -676,7 +690,7 @@ func TestActivityReported(t *testing.T) {
 func TestServerCloseWithdraws(t *testing.T) {
 	asker := newFakeAsker()
 	srv, hs := serve(t, asker, Options{})
-	cs := connect(t, hs, nil)
+	cs := connectPOSTOnly(t, hs)
 	ch := callAsync(context.Background(), cs, askParams(dbQuestion))
 	p := asker.next(t)
 	done := make(chan struct{})
@@ -686,7 +700,43 @@ func TestServerCloseWithdraws(t *testing.T) {
 	}()
 	wantWithdrawn(t, p)
 	<-done
-	waitCall(t, ch)
+	wantToolError(t, waitCall(t, ch), interaction.CodeAborted)
+}
+
+// TestServerCloseDeliversFailures fails every waiting call at the moment
+// the server closes, as asktui serve does when its UI ends: each client
+// must still get its coded result, which a closing SDK session would drop
+// were it written too late.
+func TestServerCloseDeliversFailures(t *testing.T) {
+	gone := make(chan struct{})
+	asked := make(chan struct{}, 3)
+	asker := askerFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
+		asked <- struct{}{}
+		<-gone
+		return interaction.Answer{}, interaction.Errorf(interaction.CodeProviderClosed, "the UI is gone")
+	})
+	srv, hs := serve(t, asker, Options{})
+	var calls []<-chan callResult
+	for range cap(asked) {
+		calls = append(calls, callAsync(context.Background(), connectPOSTOnly(t, hs), askParams(dbQuestion)))
+		<-asked
+	}
+	close(gone)
+	srv.Close()
+	for _, ch := range calls {
+		wantToolError(t, waitCall(t, ch), interaction.CodeProviderClosed)
+	}
+}
+
+// wantToolError fails unless r is a tool error "CODE: message" with code.
+func wantToolError(t *testing.T, r callResult, code interaction.Code) {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("the call failed without a result: %v", r.err)
+	}
+	if text := textOf(t, r.res); !r.res.IsError || !strings.HasPrefix(text, string(code)+": ") {
+		t.Errorf("result %q (IsError %v), want a %s tool error", text, r.res.IsError, code)
+	}
 }
 
 func TestConcurrentClients(t *testing.T) {
