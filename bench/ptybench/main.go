@@ -73,6 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.cfg.timeout, "timeout", 30*time.Second, "limit of every step; a child that misses it is killed and the run fails")
 	fs.BoolVar(&o.cfg.ttyOut, "stdout-tty", false, "put the children's standard output on the pty rather than a pipe (then answers are not checked)")
 	fs.BoolVar(&o.verbose, "v", false, "also report the escape sequences the emulator ignored")
+	screens := fs.Bool("screens", false, "print each choose run's screen at its first frame and once settled on standard error")
 	fs.StringVar(&o.out, "o", "", "write the report to this file instead of standard output")
 	fs.StringVar(&o.regen, "regen", "", "the command that regenerates the report, quoted in it")
 	fs.StringVar(&o.note, "note", "", "a note printed under the title")
@@ -95,6 +96,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-filter-char: %q is not one character other than / and 1", *filter)
 	}
 	o.cfg.filter = r[0]
+	if *screens {
+		o.cfg.screens = stderr
+	}
 	o.cfg.rng = rand.New(rand.NewPCG(*seed, *seed))
 	if o.reps < 1 || o.repsLarge < 1 {
 		return o, errors.New("-reps and -reps-large must be at least 1")
@@ -281,16 +285,18 @@ type sizeResult struct {
 
 // samples are one program's measurements, one per pair.
 type samples struct {
-	firstFrame, settled, down, filter, enter, rssMiB []float64
+	firstOut, firstFrame, settled, down, filter, enter, rssMiB, cpu []float64
 }
 
 func (s *samples) add(c chooseResult, filter time.Duration) {
+	s.firstOut = append(s.firstOut, ms(c.firstOut))
 	s.firstFrame = append(s.firstFrame, ms(c.firstFrame))
 	s.settled = append(s.settled, ms(c.settled))
 	s.down = append(s.down, ms(c.down))
 	s.enter = append(s.enter, ms(c.enter))
 	s.rssMiB = append(s.rssMiB, float64(c.rssKiB)/1024)
 	s.filter = append(s.filter, ms(filter))
+	s.cpu = append(s.cpu, ms(c.cpu))
 }
 
 // measure runs reps pairs on l. Pair i runs the choose runs of both
@@ -323,8 +329,8 @@ func measure(a, b program, l list, reps int, c config, log io.Writer) (sizeResul
 		res.b.add(chosen[b.name], filtered[b.name])
 		for _, p := range []program{a, b} {
 			r := chosen[p.name]
-			fmt.Fprintf(log, "%7s options, pair %2d/%d, %-6s first %6.1f ms, settled %6.1f ms, ↓ %5.1f ms, filter %6.1f ms, enter %5.1f ms, rss %5.1f MiB\n",
-				thousands(l.n), i+1, reps, p.name, ms(r.firstFrame), ms(r.settled), ms(r.down), ms(filtered[p.name]), ms(r.enter), float64(r.rssKiB)/1024)
+			fmt.Fprintf(log, "%7s options, pair %2d/%d, %-6s output %6.1f ms, first %6.1f ms, settled %6.1f ms, ↓ %5.1f ms, filter %6.1f ms, enter %5.1f ms, rss %5.1f MiB, cpu %6.1f ms\n",
+				thousands(l.n), i+1, reps, p.name, ms(r.firstOut), ms(r.firstFrame), ms(r.settled), ms(r.down), ms(filtered[p.name]), ms(r.enter), float64(r.rssKiB)/1024, ms(r.cpu))
 		}
 	}
 	return res, nil

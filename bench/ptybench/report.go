@@ -119,12 +119,14 @@ func (r report) writeResults(w io.Writer) {
 			p("| %s | %s | %s | %s | %s | %s |\n", name, spread(pr.a, digits), spread(pr.b, digits),
 				fmtRatio(pr.ratioMedian), fmtRatio(pr.ratioWorst), fmt.Sprintf("%d/%d", pr.pairsALEB, pr.pairs))
 		}
+		metric("first output", res.a.firstOut, res.b.firstOut, 1)
 		metric("first frame", res.a.firstFrame, res.b.firstFrame, 1)
 		metric("settled", res.a.settled, res.b.settled, 1)
 		metric(fmt.Sprintf("↓ (median of %d)", presses(r.opts.cfg.downs, res.n)), res.a.down, res.b.down, 1)
 		metric(fmt.Sprintf("filter %q (gum: `gum filter`)", r.opts.cfg.filter), res.a.filter, res.b.filter, 1)
 		metric("Enter → exit", res.a.enter, res.b.enter, 1)
 		metric("peak RSS (MiB)", res.a.rssMiB, res.b.rssMiB, 1)
+		metric("CPU time of the choose run", res.a.cpu, res.b.cpu, 0)
 		p("\n")
 	}
 	p("Terminal queries each start sent (all answered):\n\n")
@@ -168,12 +170,14 @@ Per list size, the runs come in pairs: asktui's and gum's choose runs back to ba
 
 The metrics:
 
+- **first output**: from starting the process until the first read of any output (a query or a frame): the cost of starting the process and reaching the terminal.
 - **first frame**: from starting the process until the emulated screen shows "%s", that is, until the list is drawn down to its tenth row (no other text either program draws contains it).
 - **settled**: from starting the process until the last read of output before %s of silence: the time the program is really ready, including any frames after the first.
 - **↓**: the screen's text rests for %s, ↓ is sent, and the time until the next read that changes the screen's text is taken; %d presses per run (fewer on a list shorter than that, never past the last option) and the run's median is its sample.
 - **filter**: a separate run of the same list. asktui: `+"`asktui ask`"+` with / pressed to open its filter line; gum: `+"`gum filter`"+`, as `+"`gum choose`"+` has no filter. Once the screen rests, %q is typed and the time until the screen no longer shows the row "Option 1" is taken, that is, until the filtered list is drawn (not just the typed character). Ctrl+C then ends the run.
 - **Enter → exit**: in the choose run after the ↓ presses, from sending Enter until the process has exited; the answer on standard output must name the option under the cursor. asktui answers a one-question request on Enter with no confirmation step.
 - **peak RSS**: ru_maxrss of the choose run's process from its rusage (wait4), in MiB. The command is not wrapped in /usr/bin/time or anything else.
+- **CPU time**: user plus system CPU time of the whole choose run (start-up, the ↓ presses, Enter) from the same rusage. Unlike the wall-clock times it hardly depends on what else the machine is doing, so it is the figure to trust on a busy machine.
 
 Every step has a limit of %s; a program that misses it is killed and the benchmark fails with the step and the screen at that moment.
 

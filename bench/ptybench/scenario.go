@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -50,15 +51,18 @@ type config struct {
 	rng      *rand.Rand
 	timeout  time.Duration // limit of every step
 	ttyOut   bool          // the child's standard output on the pty
+	screens  io.Writer     // if not nil, gets the screens of each choose run at its first frame and once settled
 }
 
 // chooseResult is what one choose run measured.
 type chooseResult struct {
+	firstOut   time.Duration // start until the first byte of output
 	firstFrame time.Duration // start until the marker is on the screen
 	settled    time.Duration // start until the last output before silence
 	down       time.Duration // median over the ↓ presses
 	enter      time.Duration // Enter until the process exited
 	rssKiB     int64         // peak resident set size
+	cpu        time.Duration // user and system CPU time of the whole run
 }
 
 // Keys the benchmark presses.
@@ -104,11 +108,19 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 		return r, err
 	}
 	r.firstFrame = at.Sub(s.start)
+	s.mu.Lock()
+	r.firstOut = s.firstOut.Sub(s.start)
+	frame := s.screen
+	s.mu.Unlock()
 	last, err := s.quiet(c.settle, false, "waiting for the output to settle after start-up", c.timeout)
 	if err != nil {
 		return r, err
 	}
 	r.settled = last.Sub(s.start)
+	if c.screens != nil {
+		fmt.Fprintf(c.screens, "--- %s: first frame at %.1f ms\n%s\n--- settled at %.1f ms\n%s\n",
+			sp, ms(r.firstFrame), frame, ms(r.settled), s.Screen())
+	}
 
 	n := presses(c.downs, l.n)
 	lat := make([]float64, 0, n)
@@ -145,6 +157,7 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 		return r, fmt.Errorf("%s: Enter answered %q, want %q", sp, strings.TrimSpace(s.out.String()), want)
 	}
 	r.rssKiB = s.maxRSS()
+	r.cpu = s.cpuTime()
 	return r, nil
 }
 

@@ -58,6 +58,7 @@ type session struct {
 	emu        *vt.Emulator
 	queries    *queryLog
 	screen     string    // the emulator's text, as of the last read
+	firstOut   time.Time // time of the first read of any output
 	lastOut    time.Time // time of the last read of any output
 	lastChange time.Time // time of the last read that changed the text
 	wake       chan struct{}
@@ -176,6 +177,9 @@ func (s *session) feed(p []byte, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, _ = s.emu.Write(p)
+	if s.firstOut.IsZero() {
+		s.firstOut = at
+	}
 	s.lastOut = at
 	if scr := s.emu.String(); scr != s.screen {
 		s.screen = scr
@@ -329,6 +333,17 @@ func (s *session) maxRSS() int64 {
 		return ru.Maxrss
 	}
 	return 0
+}
+
+// cpuTime returns the user and system CPU time the child used; the child
+// must have exited.
+func (s *session) cpuTime() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == nil {
+		return 0
+	}
+	return s.state.UserTime() + s.state.SystemTime()
 }
 
 // exitCode returns the child's exit code, or -1.
