@@ -39,6 +39,8 @@ type model struct {
 	help   help.Model
 	now    func() time.Time
 
+	helpCache helpCache // the help bar last drawn
+
 	width, height int
 	altScreen     bool
 
@@ -104,6 +106,7 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
 	m.help.Styles = st.Help
+	m.helpCache = helpCache{}
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
 }

@@ -34,13 +34,60 @@ type panel struct {
 
 func (m *model) contentWidth() int { return max(m.width-2, 1) }
 
+// helpView is the help bar. Layout asks for it several times per frame
+// (its height sizes the body), so the last one drawn is kept and reused
+// while the bindings, the width and the styles stay the same.
 func (m *model) helpView() string {
-	m.help.SetWidth(m.contentWidth())
 	k := m.helpKeys()
-	if m.fullHelp {
-		return m.fullHelpView(k.full)
+	key := m.helpCacheKey(k)
+	if m.helpCache.ok && m.helpCache.key == key {
+		return m.helpCache.view
 	}
-	return m.help.ShortHelpView(m.fitHelp(k))
+	m.help.SetWidth(m.contentWidth())
+	var v string
+	if m.fullHelp {
+		v = m.fullHelpView(k.full)
+	} else {
+		v = m.help.ShortHelpView(m.fitHelp(k))
+	}
+	m.helpCache = helpCache{key: key, view: v, ok: true}
+	return v
+}
+
+// helpCache is the help bar last drawn and what it was drawn from.
+type helpCache struct {
+	key  string
+	view string
+	ok   bool
+}
+
+// helpCacheKey names everything the help bar depends on but the styles,
+// whose change clears the cache: the width, the mode and each binding's
+// help text and state.
+func (m *model) helpCacheKey(k helpKeys) string {
+	var b strings.Builder
+	b.Grow(256)
+	fmt.Fprintf(&b, "%d|%t|%v|", m.contentWidth(), m.fullHelp, k.keep)
+	add := func(bs []key.Binding) {
+		for _, kb := range bs {
+			h := kb.Help()
+			b.WriteString(h.Key)
+			b.WriteByte(0)
+			b.WriteString(h.Desc)
+			if kb.Enabled() {
+				b.WriteByte(1)
+			}
+			b.WriteByte(2)
+		}
+	}
+	add(k.short)
+	if m.fullHelp {
+		for _, g := range k.full {
+			b.WriteByte(3)
+			add(g)
+		}
+	}
+	return b.String()
 }
 
 // fullHelpView shows every binding: in its groups when they fit side by
@@ -142,7 +189,7 @@ func (m *model) formSize(r *request) (int, int) {
 
 // bodyHeight is the rows between the title bar and the status line.
 func (m *model) bodyHeight() int {
-	return max(m.height-chromeTop-statusHeight-lipgloss.Height(m.helpView()), 1)
+	return max(m.height-chromeTop-statusHeight-lineCount(m.helpView()), 1)
 }
 
 // frame is the geometry of the screen's body: where the question panel,
@@ -192,23 +239,34 @@ func (m *model) frame() frame {
 
 func (m *model) render() string {
 	st := m.styles
-	top := m.titleBar()
+	w := m.contentWidth()
 	help := m.helpView()
 	status := ""
 	if m.notice != "" {
-		status = st.App.Notice.Render(ansi.Truncate(m.notice, m.contentWidth(), "…"))
+		status = st.App.Notice.Render(ansi.Truncate(m.notice, w, "…"))
 	}
 	bodyHeight := m.bodyHeight()
 	var body string
 	if m.session {
 		body = m.sessionView()
 	} else {
-		body = m.panelView(m.contentWidth(), bodyHeight)
+		body = m.panelView(w, bodyHeight)
 	}
-	body = lipgloss.NewStyle().Height(bodyHeight).MaxHeight(bodyHeight).Render(body)
 
-	screen := lipgloss.JoinVertical(lipgloss.Left, top, "", body, status, help)
-	return lipgloss.NewStyle().Padding(0, 1).MaxWidth(m.width).MaxHeight(m.height).Render(screen)
+	lines := make([]string, 0, m.height)
+	lines = append(lines, fitLine(m.titleBar(), w), fitLine("", w))
+	lines = append(lines, fitBlock(body, w, bodyHeight)...)
+	lines = append(lines, fitLine(status, w))
+	lines = append(lines, fitBlock(help, w, lineCount(help))...)
+	lines = lines[:min(len(lines), max(m.height, 1))]
+	for i, l := range lines {
+		l = " " + l + " " // one column of margin on each side
+		if m.width < 3 {
+			l = fitLine(l, max(m.width, 0))
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // panelView is the question panel: the request shown, or a note that
@@ -236,9 +294,6 @@ func (m *model) panelView(width, height int) string {
 func (m *model) sessionView() string {
 	f := m.frame()
 	h := m.bodyHeight()
-	fixed := func(s string, w, rows int) string {
-		return lipgloss.NewStyle().Width(w).MaxWidth(w).Height(rows).MaxHeight(rows).Render(s)
-	}
 	if m.showPast && !f.wide {
 		return m.pastView(m.contentWidth(), h)
 	}
@@ -253,10 +308,13 @@ func (m *model) sessionView() string {
 			rows -= f.inboxRows + 2
 		}
 		left = append(left, m.activityView(f.sideW, rows))
-		col := fixed(strings.Join(left, "\n"), f.sideW, h)
-		div := fixed(strings.TrimSuffix(strings.Repeat(" "+m.styles.Divider.Render("│")+" \n", h), "\n"), 3, h)
-		panel := fixed(m.panelView(f.panelW, f.panelH), f.panelW, h)
-		return lipgloss.JoinHorizontal(lipgloss.Top, col, div, panel)
+		col := fitBlock(strings.Join(left, "\n"), f.sideW, h)
+		div := " " + m.styles.Divider.Render("│") + " "
+		panel := fitBlock(m.panelView(f.panelW, f.panelH), f.panelW, h)
+		for i := range col {
+			col[i] += div + panel[i]
+		}
+		return strings.Join(col, "\n")
 	}
 	var parts []string
 	if f.inboxRows > 0 {
@@ -271,7 +329,7 @@ func (m *model) sessionView() string {
 		parts = append(parts, m.activityView(f.panelW, max(h, 1)))
 		return strings.Join(parts, "\n")
 	}
-	parts = append(parts, fixed(m.panelView(f.panelW, f.panelH), f.panelW, f.panelH))
+	parts = append(parts, fitBlock(m.panelView(f.panelW, f.panelH), f.panelW, f.panelH)...)
 	if f.activityRows > 0 {
 		parts = append(parts, "", m.activityView(f.panelW, f.activityRows+1))
 	}
