@@ -62,6 +62,7 @@ type activityLog struct {
 	width  int
 	nw     int      // name column width the lines were rendered with
 	lines  []string // rendered entries at width
+	counts []int    // lines each entry rendered to, in step with entries
 	scroll int      // lines from the bottom; 0 follows the newest
 }
 
@@ -145,19 +146,30 @@ func compactArgs(args string) string {
 
 // add appends an entry and renders it at the current width.
 func (l *activityLog) add(e entry, st *styles.Styles) {
+	l.agent(e.agent) // known before the name column is measured
 	l.entries = append(l.entries, e)
-	if len(l.entries) > maxEntries {
-		l.entries = l.entries[len(l.entries)-maxEntries:]
-		l.width = 0 // re-render from the kept entries
-	}
 	if l.nameWidth() != l.nw {
 		l.width = 0 // a longer name widened the name column: re-render
 	}
 	if l.width > 0 {
 		rendered := l.renderEntry(e, l.width, st)
 		l.lines = append(l.lines, rendered...)
+		l.counts = append(l.counts, len(rendered))
 		if l.scroll > 0 {
 			l.scroll += len(rendered) // keep the view still while scrolled back
+		}
+	}
+	if drop := len(l.entries) - maxEntries; drop > 0 {
+		// The oldest entries go with their rendered lines, so a full log
+		// costs the same per entry as a short one.
+		l.entries = l.entries[drop:]
+		if l.width > 0 {
+			n := 0
+			for _, c := range l.counts[:drop] {
+				n += c
+			}
+			l.counts = l.counts[drop:]
+			l.lines = l.lines[n:]
 		}
 	}
 }
@@ -169,9 +181,11 @@ func (l *activityLog) layout(width int, st *styles.Styles) {
 	}
 	l.width = width
 	l.nw = l.nameWidth()
-	l.lines = l.lines[:0]
+	l.lines, l.counts = nil, make([]int, 0, len(l.entries))
 	for _, e := range l.entries {
-		l.lines = append(l.lines, l.renderEntry(e, width, st)...)
+		rendered := l.renderEntry(e, width, st)
+		l.lines = append(l.lines, rendered...)
+		l.counts = append(l.counts, len(rendered))
 	}
 }
 

@@ -3,14 +3,17 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
 )
 
 func testSession(t *testing.T, w, h int) *model {
@@ -245,5 +248,32 @@ func flatten(cmd tea.Cmd) []tea.Cmd {
 		return []tea.Cmd{func() tea.Msg { return msg }}
 	case <-time.After(100 * time.Millisecond):
 		return nil
+	}
+}
+
+func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
+	st := styles.For(styles.ThemeDark, true)
+	l := newActivityLog()
+	for i := range maxEntries + 50 {
+		if i == 1 {
+			l.view(60, 10, st) // lay out at 60 columns, as the screen would
+		}
+		text := fmt.Sprintf("entry %d", i)
+		if i%7 == 0 {
+			text += "\nsecond line"
+		}
+		l.add(entry{kind: entryMessage, agent: "codex", text: text}, st)
+	}
+	if len(l.entries) != maxEntries {
+		t.Fatalf("%d entries kept, want %d", len(l.entries), maxEntries)
+	}
+	incremental := append([]string(nil), l.lines...)
+	l.restyle()
+	l.layout(60, st)
+	if !slices.Equal(incremental, l.lines) {
+		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(l.lines))
+	}
+	if got := ansi.Strip(l.view(60, 1, st)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
+		t.Errorf("newest line = %q, want the last entry", got)
 	}
 }
