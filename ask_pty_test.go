@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -94,10 +95,17 @@ func newTerminal(t *testing.T) *terminal {
 
 // pollable returns f as a non-blocking file, so that closing it ends a
 // Read in progress (creack/pty hands out a blocking master, whose Close
-// would wait for the Read).
+// would wait for the Read). The copy is closed on exec, as every file Go
+// opens is: a child process holding the master open would keep its
+// terminal from ever hanging up.
 func pollable(t *testing.T, f *os.File) *os.File {
 	t.Helper()
+	syscall.ForkLock.RLock()
 	fd, err := syscall.Dup(int(f.Fd()))
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,14 +139,21 @@ func (term *terminal) text(mark int) string {
 // no spaces: the renderer may draw runs of blanks as cursor movements.
 func (term *terminal) waitFor(mark int, want string) {
 	term.t.Helper()
+	term.waitUntil(mark, strconv.Quote(want), func() bool { return strings.Contains(term.text(mark), want) })
+}
+
+// waitUntil waits until shown, checked after every read, reports true;
+// what names the wait in a failure, which shows the output after mark.
+func (term *terminal) waitUntil(mark int, what string, shown func() bool) {
+	term.t.Helper()
 	deadline := time.After(time.Minute) // a failure, not a speed bound
-	for !strings.Contains(term.text(mark), want) {
+	for !shown() {
 		select {
 		case <-term.changed:
 		case <-term.closed:
-			term.t.Fatalf("the terminal closed before showing %q:\n%s", want, term.text(mark))
+			term.t.Fatalf("the terminal closed before showing %s:\n%s", what, term.text(mark))
 		case <-deadline:
-			term.t.Fatalf("the terminal never showed %q:\n%s", want, term.text(mark))
+			term.t.Fatalf("the terminal never showed %s:\n%s", what, term.text(mark))
 		}
 	}
 }

@@ -1,0 +1,382 @@
+//go:build !windows
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/termstate"
+)
+
+// runAsMainEnv makes the test binary run as asktui itself: the tests here
+// start it as a child process, which is cheaper than building asktui.
+const runAsMainEnv = "ASKTUI_TEST_MAIN"
+
+// init runs before the testing framework (and TestMain's leak check), so a
+// child is exactly asktui: its own flags, signals and exit code.
+func init() {
+	if os.Getenv(runAsMainEnv) == "1" {
+		main() // exits
+	}
+}
+
+// endOfOutput is written to the terminal by the test once the child has
+// exited: seeing it come out of the master means everything the child
+// wrote before it has been read.
+const endOfOutput = "[end-of-asktui-output]"
+
+// child is asktui running as a process of its own.
+type child struct {
+	t              *testing.T
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer // read only after exited is closed
+	exited         chan struct{}
+}
+
+// startChild starts asktui with args in a new session. With term it gets
+// the terminal's slave as its controlling terminal and standard input, as
+// in a shell; without, it has no terminal at all and standard input is a
+// pipe that nobody writes to. Standard output and error are pipes.
+func startChild(t *testing.T, term *terminal, args ...string) *child {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	c := &child{t: t, exited: make(chan struct{})}
+	c.cmd = exec.Command(exe, args...)
+	// A known environment: the parent's ACCESSIBLE, NO_COLOR or TMUX would
+	// change what asktui draws.
+	c.cmd.Env = []string{
+		runAsMainEnv + "=1",
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + dir,
+		"TERM=xterm-256color",
+		"XDG_CONFIG_HOME=" + dir,
+		"XDG_STATE_HOME=" + dir,
+	}
+	if cover := os.Getenv("GOCOVERDIR"); cover != "" {
+		c.cmd.Env = append(c.cmd.Env, "GOCOVERDIR="+cover)
+	}
+	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var stdin *os.File
+	if term != nil {
+		c.cmd.Stdin = term.slave
+		c.cmd.SysProcAttr.Setctty = true
+		c.cmd.SysProcAttr.Ctty = 0 // the child's standard input
+	} else {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.cmd.Stdin, stdin = r, w
+		defer r.Close()
+	}
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = c.cmd.Wait()
+		if stdin != nil {
+			_ = stdin.Close()
+		}
+		close(c.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-c.exited:
+		default:
+			_ = c.cmd.Process.Kill()
+			<-c.exited
+		}
+	})
+	return c
+}
+
+// signal sends sig to the child.
+func (c *child) signal(sig os.Signal) {
+	c.t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// wait waits for the child to exit and returns its exit code; a child
+// killed by a signal fails the test. screen shows what the terminal had
+// when the child does not exit.
+func (c *child) wait(screen func() string) int {
+	c.t.Helper()
+	select {
+	case <-c.exited:
+	case <-time.After(time.Minute): // a failure, not a speed bound
+		c.t.Fatalf("asktui %s did not exit; the screen:\n%s", strings.Join(c.cmd.Args[1:], " "), screen())
+	}
+	st := c.cmd.ProcessState
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		c.t.Fatalf("asktui was killed by %v instead of exiting; stderr:\n%s", ws.Signal(), c.stderr.String())
+	}
+	return st.ExitCode()
+}
+
+// output returns everything drawn on the terminal so far.
+func (term *terminal) output() []byte {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return bytes.Clone(term.screen.Bytes())
+}
+
+// drained waits until everything written to the terminal before now has
+// been read from its master.
+func (term *terminal) drained() {
+	term.t.Helper()
+	mark := term.mark()
+	if _, err := term.slave.WriteString(endOfOutput); err != nil {
+		term.t.Fatal(err)
+	}
+	term.waitFor(mark, endOfOutput)
+}
+
+// stty returns the terminal's line settings.
+func (term *terminal) stty() string {
+	term.t.Helper()
+	s, err := termstate.Stty(term.slave)
+	if err != nil {
+		term.t.Skipf("cannot read the terminal's settings: %v", err)
+	}
+	return s
+}
+
+// checkRestored fails the test unless the terminal is as before: the line
+// settings equal before, and every mode the output turned on was turned
+// off again. Call it after the child has exited.
+func (term *terminal) checkRestored(before string) {
+	term.t.Helper()
+	term.drained()
+	tr := termstate.NewTracker()
+	_, _ = tr.Write(term.output())
+	if !tr.Changed(1049) || !tr.Changed(25) || !tr.Pushed() {
+		term.t.Errorf("the alternate screen, the hidden cursor or the keyboard flags were never set: the check proves nothing\n%q", term.output())
+	}
+	for _, left := range tr.Leftovers() {
+		term.t.Errorf("the terminal was not restored: %s", left)
+	}
+	if after := term.stty(); after != before {
+		term.t.Errorf("stty -g changed:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// TestPTYProcessRestoresTerminal runs asktui ask as its own process on a
+// pseudo-terminal and ends it every way a process ends: an answer and the
+// three signals that stop it. Each time the terminal must be as it was.
+func TestPTYProcessRestoresTerminal(t *testing.T) {
+	skipUnderRace(t)
+	for _, tt := range []struct {
+		name string
+		end  func(*child, *terminal)
+		code int
+	}{
+		{"answered", func(_ *child, term *terminal) { term.typeKeys("\r") }, exitAnswered},
+		{"SIGINT", func(c *child, _ *terminal) { c.signal(os.Interrupt) }, exitInterrupted},
+		{"SIGTERM", func(c *child, _ *terminal) { c.signal(syscall.SIGTERM) }, exitTerminated},
+		{"SIGHUP", func(c *child, _ *terminal) { c.signal(syscall.SIGHUP) }, exitHangup},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(t)
+			before := term.stty()
+			c := startChild(t, term, "ask", "--theme", "dark", "examples/deploy.json")
+			term.waitFor(0, "Canary")
+			tt.end(c, term)
+			code := c.wait(func() string { return term.text(0) })
+			term.checkRestored(before)
+
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, c.stderr.String())
+			}
+			if tt.code == exitAnswered {
+				want := `{"answers":[{"id":"deploy","selected":["Yes (Recommended)"]}]}` + "\n"
+				if c.stdout.String() != want || c.stderr.Len() != 0 {
+					t.Errorf("stdout %q, stderr %q; want %s and nothing", c.stdout.String(), c.stderr.String(), want)
+				}
+				return
+			}
+			if c.stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", c.stdout.String())
+			}
+			if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeAborted || !strings.Contains(e.Message, "signal") {
+				t.Errorf("error = %v, want ASK_ABORTED naming the signal", e)
+			}
+		})
+	}
+}
+
+// TestPTYProcessHangup closes the terminal under asktui, as closing its
+// window does: the kernel sends SIGHUP, and asktui must exit 129 at once
+// with ASK_ABORTED (writes to a hung-up terminal fail, so there is nothing
+// left to restore).
+func TestPTYProcessHangup(t *testing.T) {
+	skipUnderRace(t)
+	term := newTerminal(t)
+	c := startChild(t, term, "ask", "--theme", "dark", "examples/deploy.json")
+	term.waitFor(0, "Canary")
+	_ = term.master.Close()
+	if code := c.wait(func() string { return term.text(0) }); code != exitHangup {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitHangup, c.stderr.String())
+	}
+	if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeAborted {
+		t.Errorf("error = %v, want ASK_ABORTED", e)
+	}
+}
+
+// TestNoTTYProcess runs asktui ask as a process with no controlling
+// terminal and pipes for standard input and output: it must fail at once
+// with NO_TTY, not wait for an answer nobody can give.
+func TestNoTTYProcess(t *testing.T) {
+	c := startChild(t, nil, "ask", "examples/deploy.json")
+	if code := c.wait(func() string { return "(no terminal)" }); code != exitNoTTY {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNoTTY, c.stderr.String())
+	}
+	if c.stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", c.stdout.String())
+	}
+	if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeNoTTY {
+		t.Errorf("error = %v, want NO_TTY", e)
+	}
+}
+
+// toolErrorText is the text of a coded tool error: "CODE: message".
+var toolErrorText = regexp.MustCompile(`^[A-Z_]+: \S`)
+
+// TestPTYServeSignalFailsWaitingCalls runs asktui serve as its own process
+// with MCP clients and a script waiting on the human, then signals it:
+// every waiting call must come back as a coded error before the process
+// exits, and the terminal must be as it was.
+func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
+	skipUnderRace(t)
+	for name, sig := range map[string]os.Signal{"SIGTERM": syscall.SIGTERM, "SIGHUP": syscall.SIGHUP} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(t)
+			before := term.stty()
+			addr := freeAddr(t)
+			sock := shortSocketPath(t)
+			c := startChild(t, term, "serve", "--no-auth", "--listen", addr, "--socket", sock,
+				"--history", "off", "--theme", "dark", "--bell=false", "--notify=false")
+			term.waitFor(0, "MCP:")
+			mark := term.mark()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+
+			// Two MCP clients, one with two calls waiting, and a script
+			// asking through the socket.
+			type result struct {
+				res *sdk.CallToolResult
+				err error
+			}
+			results := make(chan result, 3)
+			one, two := connectMCP(t, ctx, addr, "agent-one"), connectMCP(t, ctx, addr, "agent-two")
+			for i, cs := range []*sdk.ClientSession{one, one, two} {
+				go func() {
+					res, err := cs.CallTool(ctx, &sdk.CallToolParams{
+						Name: "ask_user_question",
+						Arguments: map[string]any{"questions": []map[string]any{{
+							"id": "q", "question": fmt.Sprintf("Question %d?", i),
+							"options": []map[string]any{{"label": "Yes"}, {"label": "No"}},
+						}}},
+					})
+					results <- result{res, err}
+				}()
+			}
+			var scriptErr bytes.Buffer
+			script := make(chan int, 1)
+			go func() {
+				script <- run(ctx, []string{"ask", "--connect=" + sock, "Ship it?", "--option", "Yes", "--option", "No"}, env{
+					stdin: strings.NewReader(""), stdout: io.Discard, stderr: &scriptErr, openTTY: mustNotOpenTTY(t),
+				})
+			}()
+			// The window title counts the requests in the inbox: at four,
+			// every one of them waits on the human.
+			const title = "asktui (4 waiting)"
+			term.waitUntil(mark, strconv.Quote(title)+" in the window title", func() bool {
+				return bytes.Contains(term.output()[mark:], []byte(title))
+			})
+
+			c.signal(sig)
+			for range 3 {
+				var r result
+				select {
+				case r = <-results:
+				case <-ctx.Done():
+					t.Fatalf("a call did not return; the screen:\n%s", term.text(0))
+				}
+				if r.err != nil {
+					t.Errorf("a call failed without a tool result: %v", r.err)
+					continue
+				}
+				if text := r.res.Content[0].(*sdk.TextContent).Text; !r.res.IsError || !toolErrorText.MatchString(text) {
+					t.Errorf("tool result %q (IsError %v), want a coded tool error", text, r.res.IsError)
+				}
+			}
+			select {
+			case code := <-script:
+				if e := envelope(t, scriptErr.String()); code != exitFailure || e.Code != interaction.CodeProviderClosed {
+					t.Errorf("ask --connect: exit %d, error %v; want %d and PROVIDER_CLOSED", code, e, exitFailure)
+				}
+			case <-ctx.Done():
+				t.Fatal("ask --connect did not return")
+			}
+
+			code := c.wait(func() string { return term.text(0) })
+			term.checkRestored(before)
+			// A signal is how a server is stopped: serve exits 0.
+			if code != 0 {
+				t.Errorf("exit %d, want 0; stderr:\n%s", code, c.stderr.String())
+			}
+			if out := strings.TrimSpace(c.stderr.String()); strings.Count(out, "\n") > 0 || !strings.HasPrefix(out, "asktui: WARNING: --no-auth") {
+				t.Errorf("stderr holds more than the --no-auth warning:\n%s", out)
+			}
+		})
+	}
+}
+
+// connectMCP connects an MCP client named name to asktui serve at addr,
+// without a token, and closes it when the test ends.
+func connectMCP(t *testing.T, ctx context.Context, addr, name string) *sdk.ClientSession {
+	t.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// shortSocketPath returns a path for a Unix socket in a directory removed
+// when the test ends; t.TempDir is too deep for the 104-byte limit.
+func shortSocketPath(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ask")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return filepath.Join(dir, "s.sock")
+}
