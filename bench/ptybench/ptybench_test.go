@@ -150,3 +150,12 @@ func TestChildEnv(t *testing.T) {
 		t.Errorf("childEnv = %v, want %v", env, want)
 	}
 }
+
+func TestVmHWM(t *testing.T) {
+	if kib := vmHWM("self"); kib <= 0 {
+		t.Errorf("vmHWM(self) = %d KiB, want more than 0", kib)
+	}
+	if kib := vmHWM("no-such-process"); kib != 0 {
+		t.Errorf("vmHWM of no process = %d, want 0", kib)
+	}
+}

@@ -143,6 +143,7 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 	if err := s.rest(c, "waiting for the screen to rest before Enter"); err != nil {
 		return r, err
 	}
+	hwm := s.childHWM()
 	sent := s.key(keyEnter)
 	exited, err := s.exit("waiting for Enter to answer and exit", c.timeout)
 	if err != nil {
@@ -156,7 +157,7 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 	if !c.ttyOut && !p.answered(s.out.String(), want) {
 		return r, fmt.Errorf("%s: Enter answered %q, want %q", sp, strings.TrimSpace(s.out.String()), want)
 	}
-	r.rssKiB = s.maxRSS()
+	r.rssKiB = s.peakRSS(hwm)
 	r.cpu = s.cpuTime()
 	return r, nil
 }

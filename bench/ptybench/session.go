@@ -48,11 +48,12 @@ func (s spec) String() string {
 // replies to the terminal's queries back to the child. Everything the two
 // goroutines share sits behind mu.
 type session struct {
-	spec  spec
-	cmd   *exec.Cmd
-	ptm   *os.File
-	start time.Time
-	out   bytes.Buffer // the child's standard output, when it is a pipe
+	spec      spec
+	cmd       *exec.Cmd
+	ptm       *os.File
+	start     time.Time
+	parentHWM int64        // the harness's peak RSS in KiB when it started the child
+	out       bytes.Buffer // the child's standard output, when it is a pipe
 
 	mu         sync.Mutex
 	emu        *vt.Emulator
@@ -132,6 +133,7 @@ func startSession(sp spec, env []string, log *queryLog, first *waiter) (*session
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 2}
 	s.cmd = cmd
 
+	s.parentHWM = vmHWM("self")
 	s.start = time.Now()
 	if err := cmd.Start(); err != nil {
 		_ = ptm.Close()
@@ -321,8 +323,44 @@ func (s *session) stuck(step, why string) error {
 	return fmt.Errorf("%s: %s: %s; the screen:\n%s", s.spec, step, why, indent(s.Screen()))
 }
 
-// maxRSS returns the child's peak resident set size in KiB; the child
-// must have exited.
+// childHWM returns the child's peak resident set size so far in KiB, from
+// /proc, or 0; the child must still be running.
+func (s *session) childHWM() int64 { return vmHWM(fmt.Sprint(s.cmd.Process.Pid)) }
+
+// vmHWM returns the VmHWM of /proc/PID/status in KiB, or 0.
+func vmHWM(pid string) int64 {
+	data, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		var kib int64
+		if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kib); err == nil {
+			return kib
+		}
+	}
+	return 0
+}
+
+// peakRSS returns the child's peak resident set size in KiB; the child
+// must have exited, and hwm is its VmHWM taken while it ran.
+//
+// Linux carries the peak RSS of a parent that spawns with vfork (as
+// os/exec does: clone with CLONE_VM|CLONE_VFORK) into the child's
+// ru_maxrss, as the child leaves the parent's memory for its own at exec.
+// So ru_maxrss is the child's own peak only when it is above the
+// harness's peak at the spawn; otherwise the child never grew past the
+// harness, and its VmHWM from /proc, taken as late as possible while it
+// ran, is the figure.
+func (s *session) peakRSS(hwm int64) int64 {
+	if r := s.maxRSS(); r > s.parentHWM {
+		return r
+	}
+	return hwm
+}
+
+// maxRSS returns the child's ru_maxrss in KiB; the child must have
+// exited.
 func (s *session) maxRSS() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
