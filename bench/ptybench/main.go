@@ -52,6 +52,7 @@ type options struct {
 	regen       string
 	note        string
 	asktuiRev   string
+	seed        uint64
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -67,7 +68,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.cfg.settle, "settle", 250*time.Millisecond, "silence that ends start-up (the settled time is the last output before it)")
 	fs.DurationVar(&o.cfg.keyQuiet, "key-quiet", 100*time.Millisecond, "how long the screen must rest before each key")
 	fs.DurationVar(&o.cfg.jitter, "jitter", 50*time.Millisecond, "keys wait a further random delay below this, so that they land at random phases of the programs' frame tickers")
-	seed := fs.Uint64("seed", 1, "seed of the random delays")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random delays")
 	fs.IntVar(&o.cfg.downs, "downs", 10, "↓ presses per choose run")
 	filter := fs.String("filter-char", "9", "the character typed in the filter run")
 	fs.DurationVar(&o.cfg.timeout, "timeout", 30*time.Second, "limit of every step; a child that misses it is killed and the run fails")
@@ -99,7 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if *screens {
 		o.cfg.screens = stderr
 	}
-	o.cfg.rng = rand.New(rand.NewPCG(*seed, *seed))
+	o.cfg.rng = rand.New(rand.NewPCG(o.seed, o.seed))
 	if o.reps < 1 || o.repsLarge < 1 {
 		return o, errors.New("-reps and -reps-large must be at least 1")
 	}

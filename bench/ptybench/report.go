@@ -129,7 +129,7 @@ func (r report) writeResults(w io.Writer) {
 		metric("CPU time of the choose run", res.a.cpu, res.b.cpu, 0)
 		p("\n")
 	}
-	p("Terminal queries each start sent (all answered):\n\n")
+	p("Terminal queries sent, on average per start of the program (all answered):\n\n")
 	p("- asktui ask: %s\n", r.a.queries)
 	p("- gum choose: %s\n", r.b.queries)
 	p("- gum filter: %s\n", r.b.filterQueries)
@@ -173,15 +173,15 @@ The metrics:
 - **first output**: from starting the process until the first read of any output (a query or a frame): the cost of starting the process and reaching the terminal.
 - **first frame**: from starting the process until the emulated screen shows "%s", that is, until the list is drawn down to its tenth row (no other text either program draws contains it).
 - **settled**: from starting the process until the last read of output before %s of silence: the time the program is really ready, including any frames after the first.
-- **↓**: the screen's text rests for %s, ↓ is sent, and the time until the next read that changes the screen's text is taken; %d presses per run (fewer on a list shorter than that, never past the last option) and the run's median is its sample.
-- **filter**: a separate run of the same list. asktui: `+"`asktui ask`"+` with / pressed to open its filter line; gum: `+"`gum filter`"+`, as `+"`gum choose`"+` has no filter. Once the screen rests, %q is typed and the time until the screen no longer shows the row "Option 1" is taken, that is, until the filtered list is drawn (not just the typed character). Ctrl+C then ends the run.
-- **Enter → exit**: in the choose run after the ↓ presses, from sending Enter until the process has exited; the answer on standard output must name the option under the cursor. asktui answers a one-question request on Enter with no confirmation step.
+- **↓**: the screen's text rests for %s plus a random 0–%s, ↓ is sent, and the time until the next read that changes the screen's text is taken; %d presses per run (fewer on a list shorter than that, never past the last option) and the run's median is its sample. The random part matters: both programs draw on a free-running 60 Hz ticker (bubbletea's renderer), so a key sent a fixed time after the last frame always lands at the same phase of it and measures either a whole frame or almost none. With random phases a key costs the program's work plus on average half a frame (8.3 ms), at most a whole one (16.7 ms), as it does for a person.
+- **filter**: a separate run of the same list. asktui: `+"`asktui ask`"+` with / pressed to open its filter line; gum: `+"`gum filter`"+`, as `+"`gum choose`"+` has no filter. Once the screen rests (as before ↓), %q is typed and the time until the screen no longer shows the row "Option 1" is taken, that is, until the filtered list is drawn (not just the typed character). Ctrl+C then ends the run.
+- **Enter → exit**: in the choose run after the ↓ presses and a rest as before ↓, from sending Enter until the process has exited; the answer on standard output must name the option under the cursor. asktui answers a one-question request on Enter with no confirmation step.
 - **peak RSS**: the choose run's peak resident set size in MiB, from the process's rusage (ru_maxrss from wait4) when that is above the harness's own peak at the moment it started the process, and otherwise from VmHWM in /proc/PID/status read just before Enter. The reason: Linux carries the peak RSS of a parent that spawns with vfork (Go's os/exec does) into the child's ru_maxrss, so a child smaller than the harness would report the harness's size. The command is not wrapped in /usr/bin/time or anything else.
 - **CPU time**: user plus system CPU time of the whole choose run (start-up, the ↓ presses, Enter) from the same rusage. Unlike the wall-clock times it hardly depends on what else the machine is doing, so it is the figure to trust on a busy machine.
 
 Every step has a limit of %s; a program that misses it is killed and the benchmark fails with the step and the screen at that moment.
 
-`, marker, c.settle, c.keyQuiet, c.downs, c.filter, c.timeout)
+`, marker, c.settle, c.keyQuiet, c.jitter, c.downs, c.filter, c.timeout)
 }
 
 func (r report) writeCommands(w io.Writer) {
@@ -194,8 +194,8 @@ func (r report) writeCommands(w io.Writer) {
 	}
 	p("- A, asktui (%s): `asktui ask --theme dark request-N.json`, where the request is `{\"questions\":[{\"id\":\"pick\",\"question\":\"Pick one\",\"options\":[{\"label\":\"Option 1\"},…]}]}`; the filter run is the same command.\n", rev)
 	p("- B, %s: `gum choose --header \"Pick one\" < options-N.txt` and `gum filter --header \"Pick one\" < options-N.txt`, the file holding one label a line.\n", r.gumVer)
-	p("- Pairs per list size: %d (%d from %s options on); %d ↓ presses per run; settle %s; rest before keys %s.\n\n",
-		o.reps, o.repsLarge, thousands(o.large), o.cfg.downs, o.cfg.settle, o.cfg.keyQuiet)
+	p("- Pairs per list size: %d (%d from %s options on); %d ↓ presses per run; settle %s; rest before keys %s plus up to %s (seed %d).\n\n",
+		o.reps, o.repsLarge, thousands(o.large), o.cfg.downs, o.cfg.settle, o.cfg.keyQuiet, o.cfg.jitter, o.seed)
 }
 
 func (r report) writeMachine(w io.Writer) {
