@@ -23,16 +23,28 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/vt"
 )
 
 func main() {
+	// An interrupted benchmark kills the program it is measuring, which
+	// runs in a session of its own and would not get the signal.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		s := <-sig
+		killLive()
+		fmt.Fprintln(os.Stderr, "ptybench: interrupted by", s)
+		os.Exit(130)
+	}()
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "ptybench:", err)
 		os.Exit(1)

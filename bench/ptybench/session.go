@@ -81,6 +81,22 @@ type waiter struct {
 	hit  chan time.Time
 }
 
+// live holds the sessions whose child may still run, so that an
+// interrupted benchmark leaves no child behind.
+var live = struct {
+	sync.Mutex
+	m map[*session]struct{}
+}{m: map[*session]struct{}{}}
+
+// killLive kills the process group of every session still running.
+func killLive() {
+	live.Lock()
+	defer live.Unlock()
+	for s := range live.m {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
 // errExited is returned by a wait that the child's exit ended.
 var errExited = errors.New("the process exited")
 
@@ -140,6 +156,9 @@ func startSession(sp spec, env []string, log *queryLog, first *waiter) (*session
 		_ = pts.Close()
 		return nil, fmt.Errorf("start %s: %w", sp, err)
 	}
+	live.Lock()
+	live.m[s] = struct{}{}
+	live.Unlock()
 	// Only the child holds the slave now, so the master reads EIO once
 	// the child and everything it started have gone.
 	_ = pts.Close()
@@ -397,6 +416,11 @@ func (s *session) exitCode() int {
 // close kills the child's process group if it is still running, and
 // releases the pty and the goroutines.
 func (s *session) close() {
+	defer func() {
+		live.Lock()
+		delete(live.m, s)
+		live.Unlock()
+	}()
 	select {
 	case <-s.done:
 	default:
