@@ -142,6 +142,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer func() { _ = os.RemoveAll(dir) }()
 
 	a, b := programs(o)
+	loadBefore := loadAvg()
 	began := time.Now()
 	var results []sizeResult
 	for _, n := range o.sizes {
@@ -178,6 +179,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		took:    time.Since(began),
 		gumVer:  versionOf(o.gum, "--version"),
 		goVer:   runtime.Version(),
+
+		loadBefore: loadBefore,
 	}
 	rep.write(w)
 	return nil

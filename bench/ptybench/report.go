@@ -20,6 +20,8 @@ type report struct {
 	took    time.Duration
 	gumVer  string
 	goVer   string
+	// loadBefore is the load average when the benchmark began.
+	loadBefore string
 }
 
 // Targets that the report judges.
@@ -206,7 +208,7 @@ func (r report) writeMachine(w io.Writer) {
 	p("- Kernel: %s\n", kernel())
 	p("- Go: %s\n", r.goVer)
 	p("- Date: %s; the benchmark took %s\n", r.began.UTC().Format("2006-01-02 15:04 MST"), r.took.Round(time.Second))
-	p("- Load average at the end: %s\n", loadAvg())
+	p("- Load average (1, 5, 15 min) at the start: %s; at the end: %s\n", r.loadBefore, loadAvg())
 }
 
 // cpuModel returns the first "model name" of /proc/cpuinfo.
