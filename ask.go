@@ -74,7 +74,8 @@ asktui works in pipes. Without a terminal asktui fails at once with NO_TTY.
 
 Exit codes: 0 answered, 1 declined, 2 invalid request or usage, 3 no
 terminal, 4 other failure, 124 --timeout elapsed, 129 hung up (SIGHUP: the
-terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated (SIGTERM). On failure standard error gets one line:
+terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
+(SIGTERM). On failure standard error gets one line:
 "asktui: CODE: message" on a terminal, else {"error":{"code":…,"message":…}}.`,
 		Example: `  # A request file
   asktui ask examples/deploy.json
