@@ -183,19 +183,23 @@ func (term *terminal) checkRestored(before string) {
 }
 
 // TestPTYProcessRestoresTerminal runs asktui ask as its own process on a
-// pseudo-terminal and ends it every way a process ends: an answer and the
-// three signals that stop it. Each time the terminal must be as it was.
+// pseudo-terminal and ends it every way a process ends: an answer, Ctrl+C
+// (bubbletea's shutdown as killed) and the three signals that stop it.
+// Each time the terminal must be as it was.
 func TestPTYProcessRestoresTerminal(t *testing.T) {
 	skipUnderRace(t)
 	for _, tt := range []struct {
 		name string
 		end  func(*child, *terminal)
 		code int
+		err  interaction.Code // the coded error on stderr
+		says string           // in its message
 	}{
-		{"answered", func(_ *child, term *terminal) { term.typeKeys("\r") }, exitAnswered},
-		{"SIGINT", func(c *child, _ *terminal) { c.signal(os.Interrupt) }, exitInterrupted},
-		{"SIGTERM", func(c *child, _ *terminal) { c.signal(syscall.SIGTERM) }, exitTerminated},
-		{"SIGHUP", func(c *child, _ *terminal) { c.signal(syscall.SIGHUP) }, exitHangup},
+		{"answered", func(_ *child, term *terminal) { term.typeKeys("\r") }, exitAnswered, "", ""},
+		{"ctrl+c", func(_ *child, term *terminal) { term.typeKeys("\x03") }, exitInterrupted, interaction.CodeProviderClosed, "Ctrl+C"},
+		{"SIGINT", func(c *child, _ *terminal) { c.signal(os.Interrupt) }, exitInterrupted, interaction.CodeAborted, "interrupt"},
+		{"SIGTERM", func(c *child, _ *terminal) { c.signal(syscall.SIGTERM) }, exitTerminated, interaction.CodeAborted, "terminated"},
+		{"SIGHUP", func(c *child, _ *terminal) { c.signal(syscall.SIGHUP) }, exitHangup, interaction.CodeAborted, "hangup"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -220,8 +224,8 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 			if c.stdout.Len() != 0 {
 				t.Errorf("stdout %q, want nothing", c.stdout.String())
 			}
-			if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeAborted || !strings.Contains(e.Message, "signal") {
-				t.Errorf("error = %v, want ASK_ABORTED naming the signal", e)
+			if e := envelope(t, c.stderr.String()); e.Code != tt.err || !strings.Contains(e.Message, tt.says) {
+				t.Errorf("error = %v, want %s saying %q", e, tt.err, tt.says)
 			}
 		})
 	}
