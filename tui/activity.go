@@ -58,6 +58,7 @@ type activityLog struct {
 	entries []entry
 	agents  map[string]*agentState
 	order   []string // agent keys in arrival order
+	widest  int      // cells of the longest agent name
 
 	width  int
 	nw     int      // name column width the lines were rendered with
@@ -78,6 +79,7 @@ func (l *activityLog) agent(name string) *agentState {
 	a := &agentState{name: name, color: len(l.order)}
 	l.agents[name] = a
 	l.order = append(l.order, name)
+	l.widest = max(l.widest, cellWidth(name))
 	return a
 }
 
@@ -193,13 +195,7 @@ func (l *activityLog) layout(width int, st *styles.Styles) {
 func (l *activityLog) restyle() { l.width = 0 }
 
 // nameWidth is the column the agents' names take.
-func (l *activityLog) nameWidth() int {
-	w := 0
-	for _, k := range l.order {
-		w = max(w, lipgloss.Width(k))
-	}
-	return min(w, 14)
-}
+func (l *activityLog) nameWidth() int { return min(l.widest, 14) }
 
 func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []string {
 	nw := l.nameWidth()

@@ -47,6 +47,9 @@ type (
 
 	// clearNoticeMsg drops a transient notice if it is still the one shown.
 	clearNoticeMsg struct{ seq int }
+
+	// redrawMsg ends a frame in which the screen was not redrawn.
+	redrawMsg struct{}
 )
 
 // askResult is what the program sends back on a request's reply channel:

@@ -41,6 +41,13 @@ type model struct {
 
 	helpCache helpCache // the help bar last drawn
 
+	// drawn is the screen last drawn, at drawnAt (wall clock, not now);
+	// while redrawing, a redrawMsg is on its way and View reuses it.
+	drawn     string
+	drawnAt   time.Time
+	redrawing bool
+	wall      func() time.Time // time.Now; tests stop it
+
 	width, height int
 	altScreen     bool
 
@@ -93,6 +100,7 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 		theme:     theme,
 		help:      help.New(),
 		now:       now,
+		wall:      time.Now,
 		altScreen: altScreen,
 		width:     80,
 		height:    24,
@@ -124,13 +132,40 @@ func (m *model) Init() tea.Cmd {
 // depends on more than the window (the inbox, the help, the notices), so
 // after each message the form is rebuilt when the room it has changed.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(redrawMsg); ok {
+		m.redrawing = false // View draws afresh
+		return m, nil
+	}
 	_, cmd := m.update(msg)
 	if r := m.activeRequest(); r != nil && r.form != nil {
 		if w, h := m.formSize(r); w != r.formW || h != r.formH {
 			cmd = tea.Batch(cmd, m.open(r))
 		}
 	}
-	return m, cmd
+	return m, tea.Batch(cmd, m.pace())
+}
+
+// frameInterval is the least time between two renders of the screen.
+// bubbletea renders after every message but writes to the terminal at most
+// 60 times a second, so in a burst (a thousand requests arriving at once,
+// a paste) every render but the last of each frame was thrown away.
+const frameInterval = time.Second / 60
+
+// pace decides whether the View after this message may reuse the last
+// screen: when one was drawn less than a frame ago, a redraw is scheduled
+// for the end of the frame instead, so the screen is never more than a
+// frame behind. A message after a quiet spell, such as a key press, is
+// drawn at once.
+func (m *model) pace() tea.Cmd {
+	if m.redrawing {
+		return nil
+	}
+	wait := frameInterval - m.wall().Sub(m.drawnAt)
+	if m.drawn == "" || wait <= 0 {
+		return nil
+	}
+	m.redrawing = true
+	return tea.Tick(wait, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
 func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -200,7 +235,10 @@ func (m *model) View() tea.View {
 	if m.quitting {
 		return v
 	}
-	v.SetContent(m.render())
+	if !m.redrawing || m.drawn == "" {
+		m.drawn, m.drawnAt = m.render(), m.wall()
+	}
+	v.SetContent(m.drawn)
 	v.AltScreen = m.altScreen
 	v.WindowTitle = m.windowTitle()
 	return v

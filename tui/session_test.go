@@ -277,3 +277,39 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 		t.Errorf("newest line = %q, want the last entry", got)
 	}
 }
+
+func TestRendersAtMostOncePerFrame(t *testing.T) {
+	m := testSession(t, 120, 40)
+	wall := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	m.wall = func() time.Time { return wall }
+	ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "codex"}, Questions: []interaction.Question{{ID: "q", Question: "First?"}}})
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "First?") {
+		t.Fatalf("the first request is not drawn:\n%s", v)
+	}
+
+	// A second request within the same frame: the screen waits for the
+	// frame's end, which a redraw is scheduled for.
+	wall = wall.Add(frameInterval / 2)
+	_, cmd := m.Update(askMsg{id: 99, ctx: context.Background(), reply: make(chan askResult, 1), arrived: fixedNow,
+		req: interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Second?"}}}})
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "2 questions waiting") {
+		t.Fatalf("redrawn within the frame:\n%s", v)
+	}
+	if !m.redrawing || cmd == nil {
+		t.Fatal("no redraw was scheduled")
+	}
+	if got := m.View().WindowTitle; got != "asktui (2 waiting)" {
+		t.Errorf("window title %q, want it current", got)
+	}
+	m.Update(redrawMsg{})
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 questions waiting") {
+		t.Fatalf("the redraw did not draw the second request:\n%s", v)
+	}
+
+	// After a quiet spell a message is drawn at once.
+	wall = wall.Add(time.Second)
+	press(m, "ctrl+n")
+	if m.redrawing {
+		t.Error("a key after a quiet spell waited for a redraw")
+	}
+}

@@ -1,0 +1,248 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// The scale benchmarks run the real program and provider headless, in the
+// full session view at 120x40, with many requests already waiting:
+//
+//	go test -run '^$' -bench 'Waiting' -benchtime 200x ./tui
+//
+// "On screen" is the moment the program has rendered a view that holds
+// the new request: Ask → provider queue → dispatcher → event loop →
+// Update → View. bubbletea then writes the frame to the terminal at its
+// next tick (at most 1/60 s later), as for any bubbletea program; that
+// pacing is not asktui's and is left out. Each request arrives at an idle
+// screen, the last one drawn a frame ago: in a burst asktui draws at most
+// once a frame (see model.pace), and BenchmarkServeScale in the root
+// package measures bursts.
+
+// viewProbe wraps the root model to see each rendered view: after View it
+// reports when the newest request is the one a benchmark waits for. It
+// exists only in this benchmark, to time the path without polling.
+type viewProbe struct {
+	*model
+	mu     sync.Mutex
+	want   uint64
+	onView chan struct{}
+}
+
+func (p *viewProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := p.model.Update(msg)
+	return p, cmd
+}
+
+func (p *viewProbe) View() tea.View {
+	before := p.drawnAt
+	v := p.model.View()
+	p.mu.Lock()
+	want := p.want
+	p.mu.Unlock()
+	fresh := p.drawnAt != before // not the last frame's screen, reused
+	if n := len(p.requests); fresh && want != 0 && n > 0 && p.requests[n-1].id == want {
+		p.mu.Lock()
+		p.want = 0
+		p.mu.Unlock()
+		p.onView <- struct{}{}
+	}
+	return v
+}
+
+// expect arms the probe for the request the provider numbers next.
+func (p *viewProbe) expect(id uint64) {
+	p.mu.Lock()
+	p.want = id
+	p.mu.Unlock()
+}
+
+// scaleRig is a running headless program with its provider.
+type scaleRig struct {
+	probe *viewProbe
+	prov  *Provider
+	done  chan struct{}
+	prog  *tea.Program
+}
+
+func startScaleRig(b *testing.B) *scaleRig {
+	b.Helper()
+	m := newModel(styles.ThemeDark, true, true, time.Now)
+	m.session = true
+	probe := &viewProbe{model: m, onView: make(chan struct{}, 1)}
+	prog := tea.NewProgram(probe,
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40),
+		tea.WithoutSignals(), tea.WithoutSignalHandler(),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	rig := &scaleRig{probe: probe, prog: prog, done: make(chan struct{})}
+	rig.prov = newProvider(prog, rig.done, time.Now)
+	go func() {
+		defer close(rig.done)
+		_, _ = prog.Run()
+	}()
+	b.Cleanup(func() {
+		prog.Send(quitMsg{})
+		<-rig.done
+	})
+	return rig
+}
+
+// scaleRequest is a typical request: one question, four options, from
+// one of eight agents.
+func scaleRequest(i int) interaction.Request {
+	return interaction.Request{
+		Agent: &interaction.Agent{ID: fmt.Sprint("agent-", i%8), Name: fmt.Sprint("Agent ", i%8)},
+		Questions: []interaction.Question{{
+			ID:       "q",
+			Header:   "Deploy",
+			Question: fmt.Sprintf("Request %d: deploy the billing service to production now?", i),
+			Options: []interaction.Option{
+				{Label: "Yes (Recommended)", Description: "Roll out to every region"},
+				{Label: "Canary", Description: "5% of traffic first"},
+				{Label: "Staging only"},
+				{Label: "No"},
+			},
+		}},
+	}
+}
+
+// askAndShow asks req and waits until it is on screen. It returns how long
+// that took and a function that withdraws the request and waits for Ask
+// to return.
+func (rig *scaleRig) askAndShow(b *testing.B, req interaction.Request) (time.Duration, func()) {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	rig.probe.expect(rig.prov.nextID.Load() + 1)
+	returned := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := rig.prov.Ask(ctx, req)
+		returned <- err
+	}()
+	select {
+	case <-rig.probe.onView:
+	case err := <-returned:
+		b.Fatalf("Ask returned before its request was shown: %v", err)
+	case <-time.After(time.Minute):
+		b.Fatal("the request never reached the screen")
+	}
+	took := time.Since(start)
+	return took, func() {
+		cancel()
+		if err := <-returned; interaction.CodeOf(err) != interaction.CodeAborted {
+			b.Fatalf("withdrawn Ask returned %v, want ASK_ABORTED", err)
+		}
+	}
+}
+
+// fill leaves n requests waiting, each Ask in its own goroutine as a
+// server's handlers would be, and returns what ends them.
+func (rig *scaleRig) fill(b *testing.B, n int) func() {
+	b.Helper()
+	var withdraws []func()
+	for i := range n {
+		_, withdraw := rig.askAndShow(b, scaleRequest(i))
+		withdraws = append(withdraws, withdraw)
+		time.Sleep(2 * frameInterval) // draw each at once, as the benchmark does
+	}
+	return func() {
+		for _, w := range withdraws {
+			w()
+		}
+	}
+}
+
+// BenchmarkAskToScreenWaiting times Ask → the request on screen with 0,
+// 100 and 1,000 requests already waiting. The target is under 1 ms and
+// flat: the cost must not grow with the queue.
+func BenchmarkAskToScreenWaiting(b *testing.B) {
+	for _, waiting := range []int{0, 100, 1000} {
+		b.Run(fmt.Sprint(waiting), func(b *testing.B) {
+			rig := startScaleRig(b)
+			release := rig.fill(b, waiting)
+			defer release()
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				took, withdraw := rig.askAndShow(b, scaleRequest(waiting+i))
+				lat = append(lat, took)
+				b.StopTimer()
+				withdraw()
+				// The screen idles: the withdrawal's frame is drawn, and
+				// the next request finds the last draw a frame old.
+				time.Sleep(2 * frameInterval)
+				b.StartTimer()
+			}
+			b.StopTimer()
+			reportLatency(b, lat)
+		})
+	}
+}
+
+// BenchmarkMemoryPerWaitingRequest measures what one more waiting request
+// costs: the program's share (heap) and the waiting Ask's goroutine
+// (stack), with 1,000 waiting.
+func BenchmarkMemoryPerWaitingRequest(b *testing.B) {
+	const n = 1000
+	for b.Loop() {
+		rig := startScaleRig(b)
+		before := memNow()
+		release := rig.fill(b, n)
+		after := memNow()
+		b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/n, "heap-B/request")
+		b.ReportMetric(float64(after.StackInuse-before.StackInuse)/n, "stack-B/request")
+		release()
+	}
+}
+
+func memNow() runtime.MemStats {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms
+}
+
+// reportLatency adds the median, 99th percentile and maximum of lat to the
+// benchmark's results, in milliseconds.
+func reportLatency(b *testing.B, lat []time.Duration) {
+	b.Helper()
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	q := func(p float64) float64 {
+		return float64(lat[min(int(p*float64(len(lat))), len(lat)-1)]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(q(1), "max-ms")
+}
+
+// BenchmarkSessionRender draws the session view at 120x40 with 100
+// requests waiting: the cost every message pays, since bubbletea renders
+// after each one.
+func BenchmarkSessionRender(b *testing.B) {
+	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m.session = true
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for i := range 100 {
+		msg := askMsg{id: uint64(i + 1), ctx: context.Background(), req: scaleRequest(i), reply: make(chan askResult, 1), arrived: fixedNow}
+		_, cmd := m.Update(msg)
+		_ = cmd
+	}
+	for b.Loop() {
+		_ = m.View()
+	}
+}
