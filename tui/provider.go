@@ -19,6 +19,9 @@ type Provider struct {
 	done   <-chan struct{} // closed when the program has exited
 	nextID atomic.Uint64
 	now    func() time.Time
+	// withdrawAck bounds how long a withdrawn Ask waits for the program
+	// to hand back the human's draft; tests lengthen it.
+	withdrawAck time.Duration
 
 	// Messages for the program queue here and one dispatcher goroutine,
 	// living as long as the program, delivers them with Program.Send in
@@ -34,7 +37,7 @@ type Provider struct {
 var _ interaction.Provider = (*Provider)(nil)
 
 func newProvider(prog *tea.Program, done <-chan struct{}, now func() time.Time) *Provider {
-	return &Provider{prog: prog, done: done, now: now, wake: make(chan struct{}, 1)}
+	return &Provider{prog: prog, done: done, now: now, withdrawAck: withdrawAck, wake: make(chan struct{}, 1)}
 }
 
 // Ask shows req and waits for the human. It returns the answer, or an
@@ -71,13 +74,20 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 		// The program answers the withdrawal with the human's draft (or
 		// with an answer given at that very moment); wait for it briefly,
 		// never longer than withdrawAck.
-		ack := time.NewTimer(withdrawAck)
+		ack := time.NewTimer(p.withdrawAck)
 		defer ack.Stop()
 		select {
 		case r := <-reply:
 			return r.answer, r.err
 		case <-p.done:
 		case <-ack.C:
+		}
+		// The program may have answered just before it exited (or the
+		// timer fired): that answer was reported to the human as sent.
+		select {
+		case r := <-reply:
+			return r.answer, r.err
+		default:
 		}
 		return interaction.Answer{}, err
 	case <-p.done:
@@ -102,8 +112,8 @@ func (p *Provider) Report(a interaction.Activity) {
 
 var _ interaction.ActivitySink = (*Provider)(nil)
 
-// withdrawAck bounds how long a withdrawn Ask waits for the program to
-// hand back the human's draft.
+// withdrawAck is how long a withdrawn Ask waits for the program to hand
+// back the human's draft, unless a test changes Provider.withdrawAck.
 const withdrawAck = 250 * time.Millisecond
 
 // withdrawnError is a withdrawal (ASK_ABORTED or the context's own coded
