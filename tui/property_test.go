@@ -25,7 +25,7 @@ import (
 
 // The property test's knobs. A failure logs its seed; run it again with
 //
-//	go test -race -run TestPropertyConcurrentAsks -property.seed=SEED ./tui
+//	go test -race -run TestPropertyConcurrentAsks ./tui -args -property.seed=SEED
 //
 // and soak with -property.rounds (or ASKTUI_PROPERTY_ROUNDS) set high.
 var (
@@ -77,7 +77,7 @@ func TestPropertyConcurrentAsks(t *testing.T) {
 	seed, rounds := propertySettings(t)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("replay with: go test -race -run TestPropertyConcurrentAsks -property.seed=%d -property.rounds=%d ./tui", seed, rounds)
+			t.Logf("replay with: go test -race -run TestPropertyConcurrentAsks ./tui -args -property.seed=%d -property.rounds=%d", seed, rounds)
 		}
 	})
 	// Timers a program leaves behind end by themselves: a pending tea.Tick
@@ -192,16 +192,27 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 		},
 	})
 	prov := p.Provider().(*Provider)
+	// A withdrawn Ask waits for the program's word however slow it is
+	// under -race, so no outcome here depends on timing. (With the bounded
+	// wait, an answer the human gives while the program lags behind a
+	// withdrawal is shown as sent though its Ask returned ASK_ABORTED.)
+	prov.withdrawAck = propertyDeadline
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
 	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(runCtx) }()
+	// Sometimes the program starts only after the first Asks: they wait
+	// in the provider's queue.
+	lateStart := rng.IntN(4) == 0
+	start := func() { go func() { runErr <- p.Run(runCtx) }() }
+	if !lateStart {
+		start()
+	}
 
 	// Plan the askers up front, each with its own random source, so the
 	// seed replays the same plans whatever the scheduling.
 	askers := make([]*asker, 1+rng.IntN(8))
 	for i := range askers {
-		a := &asker{req: randomRequest(rng), mode: randomCancelMode(rng), spins: rng.IntN(200), report: rng.IntN(3) == 0}
+		a := &asker{req: randomRequest(rng, fmt.Sprintf("a%d-", i)), mode: randomCancelMode(rng), spins: rng.IntN(200), report: rng.IntN(3) == 0}
 		if err := a.req.Validate(); err != nil {
 			t.Fatalf("the test built an invalid request: %v", err)
 		}
@@ -248,6 +259,13 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 				a.cancel(a.cause)
 			})
 		}
+	}
+
+	if lateStart {
+		for range rng.IntN(100) {
+			runtime.Gosched()
+		}
+		start()
 	}
 
 	// The human: random keys, now and then a look at the screen (which
@@ -334,6 +352,10 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 	}
 
 	ok := !t.Failed()
+	if msg := screenAgrees(p.model, askers); msg != "" {
+		t.Errorf("ending by %v: %s", end, msg)
+		ok = false
+	}
 	for i, a := range askers {
 		outcomes[a.outcome()]++
 		if msg := a.check(); msg != "" {
@@ -346,7 +368,7 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 	// Asking after the end fails at once.
 	late := make(chan error, 1)
 	go func() {
-		_, err := prov.Ask(context.Background(), randomRequest(rng))
+		_, err := prov.Ask(context.Background(), randomRequest(rng, "late-"))
 		late <- err
 	}()
 	select {
@@ -372,6 +394,38 @@ func (a *asker) outcome() string {
 		return string(interaction.CodeOf(a.err)) + "+draft"
 	}
 	return string(interaction.CodeOf(a.err))
+}
+
+// screenAgrees compares what the screen told the human (answers sent,
+// requests declined, in the activity log) with what the callers got, once
+// the program has ended; it returns what disagrees, or "".
+func screenAgrees(m *model, askers []*asker) string {
+	var sent, declined, answered, refused int
+	for _, e := range m.log.entries {
+		switch e.kind {
+		case entryAnswered:
+			sent++
+		case entryDeclined:
+			declined++
+		}
+	}
+	for _, a := range askers {
+		switch {
+		case a.err == nil:
+			answered++
+		case interaction.CodeOf(a.err) == interaction.CodeDeclined:
+			refused++
+		}
+	}
+	if sent != answered || declined != refused {
+		var got []string
+		for _, a := range askers {
+			got = append(got, a.outcome())
+		}
+		return fmt.Sprintf("the screen said %d answers were sent and %d requests declined, but %d callers got an answer and %d ASK_DECLINED (outcomes %v)",
+			sent, declined, answered, refused, got)
+	}
+	return ""
 }
 
 // check returns what is wrong with the asker's outcome, or "".
@@ -482,8 +536,9 @@ var propertyAgents = []interaction.Agent{
 
 // randomRequest builds a valid request of 1–4 questions: single- and
 // multi-select with varied option counts, free text, with and without
-// headers and descriptions.
-func randomRequest(rng *rand.Rand) interaction.Request {
+// headers and descriptions. Question ids start with prefix, so an answer
+// delivered to the wrong Ask fails Check.
+func randomRequest(rng *rand.Rand, prefix string) interaction.Request {
 	texts := []string{
 		"Deploy the release to production now?",
 		"Which database should the service use?",
@@ -500,7 +555,7 @@ func randomRequest(rng *rand.Rand) interaction.Request {
 	}
 	n := 1 + rng.IntN(4)
 	for i := range n {
-		q := interaction.Question{ID: fmt.Sprintf("q%d", i+1), Question: texts[rng.IntN(len(texts))]}
+		q := interaction.Question{ID: fmt.Sprintf("%sq%d", prefix, i+1), Question: texts[rng.IntN(len(texts))]}
 		if rng.IntN(2) == 0 {
 			q.Header = []string{"Deploy", "Storage", "Regions", "Notes", "A rather long header for a tab"}[rng.IntN(5)]
 		}
