@@ -93,9 +93,12 @@ func checkItem(p *problems, qi int, q Question, item AnswerItem) {
 
 // labelLookup returns a membership test for the labels of opts, choosing a
 // linear scan for few lookups and a map otherwise, so the cost stays
-// linear in the size of the question and the answer.
+// linear in the size of the question and the answer. Building the map
+// costs dozens of comparisons per label, so a scan wins for an answer of
+// up to scanLookups labels, however long the list.
 func labelLookup(opts []Option, lookups int) func(string) bool {
-	if lookups*len(opts) <= 1024 {
+	const scanLookups = 16
+	if lookups <= scanLookups || lookups*len(opts) <= 1024 {
 		return func(label string) bool {
 			for _, o := range opts {
 				if o.Label == label {

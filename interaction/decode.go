@@ -60,8 +60,25 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 			requestExample, describeStart(data[start:]))
 	}
 
-	// Decode the questions as raw values first so that a type error can
-	// name the question it is in.
+	// Most requests are well formed: decode them in one pass. Only when
+	// that fails are the questions decoded as raw values first, so that a
+	// type error can name the question it is in.
+	req, ok := decodeFast(data)
+	if !ok {
+		var err error
+		if req, err = decodeCareful(data); err != nil {
+			return Request{}, err
+		}
+	}
+	if err := req.Validate(); err != nil {
+		return Request{}, err
+	}
+	return req, nil
+}
+
+// decodeCareful decodes data question by question, to say where a
+// problem is; it decodes what decodeFast accepts to the same request.
+func decodeCareful(data []byte) (Request, error) {
 	var top struct {
 		Questions []json.RawMessage `json:"questions"`
 		Agent     *Agent            `json:"agent"`
@@ -91,10 +108,34 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 		}
 		req.Questions[i] = w.question()
 	}
-	if err := req.Validate(); err != nil {
-		return Request{}, err
-	}
 	return req, nil
+}
+
+// decodeFast decodes a well-formed request in one pass; ok is false for
+// anything else, which the caller decodes again to say what is wrong.
+func decodeFast(data []byte) (req Request, ok bool) {
+	var top struct {
+		Questions []wireQuestion `json:"questions"`
+		Agent     *Agent         `json:"agent"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&top); err != nil {
+		return Request{}, false
+	}
+	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
+		return Request{}, false
+	}
+	if tooManyQuestions(len(top.Questions)) != nil {
+		return Request{}, false
+	}
+	req.Agent = top.Agent
+	if top.Questions != nil {
+		req.Questions = make([]Question, len(top.Questions))
+		for i, w := range top.Questions {
+			req.Questions[i] = w.question()
+		}
+	}
+	return req, true
 }
 
 // decodeError turns an error decoding the top-level object into an

@@ -3,6 +3,7 @@ package interaction
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -177,4 +178,42 @@ func TestDecodeRequestMaxOptions(t *testing.T) {
 	}
 	_, err = DecodeRequest(bytes.NewReader(build(MaxOptions + 1)))
 	wantError(t, err, CodeInvalidRequest, `question 1 (id "big"): 100001 options exceed the limit of 100000 options per question`)
+}
+
+// BenchmarkDecodeRequest decodes and validates a one-question request
+// with 100,000 options (2.4 MB), as `asktui ask` does before its first
+// frame.
+func BenchmarkDecodeRequest(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"questions":[{"id":"pick","question":"Pick one","options":[`)
+	for i := range 100_000 {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		fmt.Fprintf(&buf, `{"label":"Option %d"}`, i+1)
+	}
+	buf.WriteString(`]}]}`)
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := DecodeRequest(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckOneOfManyLabels checks an answer naming one of 100,000
+// options, as the provider's answer is checked before it is returned.
+func BenchmarkCheckOneOfManyLabels(b *testing.B) {
+	opts := make([]Option, 100_000)
+	for i := range opts {
+		opts[i] = Option{Label: fmt.Sprintf("Option %d", i+1)}
+	}
+	req := Request{Questions: []Question{{ID: "pick", Question: "Pick one", Options: opts}}}
+	ans := Answer{Answers: []AnswerItem{{ID: "pick", Selected: []string{"Option 99999"}}}}
+	for b.Loop() {
+		if err := ans.Check(req); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

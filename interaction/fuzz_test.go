@@ -46,6 +46,15 @@ func FuzzDecodeRequest(f *testing.F) {
 	}
 
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if fast, ok := decodeFast(data); ok {
+			careful, err := decodeCareful(data)
+			if err != nil {
+				t.Fatalf("the one-pass decode accepted what the careful one rejects: %v", err)
+			}
+			if !reflect.DeepEqual(fast, careful) {
+				t.Fatalf("the decodes differ:\n fast    %#v\n careful %#v", fast, careful)
+			}
+		}
 		r, err := DecodeRequest(bytes.NewReader(data))
 		if err != nil {
 			var e *Error

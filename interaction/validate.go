@@ -122,7 +122,9 @@ func (r Request) Validate() error {
 				}
 				p.addf(`%s: option %d has %s label; every option needs a non-empty "label"`, ref, j+1, kind)
 			} else {
-				p.checkString(fmt.Sprintf(`%s: option %d "label"`, ref, j+1), o.Label, MaxLabelLen)
+				if !fine(o.Label, MaxLabelLen) {
+					p.checkString(fmt.Sprintf(`%s: option %d "label"`, ref, j+1), o.Label, MaxLabelLen)
+				}
 				if first, dup := labels[o.Label]; dup {
 					p.addf(`%s: options %d and %d share the label %s; labels must be unique within a question`,
 						ref, first+1, j+1, quote(o.Label))
@@ -130,7 +132,7 @@ func (r Request) Validate() error {
 					labels[o.Label] = j
 				}
 			}
-			if o.Description != "" {
+			if !fine(o.Description, MaxDescriptionLen) {
 				p.checkString(fmt.Sprintf(`%s: option %d "description"`, ref, j+1), o.Description, MaxDescriptionLen)
 			}
 		}
@@ -177,6 +179,10 @@ func (p *problems) addf(format string, args ...any) {
 	}
 	p.list = append(p.list, fmt.Sprintf(format, args...))
 }
+
+// fine reports whether checkString would find nothing wrong with s, so the
+// name of a value is only built when there is a problem to report.
+func fine(s string, limit int) bool { return len(s) <= limit && utf8.ValidString(s) }
 
 // checkString reports s if it is longer than limit bytes or not valid
 // UTF-8. what names the value, as in `question 2 (id "db"): the "header"`.
