@@ -293,6 +293,9 @@ func ask(ctx context.Context, req interaction.Request, o askOptions, theme style
 		Inline:     o.inline,
 		Accessible: o.accessible || e.getenv("ACCESSIBLE") != "",
 		Environ:    e.environ,
+		// A one-shot question is on screen briefly: draw it and each key
+		// as soon as bubbletea can.
+		FPS: 120,
 	})
 	svc := interaction.NewService()
 	unregister, err := svc.Register(p.Provider())

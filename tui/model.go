@@ -43,10 +43,11 @@ type model struct {
 
 	// drawn is the screen last drawn, at drawnAt (wall clock, not now);
 	// while redrawing, a redrawMsg is on its way and View reuses it.
-	drawn     string
-	drawnAt   time.Time
-	redrawing bool
-	wall      func() time.Time // time.Now; tests stop it
+	drawn      string
+	drawnAt    time.Time
+	redrawing  bool
+	wall       func() time.Time // time.Now; tests stop it
+	frameEvery time.Duration    // bubbletea's frame: 1/FPS
 
 	width, height int
 	altScreen     bool
@@ -96,16 +97,17 @@ type pastAnswer struct {
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
 	m := &model{
-		keys:      DefaultKeyMap(),
-		theme:     theme,
-		help:      help.New(),
-		now:       now,
-		wall:      time.Now,
-		altScreen: altScreen,
-		width:     80,
-		height:    24,
-		log:       newActivityLog(),
-		spin:      spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		keys:       DefaultKeyMap(),
+		theme:      theme,
+		help:       help.New(),
+		now:        now,
+		wall:       time.Now,
+		frameEvery: frameInterval,
+		altScreen:  altScreen,
+		width:      80,
+		height:     24,
+		log:        newActivityLog(),
+		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	m.setStyles(styles.For(theme, isDark))
 	return m
@@ -145,10 +147,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmd, m.pace())
 }
 
-// frameInterval is the least time between two renders of the screen.
-// bubbletea renders after every message but writes to the terminal at most
-// 60 times a second, so in a burst (a thousand requests arriving at once,
-// a paste) every render but the last of each frame was thrown away.
+// frameInterval is the default least time between two renders of the
+// screen, bubbletea's frame. bubbletea renders after every message but
+// writes to the terminal at most once a frame, so in a burst (a thousand
+// requests arriving at once, a paste) every render but the last of each
+// frame was thrown away.
 const frameInterval = time.Second / 60
 
 // pace decides whether the View after this message may reuse the last
@@ -160,7 +163,7 @@ func (m *model) pace() tea.Cmd {
 	if m.redrawing {
 		return nil
 	}
-	wait := frameInterval - m.wall().Sub(m.drawnAt)
+	wait := m.frameEvery - m.wall().Sub(m.drawnAt)
 	if m.drawn == "" || wait <= 0 {
 		return nil
 	}

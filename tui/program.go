@@ -47,12 +47,20 @@ type Options struct {
 	// Environ is the environment the terminal is described by (TERM,
 	// COLORTERM, NO_COLOR …); nil means the process environment.
 	Environ []string
+	// FPS is how many times a second the screen may be redrawn, at most
+	// 120; zero means 60. A higher rate shows the first frame and each
+	// key's effect sooner at the cost of more wakeups while idle: worth it
+	// for a one-shot question, not for an inbox left open all day.
+	FPS int
 
 	// programOptions are extra bubbletea options, for tests.
 	programOptions []tea.ProgramOption
 	// now is the clock, for tests.
 	now func() time.Time
 }
+
+// maxFPS is bubbletea's highest frame rate.
+const maxFPS = 120
 
 // Alerts are the ways the session view announces a new request; each is
 // switchable because terminals and people differ.
@@ -94,6 +102,11 @@ func New(opts Options) *Program {
 	p.model.alerts = opts.Alerts
 	p.model.status = Sanitize(opts.Status)
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
+	if opts.FPS > 0 {
+		fps := min(opts.FPS, maxFPS)
+		p.model.frameEvery = time.Second / time.Duration(fps)
+		teaOpts = append(teaOpts, tea.WithFPS(fps))
+	}
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))
 	}
