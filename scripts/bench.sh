@@ -17,6 +17,8 @@
 #   --options LIST     comma-separated list sizes [BENCH_OPTIONS]
 #   --out FILE         where to write the report [default docs/benchmarks.md]
 #   --note TEXT        a note printed under the report's title [BENCH_NOTE]
+#   --no-scale         skip the scale benchmarks (go test -bench) appended
+#                      to the report
 #
 # Needs Go and the module proxy. Run it on a quiet machine: the numbers
 # are wall-clock times. A step that a program does not finish within the
@@ -36,6 +38,7 @@ out=docs/benchmarks.md
 note=${BENCH_NOTE:-}
 regen="scripts/bench.sh"
 extra=()
+scale=1
 
 log() { echo "bench: $*" >&2; }
 die() {
@@ -71,6 +74,9 @@ while (($# > 0)); do
 	--note)
 		note=${2:?--note needs a text}
 		shift
+		;;
+	--no-scale)
+		scale=
 		;;
 	--)
 		shift
@@ -117,6 +123,38 @@ start=$SECONDS
 	-note "$note" \
 	-o "$tmp/report.md" \
 	"${extra[@]}"
+
+# The scale benchmarks: Go benchmarks of the provider, the session view
+# and serve under 1,000 concurrent MCP calls (see their doc comments).
+if [[ -n $scale ]]; then
+	log "running the scale benchmarks"
+	{
+		echo
+		echo "## Scale: many requests at once"
+		echo
+		echo "Go benchmarks, run by the same command right after the table above."
+		echo "\`BenchmarkAskToScreenWaiting\` times \`Ask\` until the session view (120x40) has"
+		echo "drawn the request, with 0, 100 and 1,000 requests already waiting, each"
+		echo "arriving at an idle screen; \`BenchmarkMemoryPerWaitingRequest\` is what one"
+		echo "more waiting request costs; \`BenchmarkSessionRender\` is one frame of the"
+		echo "session view with 100 waiting. \`BenchmarkServeScale\` runs \`asktui serve\` as"
+		echo "its own process on a 120x40 pseudo-terminal, holds 1,000 MCP tool calls"
+		echo "open at once (from 1,000 sessions, and from 10), answers half by key and"
+		echo "has the clients cancel the rest: \`onscreen-*\` is tool call → on screen"
+		echo "(the window title counting it), \`all-onscreen\` the time until all 1,000"
+		echo "are, \`peak-RSS\` serve's VmHWM, \`serve-cpu\` its CPU time for the whole run."
+		echo
+		echo '```'
+		echo "\$ go test -run '^\$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui"
+		go test -run '^$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench MemoryPerWaitingRequest -benchtime 1x ./tui"
+		go test -run '^$' -bench 'MemoryPerWaitingRequest' -benchtime 1x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench ServeScale -benchtime 1x ."
+		go test -run '^$' -bench ServeScale -benchtime 1x . 2>&1 | grep -E '^Benchmark'
+		echo '```'
+	} >>"$tmp/report.md"
+fi
+
 mkdir -p "$(dirname "$out")"
 mv "$tmp/report.md" "$out"
 log "wrote $out in $((SECONDS - start)) s"

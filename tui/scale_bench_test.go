@@ -30,13 +30,14 @@ import (
 // once a frame (see model.pace), and BenchmarkServeScale in the root
 // package measures bursts.
 
-// viewProbe wraps the root model to see each rendered view: after View it
-// reports when the newest request is the one a benchmark waits for. It
-// exists only in this benchmark, to time the path without polling.
+// viewProbe wraps the root model to see each rendered view: after a View
+// that drew the screen afresh (not the last frame's, reused), it reports
+// when the condition a benchmark waits for holds. It exists only in this
+// benchmark, to time the path without polling.
 type viewProbe struct {
 	*model
 	mu     sync.Mutex
-	want   uint64
+	cond   func(*model) bool
 	onView chan struct{}
 }
 
@@ -49,23 +50,24 @@ func (p *viewProbe) View() tea.View {
 	before := p.drawnAt
 	v := p.model.View()
 	p.mu.Lock()
-	want := p.want
-	p.mu.Unlock()
-	fresh := p.drawnAt != before // not the last frame's screen, reused
-	if n := len(p.requests); fresh && want != 0 && n > 0 && p.requests[n-1].id == want {
-		p.mu.Lock()
-		p.want = 0
-		p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.cond != nil && p.drawnAt != before && p.cond(p.model) {
+		p.cond = nil
 		p.onView <- struct{}{}
 	}
 	return v
 }
 
-// expect arms the probe for the request the provider numbers next.
-func (p *viewProbe) expect(id uint64) {
+// expect arms the probe.
+func (p *viewProbe) expect(cond func(*model) bool) {
 	p.mu.Lock()
-	p.want = id
+	p.cond = cond
 	p.mu.Unlock()
+}
+
+// newest is the condition that the request numbered id has arrived last.
+func newest(id uint64) func(*model) bool {
+	return func(m *model) bool { n := len(m.requests); return n > 0 && m.requests[n-1].id == id }
 }
 
 // scaleRig is a running headless program with its provider.
@@ -123,7 +125,7 @@ func scaleRequest(i int) interaction.Request {
 func (rig *scaleRig) askAndShow(b *testing.B, req interaction.Request) (time.Duration, func()) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	rig.probe.expect(rig.prov.nextID.Load() + 1)
+	rig.probe.expect(newest(rig.prov.nextID.Load() + 1))
 	returned := make(chan error, 1)
 	start := time.Now()
 	go func() {
@@ -150,15 +152,32 @@ func (rig *scaleRig) askAndShow(b *testing.B, req interaction.Request) (time.Dur
 // server's handlers would be, and returns what ends them.
 func (rig *scaleRig) fill(b *testing.B, n int) func() {
 	b.Helper()
-	var withdraws []func()
-	for i := range n {
-		_, withdraw := rig.askAndShow(b, scaleRequest(i))
-		withdraws = append(withdraws, withdraw)
-		time.Sleep(2 * frameInterval) // draw each at once, as the benchmark does
+	if n == 0 {
+		return func() {}
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	returned := make(chan error, n)
+	rig.probe.expect(func(m *model) bool { return len(m.requests) == n })
+	for i := range n {
+		go func() {
+			_, err := rig.prov.Ask(ctx, scaleRequest(i))
+			returned <- err
+		}()
+	}
+	select {
+	case <-rig.probe.onView:
+	case err := <-returned:
+		b.Fatalf("Ask returned while filling: %v", err)
+	case <-time.After(time.Minute):
+		b.Fatalf("the %d requests never all reached the screen", n)
+	}
+	time.Sleep(2 * frameInterval) // the screen idles before the benchmark
 	return func() {
-		for _, w := range withdraws {
-			w()
+		cancel()
+		for range n {
+			if err := <-returned; interaction.CodeOf(err) != interaction.CodeAborted {
+				b.Fatalf("withdrawn Ask returned %v, want ASK_ABORTED", err)
+			}
 		}
 	}
 }
