@@ -89,7 +89,7 @@ func (s *Service) Ask(ctx context.Context, req Request) (Answer, error) {
 			"no user interface is attached to answer questions; start one (for example the asktui terminal app) and ask again")
 	}
 
-	ans, err := reg.provider.Ask(ctx, req)
+	ans, err := safeAsk(ctx, reg.provider, req)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -104,6 +104,19 @@ func (s *Service) Ask(ctx context.Context, req Request) (Answer, error) {
 		return Answer{}, err
 	}
 	return normalize(req, ans), nil
+}
+
+// safeAsk asks p, turning a panic in it into an INTERNAL error: a bug in
+// one provider fails the one request, instead of ending the process with
+// the terminal still in the UI's hands and every other caller's request
+// lost.
+func safeAsk(ctx context.Context, p Provider, req Request) (ans Answer, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ans, err = Answer{}, Errorf(CodeInternal, "the user interface failed while asking: %v", r)
+		}
+	}()
+	return p.Ask(ctx, req)
 }
 
 // normalize returns ans with exactly one item per question of req, in

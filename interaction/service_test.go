@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -304,5 +305,17 @@ func TestServiceAbortWhileWaiting(t *testing.T) {
 	cancel()
 	if err := <-done; CodeOf(err) != CodeAborted || !errors.Is(err, context.Canceled) {
 		t.Errorf("Ask = %v, want ASK_ABORTED wrapping context.Canceled", err)
+	}
+}
+
+func TestServiceProviderPanicIsAnError(t *testing.T) {
+	s := NewService()
+	mustRegister(t, s, ProviderFunc(func(context.Context, Request) (Answer, error) {
+		panic("index out of range")
+	}))
+	_, err := s.Ask(context.Background(), req(Question{ID: "q", Question: "Go?"}))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeInternal || !strings.Contains(e.Message, "index out of range") {
+		t.Fatalf("err = %v, want INTERNAL naming the panic", err)
 	}
 }
