@@ -72,7 +72,9 @@ func propertySettings(t *testing.T) (seed uint64, rounds int) {
 // it returns (exactly once), with an answer consistent with its request or
 // with a known coded error; ASK_ABORTED only for a context that ended;
 // PROVIDER_CLOSED only once the program is gone, and at once for any Ask
-// after that; and no goroutine outlives the program.
+// after that; the screen says an answer was sent (or a request declined)
+// exactly as often as a caller got one; and no goroutine outlives the
+// program.
 func TestPropertyConcurrentAsks(t *testing.T) {
 	seed, rounds := propertySettings(t)
 	t.Cleanup(func() {
@@ -157,7 +159,7 @@ type asker struct {
 	req     interaction.Request
 	mode    cancelMode
 	afterN  int // for cancelAfterKeys and cancelWithTimeout
-	spins   int // for cancelWhenever, and the yields before asking
+	spins   int // yields before asking
 	ctx     context.Context
 	cancel  context.CancelCauseFunc
 	cause   error // the cause the context ends with
@@ -234,7 +236,7 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 		if a.mode == cancelBefore {
 			a.cancel(a.cause)
 		}
-		spins := spinners.IntN(300)
+		cancelSpins := spinners.IntN(300)
 		wg.Go(func() {
 			for range a.spins {
 				runtime.Gosched()
@@ -253,7 +255,7 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 		})
 		if a.mode == cancelWhenever {
 			wg.Go(func() {
-				for range spins {
+				for range cancelSpins {
 					runtime.Gosched()
 				}
 				a.cancel(a.cause)
