@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,6 +19,7 @@ type (
 		ctx      context.Context
 		req      interaction.Request
 		reply    chan<- askResult
+		settled  *atomic.Bool // claimed by whichever settles the request first: the program replying, or a withdrawn Ask that stopped waiting
 		deadline time.Time
 		arrived  time.Time
 	}

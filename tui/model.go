@@ -418,7 +418,9 @@ func (m *model) gotoTab(r *request, tab int) tea.Cmd {
 // submit sends the request's answer and takes it off the screen.
 func (m *model) submit(r *request) tea.Cmd {
 	a := r.answer()
-	r.respond(askResult{answer: a})
+	if !r.respond(askResult{answer: a}) {
+		return m.withdraw(withdrawMsg{id: r.id, err: interaction.ContextError(r.ctx)}) // the caller left first
+	}
 	if b, err := json.Marshal(a); err == nil {
 		m.past = append(m.past, pastAnswer{agent: r.agent, summary: r.answerSummary(a), json: string(b), at: m.now()})
 	}
@@ -428,8 +430,10 @@ func (m *model) submit(r *request) tea.Cmd {
 
 // decline tells the agent the human declined.
 func (m *model) decline(r *request) tea.Cmd {
-	r.respond(askResult{err: interaction.Errorf(interaction.CodeDeclined,
-		"the user declined to answer; do not ask the same questions again unless the user asks you to")})
+	if !r.respond(askResult{err: interaction.Errorf(interaction.CodeDeclined,
+		"the user declined to answer; do not ask the same questions again unless the user asks you to")}) {
+		return m.withdraw(withdrawMsg{id: r.id, err: interaction.ContextError(r.ctx)}) // the caller left first
+	}
 	m.log.add(entry{kind: entryDeclined, agent: r.agent, text: "declined: " + r.summary()}, m.styles)
 	return m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
 }

@@ -55,9 +55,10 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 	default:
 	}
 	reply := make(chan askResult, 1) // room for one: the program never blocks on a caller that left
+	settled := new(atomic.Bool)
 	id := p.nextID.Add(1)
 	deadline, _ := ctx.Deadline()
-	p.enqueue(askMsg{id: id, ctx: ctx, req: req, reply: reply, deadline: deadline, arrived: p.now()})
+	p.enqueue(askMsg{id: id, ctx: ctx, req: req, reply: reply, settled: settled, deadline: deadline, arrived: p.now()})
 
 	select {
 	case r := <-reply:
@@ -82,12 +83,11 @@ func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interactio
 		case <-p.done:
 		case <-ack.C:
 		}
-		// The program may have answered just before it exited (or the
-		// timer fired): that answer was reported to the human as sent.
-		select {
-		case r := <-reply:
+		// Stop waiting, unless the program has just replied: then the
+		// reply is on its way, and the human was told it was sent.
+		if !settled.CompareAndSwap(false, true) {
+			r := <-reply
 			return r.answer, r.err
-		default:
 		}
 		return interaction.Answer{}, err
 	case <-p.done:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -102,6 +103,7 @@ type request struct {
 	id       uint64
 	ctx      context.Context
 	reply    chan<- askResult
+	settled  *atomic.Bool
 	agent    string // sanitized display name of the asking agent
 	agentID  string // the agent's id as sent
 	arrived  time.Time
@@ -120,7 +122,7 @@ type request struct {
 
 func newRequest(m askMsg) *request {
 	r := &request{
-		id: m.id, ctx: m.ctx, reply: m.reply, arrived: m.arrived, deadline: m.deadline,
+		id: m.id, ctx: m.ctx, reply: m.reply, settled: m.settled, arrived: m.arrived, deadline: m.deadline,
 		agent: "agent",
 	}
 	if a := m.req.Agent; a != nil {
@@ -173,12 +175,17 @@ func (r *request) answer() interaction.Answer {
 }
 
 // respond delivers the outcome. The reply channel has room for exactly one
-// value and is written once, so this never blocks.
-func (r *request) respond(res askResult) {
+// value and is written once, so this never blocks. It reports false when
+// the caller has already stopped waiting, so nothing reached it.
+func (r *request) respond(res askResult) bool {
+	if r.settled != nil && !r.settled.CompareAndSwap(false, true) {
+		return false
+	}
 	select {
 	case r.reply <- res:
 	default:
 	}
+	return true
 }
 
 // buildForm makes a fresh huh form for the current tab; drafts live in the
