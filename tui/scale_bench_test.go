@@ -171,7 +171,7 @@ func (rig *scaleRig) fill(b *testing.B, n int) func() {
 	case <-time.After(time.Minute):
 		b.Fatalf("the %d requests never all reached the screen", n)
 	}
-	time.Sleep(2 * frameInterval) // the screen idles before the benchmark
+	time.Sleep(4 * frameInterval) // the screen idles before the benchmark
 	return func() {
 		cancel()
 		for range n {
@@ -198,9 +198,10 @@ func BenchmarkAskToScreenWaiting(b *testing.B) {
 				lat = append(lat, took)
 				b.StopTimer()
 				withdraw()
-				// The screen idles: the withdrawal's frame is drawn, and
-				// the next request finds the last draw a frame old.
-				time.Sleep(2 * frameInterval)
+				// The screen idles: the withdrawal's frame is drawn at
+				// the end of its frame, and the next request finds the
+				// last draw well over a frame old.
+				time.Sleep(4 * frameInterval)
 				b.StartTimer()
 			}
 			b.StopTimer()
