@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 		// itself within the tick's duration (at most 4 s here).
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.Tick.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
+		// A text input's cursor blinks on a timer that ends on its own
+		// within half a second of its program.
+		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 		// teatest waits for a SIGINT for the life of the test binary.
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
 	)
