@@ -101,13 +101,6 @@ func TestPropertyConcurrentAsks(t *testing.T) {
 		}
 	}
 	goleak.VerifyNone(t, append(timers, before, blink)...)
-	// TestMain does not expect blinks; let the last ones run out.
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		if goleak.Find(append(timers, before)...) == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond) // polling interval, not synchronisation
-	}
 }
 
 // knownCodes are the errors an Ask of the program may return.
