@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"go.uber.org/goleak"
 
 	"github.com/asktui/asktui/interaction"
@@ -653,5 +654,22 @@ func TestExamplesDecode(t *testing.T) {
 	}
 	if lg := byName["long.json"]; len(lg.Questions) != 1 || len(lg.Questions[0].Options) < 200 || len(lg.Questions[0].Question) < 500 {
 		t.Errorf("long.json should have a long question and at least 200 options")
+	}
+}
+
+func TestCodedFailuresBypassFang(t *testing.T) {
+	coded := interaction.Errorf(interaction.CodeDeclined, "no")
+	usage := errors.New("bad flag")
+	root := &cobra.Command{Use: "root"}
+	sub := &cobra.Command{Use: "sub", RunE: func(*cobra.Command, []string) error { return coded }}
+	other := &cobra.Command{Use: "other", RunE: func(*cobra.Command, []string) error { return usage }}
+	root.AddCommand(sub, other)
+	failed := keepCoded(root)
+	if err := sub.RunE(sub, nil); err != nil || *failed != coded {
+		t.Errorf("a coded failure reached fang (%v) or was not kept (%v)", err, *failed)
+	}
+	*failed = nil
+	if err := other.RunE(other, nil); err != usage || *failed != nil {
+		t.Errorf("a usage error was kept from fang: returned %v, kept %v", err, *failed)
 	}
 }

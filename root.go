@@ -51,6 +51,7 @@ func run(ctx context.Context, args []string, e env) int {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
+	failed := keepCoded(root)
 
 	ver, sha := buildInfo()
 	err := fang.Execute(ctx, root,
@@ -58,7 +59,40 @@ func run(ctx context.Context, args []string, e env) int {
 		fang.WithCommit(sha),
 		fang.WithErrorHandler(errorHandler(e.stderr)),
 	)
+	if err == nil && *failed != nil {
+		err = *failed
+		reportError(e.stderr, coded(err), isTerminal(e.stderr))
+	}
 	return exitCode(err)
+}
+
+// keepCoded makes every command hand its coded failure (an
+// *interaction.Error) to the returned pointer instead of to fang, which
+// run reports itself. Before styling a failure, fang asks the terminal
+// for its background colour whenever standard output is one, and waits up
+// to 2 s for terminals that never answer: after a declined question, say.
+// Usage errors still go to fang, styled.
+func keepCoded(root *cobra.Command) *error {
+	var failed error
+	var wrap func(c *cobra.Command)
+	wrap = func(c *cobra.Command) {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				err := run(cmd, args)
+				var ie *interaction.Error
+				if errors.As(err, &ie) {
+					failed = err
+					return nil
+				}
+				return err
+			}
+		}
+		for _, sub := range c.Commands() {
+			wrap(sub)
+		}
+	}
+	wrap(root)
+	return &failed
 }
 
 // newRootCmd builds the command tree. fang adds --version, the hidden
