@@ -79,29 +79,15 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 // decodeCareful decodes data question by question, to say where a
 // problem is; it decodes what decodeFast accepts to the same request.
 func decodeCareful(data []byte) (Request, error) {
-	var top struct {
-		Questions []json.RawMessage `json:"questions"`
-		Agent     *Agent            `json:"agent"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&top); err != nil {
-		return Request{}, decodeError(data, err)
-	}
-	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
-		off := len(data) - len(trimLeftSpace(data[end:]))
-		return Request{}, Errorf(CodeInvalidRequest,
-			"unexpected data after the request object at %s; send exactly one JSON object",
-			position(data, off))
-	}
-	if err := tooManyQuestions(len(top.Questions)); err != nil {
+	raws, agent, err := decodeTop[json.RawMessage](data)
+	if err != nil {
 		return Request{}, err
 	}
-
-	req := Request{Agent: top.Agent}
-	if top.Questions != nil {
-		req.Questions = make([]Question, len(top.Questions))
+	req := Request{Agent: agent}
+	if raws != nil {
+		req.Questions = make([]Question, len(raws))
 	}
-	for i, raw := range top.Questions {
+	for i, raw := range raws {
 		var w wireQuestion
 		if err := json.Unmarshal(raw, &w); err != nil {
 			return Request{}, questionDecodeError(i, w.ID, err)
@@ -114,28 +100,41 @@ func decodeCareful(data []byte) (Request, error) {
 // decodeFast decodes a well-formed request in one pass; ok is false for
 // anything else, which the caller decodes again to say what is wrong.
 func decodeFast(data []byte) (req Request, ok bool) {
-	var top struct {
-		Questions []wireQuestion `json:"questions"`
-		Agent     *Agent         `json:"agent"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&top); err != nil {
+	wires, agent, err := decodeTop[wireQuestion](data)
+	if err != nil {
 		return Request{}, false
 	}
-	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
-		return Request{}, false
-	}
-	if tooManyQuestions(len(top.Questions)) != nil {
-		return Request{}, false
-	}
-	req.Agent = top.Agent
-	if top.Questions != nil {
-		req.Questions = make([]Question, len(top.Questions))
-		for i, w := range top.Questions {
+	req.Agent = agent
+	if wires != nil {
+		req.Questions = make([]Question, len(wires))
+		for i, w := range wires {
 			req.Questions[i] = w.question()
 		}
 	}
 	return req, true
+}
+
+// decodeTop decodes the request object in data with its questions as Q:
+// exactly one object, and no more questions than allowed.
+func decodeTop[Q any](data []byte) ([]Q, *Agent, error) {
+	var top struct {
+		Questions []Q    `json:"questions"`
+		Agent     *Agent `json:"agent"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&top); err != nil {
+		return nil, nil, decodeError(data, err)
+	}
+	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
+		off := len(data) - len(trimLeftSpace(data[end:]))
+		return nil, nil, Errorf(CodeInvalidRequest,
+			"unexpected data after the request object at %s; send exactly one JSON object",
+			position(data, off))
+	}
+	if err := tooManyQuestions(len(top.Questions)); err != nil {
+		return nil, nil, err
+	}
+	return top.Questions, top.Agent, nil
 }
 
 // decodeError turns an error decoding the top-level object into an
