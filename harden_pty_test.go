@@ -48,22 +48,18 @@ type child struct {
 	exited         chan struct{}
 }
 
-// startChild starts asktui with args in a new session. With term it gets
-// the terminal's slave as its controlling terminal and standard input, as
-// in a shell; without, it has no terminal at all and standard input is a
-// pipe that nobody writes to. Standard output and error are pipes.
-func startChild(t *testing.T, term *terminal, args ...string) *child {
+// asktuiCommand is the test binary run as asktui with args, in a known
+// environment (the parent's ACCESSIBLE, NO_COLOR or TMUX would change what
+// asktui draws) with its own home, configuration and state directories.
+func asktuiCommand(t testing.TB, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	c := &child{t: t, exited: make(chan struct{})}
-	c.cmd = exec.Command(exe, args...)
-	// A known environment: the parent's ACCESSIBLE, NO_COLOR or TMUX would
-	// change what asktui draws.
-	c.cmd.Env = []string{
+	cmd := exec.Command(exe, args...)
+	cmd.Env = []string{
 		runAsMainEnv + "=1",
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + dir,
@@ -72,8 +68,19 @@ func startChild(t *testing.T, term *terminal, args ...string) *child {
 		"XDG_STATE_HOME=" + dir,
 	}
 	if cover := os.Getenv("GOCOVERDIR"); cover != "" {
-		c.cmd.Env = append(c.cmd.Env, "GOCOVERDIR="+cover)
+		cmd.Env = append(cmd.Env, "GOCOVERDIR="+cover)
 	}
+	return cmd
+}
+
+// startChild starts asktui with args in a new session. With term it gets
+// the terminal's slave as its controlling terminal and standard input, as
+// in a shell; without, it has no terminal at all and standard input is a
+// pipe that nobody writes to. Standard output and error are pipes.
+func startChild(t *testing.T, term *terminal, args ...string) *child {
+	t.Helper()
+	c := &child{t: t, exited: make(chan struct{})}
+	c.cmd = asktuiCommand(t, args...)
 	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var stdin *os.File

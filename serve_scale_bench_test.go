@@ -199,16 +199,9 @@ var titleCount = regexp.MustCompile(`\x1b\]2;asktui(?: \((\d+) waiting\))?(?:\x0
 
 func startScaleServer(b *testing.B) *scaleServer {
 	b.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
 	addr := freeAddr(b)
-	cmd := exec.Command(exe, "serve", "--no-auth", "--listen", addr, "--socket", "off", "--history", "off",
+	cmd := asktuiCommand(b, "serve", "--no-auth", "--listen", addr, "--socket", "off", "--history", "off",
 		"--theme", "dark", "--bell=false", "--notify=false")
-	cmd.Env = []string{runAsMainEnv + "=1", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "XDG_STATE_HOME=" + dir,
-		"TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 	// ASKTUI_BENCH_SERVE_ENV adds variables to serve's environment, to
 	// compare settings: ASKTUI_BENCH_SERVE_ENV="GOGC=100".
 	if v := os.Getenv("ASKTUI_BENCH_SERVE_ENV"); v != "" {
