@@ -149,8 +149,8 @@ if [[ -n $scale ]]; then
 		go test -run '^$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui 2>&1 | grep -E '^Benchmark'
 		echo "\$ go test -run '^\$' -bench MemoryPerWaitingRequest -benchtime 1x ./tui"
 		go test -run '^$' -bench 'MemoryPerWaitingRequest' -benchtime 1x ./tui 2>&1 | grep -E '^Benchmark'
-		echo "\$ go test -run '^\$' -bench ServeScale -benchtime 1x ."
-		go test -run '^$' -bench ServeScale -benchtime 1x . 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench ServeScale -benchtime 1x ./internal/cli"
+		go test -run '^$' -bench ServeScale -benchtime 1x ./internal/cli 2>&1 | grep -E '^Benchmark'
 		echo '```'
 	} >>"$tmp/report.md"
 fi

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ const runAsMainEnv = "ASKTUI_TEST_MAIN"
 // child is exactly asktui: its own flags, signals and exit code.
 func init() {
 	if os.Getenv(runAsMainEnv) == "1" {
-		main() // exits
+		os.Exit(Main(Build{}))
 	}
 }
 
@@ -212,7 +212,7 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 			t.Parallel()
 			term := newTerminal(t)
 			before := term.stty()
-			c := startChild(t, term, "ask", "--theme", "dark", "examples/deploy.json")
+			c := startChild(t, term, "ask", "--theme", "dark", "../../examples/deploy.json")
 			term.waitFor(0, "Canary")
 			tt.end(c, term)
 			code := c.wait(func() string { return term.text(0) })
@@ -245,7 +245,7 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 func TestPTYProcessHangup(t *testing.T) {
 	skipUnderRace(t)
 	term := newTerminal(t)
-	c := startChild(t, term, "ask", "--theme", "dark", "examples/deploy.json")
+	c := startChild(t, term, "ask", "--theme", "dark", "../../examples/deploy.json")
 	term.waitFor(0, "Canary")
 	_ = term.master.Close()
 	if code := c.wait(func() string { return term.text(0) }); code != exitHangup {
@@ -260,7 +260,7 @@ func TestPTYProcessHangup(t *testing.T) {
 // terminal and pipes for standard input and output: it must fail at once
 // with NO_TTY, not wait for an answer nobody can give.
 func TestNoTTYProcess(t *testing.T) {
-	c := startChild(t, nil, "ask", "examples/deploy.json")
+	c := startChild(t, nil, "ask", "../../examples/deploy.json")
 	if code := c.wait(func() string { return "(no terminal)" }); code != exitNoTTY {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNoTTY, c.stderr.String())
 	}

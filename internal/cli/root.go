@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -25,6 +25,9 @@ type env struct {
 	// openTTY opens the controlling terminal the UI draws on and reads keys
 	// from; tea.OpenTTY in production. It may return the same file twice.
 	openTTY func() (in, out *os.File, err error)
+	// build is the release's version and commit, for --version and the
+	// MCP server's implementation info.
+	build Build
 }
 
 // getenv looks key up in e.environ; the last assignment wins, as in the
@@ -53,7 +56,7 @@ func run(ctx context.Context, args []string, e env) int {
 	root.SetErr(e.stderr)
 	failed := keepCoded(root)
 
-	ver, sha := buildInfo()
+	ver, sha := e.build.info()
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(ver),
 		fang.WithCommit(sha),

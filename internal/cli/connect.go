@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -59,7 +59,7 @@ call fails at once with NO_PROVIDER.`,
 			if path == "" {
 				path = socket.DefaultPath()
 			}
-			ver, _ := buildInfo()
+			ver, _ := e.build.info()
 			srv, err := mcp.NewServer(socketAsker{path: path}, mcp.Options{Version: ver})
 			if err != nil {
 				return err

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -198,7 +198,7 @@ func TestPTYAnswerFirstOption(t *testing.T) {
 	got := askOnPTY(t, term, context.Background(), "", func() {
 		term.waitFor(0, "Canary")
 		term.typeKeys("\r")
-	}, "ask", "--theme", "dark", "examples/deploy.json")
+	}, "ask", "--theme", "dark", "../../examples/deploy.json")
 
 	want := `{"answers":[{"id":"deploy","selected":["Yes (Recommended)"]}]}` + "\n"
 	if got.code != exitAnswered || got.stdout != want || got.stderr != "" {
@@ -211,7 +211,7 @@ func TestPTYAnswerFirstOption(t *testing.T) {
 
 func TestPTYStdinRequestWithNumberKey(t *testing.T) {
 	skipUnderRace(t)
-	req, err := os.ReadFile("examples/deploy.json")
+	req, err := os.ReadFile("../../examples/deploy.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestPTYDecline(t *testing.T) {
 		term.typeKeys("\x1b")
 		term.waitFor(mark, "Decline")
 		term.typeKeys("y")
-	}, "ask", "--theme", "dark", "examples/deploy.json")
+	}, "ask", "--theme", "dark", "../../examples/deploy.json")
 	if got.code != exitDeclined || got.stdout != "" {
 		t.Fatalf("got %+v, want exit %d and no answer", got, exitDeclined)
 	}
@@ -272,7 +272,7 @@ func TestPTYCtrlC(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		// stderr is the terminal too: the readable form.
-		done <- run(context.Background(), []string{"ask", "--theme", "dark", "examples/deploy.json"}, env{
+		done <- run(context.Background(), []string{"ask", "--theme", "dark", "../../examples/deploy.json"}, env{
 			stdin:   strings.NewReader(""),
 			stdout:  &stdout,
 			stderr:  term.slave,
@@ -314,7 +314,7 @@ func TestPTYSignals(t *testing.T) {
 			got := askOnPTY(t, term, ctx, "", func() {
 				term.waitFor(0, "Canary")
 				cancel(signalError{sig: tt.sig}) // as notifySignals does
-			}, "ask", "--theme", "dark", "examples/deploy.json")
+			}, "ask", "--theme", "dark", "../../examples/deploy.json")
 			if got.code != tt.want || got.stdout != "" {
 				t.Fatalf("got %+v, want exit %d and no answer", got, tt.want)
 			}
@@ -330,7 +330,7 @@ func TestPTYTimeout(t *testing.T) {
 	term := newTerminal(t)
 	// Nobody types: whenever the timeout fires, the outcome is the same.
 	got := askOnPTY(t, term, context.Background(), "", nil,
-		"ask", "--theme", "dark", "--timeout", "20ms", "examples/deploy.json")
+		"ask", "--theme", "dark", "--timeout", "20ms", "../../examples/deploy.json")
 	if got.code != exitTimeout || got.stdout != "" {
 		t.Fatalf("got %+v, want exit %d and no answer", got, exitTimeout)
 	}

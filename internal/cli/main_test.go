@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -138,9 +138,9 @@ func TestFailuresBeforeTheTerminal(t *testing.T) {
 		},
 		{
 			name: "missing request file",
-			args: []string{"ask", "examples/nope.json"},
+			args: []string{"ask", "../../examples/nope.json"},
 			code: interaction.CodeInvalidRequest,
-			want: []string{"examples/nope.json", "no such request file"},
+			want: []string{"../../examples/nope.json", "no such request file"},
 		},
 		{
 			name: "empty question text from flags",
@@ -174,25 +174,25 @@ func TestFailuresBeforeTheTerminal(t *testing.T) {
 		},
 		{
 			name: "bad format",
-			args: []string{"ask", "examples/deploy.json", "--format", "yaml"},
+			args: []string{"ask", "../../examples/deploy.json", "--format", "yaml"},
 			code: interaction.CodeInvalidRequest,
 			want: []string{`invalid --format "yaml"`},
 		},
 		{
 			name: "bad theme",
-			args: []string{"ask", "examples/deploy.json", "--theme", "neon"},
+			args: []string{"ask", "../../examples/deploy.json", "--theme", "neon"},
 			code: interaction.CodeInvalidRequest,
 			want: []string{`invalid --theme "neon"`, "dark"},
 		},
 		{
 			name: "negative timeout",
-			args: []string{"ask", "examples/deploy.json", "--timeout", "-1s"},
+			args: []string{"ask", "../../examples/deploy.json", "--timeout", "-1s"},
 			code: interaction.CodeInvalidRequest,
 			want: []string{"invalid --timeout"},
 		},
 		{
 			name: "bad timeout",
-			args: []string{"ask", "examples/deploy.json", "--timeout", "soon"},
+			args: []string{"ask", "../../examples/deploy.json", "--timeout", "soon"},
 			code: interaction.CodeInvalidRequest,
 			want: []string{"--timeout"},
 		},
@@ -258,9 +258,9 @@ func TestAgentFlagIsValidated(t *testing.T) {
 
 func TestNoTTY(t *testing.T) {
 	for _, args := range [][]string{
-		{"ask", "examples/deploy.json"},
+		{"ask", "../../examples/deploy.json"},
 		{"ask", "Deploy now?", "--option", "Yes", "--option", "No"},
-		{"ask", "examples/setup.json", "--accessible"},
+		{"ask", "../../examples/setup.json", "--accessible"},
 	} {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
 			got := runCLI(t, context.Background(), nil, noTTY, args...)
@@ -279,7 +279,7 @@ func TestNoTTY(t *testing.T) {
 }
 
 func TestNoTTYWithStdinRequest(t *testing.T) {
-	req, err := os.ReadFile("examples/freetext.json")
+	req, err := os.ReadFile("../../examples/freetext.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,8 +344,8 @@ func TestRequestFromFlags(t *testing.T) {
 		},
 		{
 			name: "an existing file with a question flag is the question text",
-			args: []string{"examples/deploy.json", "--id", "path"},
-			want: interaction.Question{ID: "path", Question: "examples/deploy.json"},
+			args: []string{"../../examples/deploy.json", "--id", "path"},
+			want: interaction.Question{ID: "path", Question: "../../examples/deploy.json"},
 		},
 		{
 			name: "text that is no file",
@@ -380,7 +380,7 @@ func TestRequestSources(t *testing.T) {
 	stdinReq := `{"questions": [{"id": "from-stdin", "question": "Piped?"}]}`
 
 	t.Run("file", func(t *testing.T) {
-		req, err := parseAsk(t, env{stdin: strings.NewReader(stdinReq)}, "examples/deploy.json")
+		req, err := parseAsk(t, env{stdin: strings.NewReader(stdinReq)}, "../../examples/deploy.json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -420,7 +420,7 @@ func TestRequestSources(t *testing.T) {
 		}
 	})
 	t.Run("directory", func(t *testing.T) {
-		_, err := parseAsk(t, env{stdin: strings.NewReader("")}, "examples")
+		_, err := parseAsk(t, env{stdin: strings.NewReader("")}, "../../examples")
 		if interaction.CodeOf(err) != interaction.CodeInvalidRequest || !strings.Contains(err.Error(), "examples:") {
 			t.Errorf("err = %v, want INVALID_REQUEST naming examples", err)
 		}
@@ -579,7 +579,7 @@ func TestHelpAndVersion(t *testing.T) {
 		}
 	}
 	got = runCLI(t, context.Background(), nil, mustNotOpenTTY(t), "--version")
-	ver, _ := buildInfo()
+	ver, _ := Build{}.info()
 	if got.code != 0 || !strings.Contains(got.stdout, ver) {
 		t.Errorf("--version = %+v, want %q", got, ver)
 	}
@@ -602,7 +602,7 @@ func TestEnvLookup(t *testing.T) {
 }
 
 func TestExamplesDecode(t *testing.T) {
-	paths, err := filepath.Glob("examples/*.json")
+	paths, err := filepath.Glob("../../examples/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -622,7 +622,7 @@ func TestExamplesDecode(t *testing.T) {
 	}
 	for _, name := range []string{"deploy.json", "setup.json", "features.json", "freetext.json", "long.json"} {
 		if _, ok := byName[name]; !ok {
-			t.Errorf("examples/%s is missing or invalid", name)
+			t.Errorf("../../examples/%s is missing or invalid", name)
 		}
 	}
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -167,7 +167,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	defer unregister()
 
-	ver, _ := buildInfo()
+	ver, _ := e.build.info()
 	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: o.progressEach, Version: ver})
 	if err != nil {
 		return err

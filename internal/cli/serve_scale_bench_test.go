@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cli
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ import (
 // `asktui serve` running as its own process on a 120x40 pseudo-terminal,
 // then answers half of them by key and has the clients cancel the rest:
 //
-//	go test -run '^$' -bench ServeScale -benchtime 1x .
+//	go test -run '^$' -bench ServeScale -benchtime 1x ./internal/cli
 //
 // It reports the serve process's peak RSS, and the distribution of tool
 // call → on screen: the time from a call being sent to the window title
