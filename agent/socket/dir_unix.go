@@ -8,6 +8,10 @@ import (
 	"syscall"
 )
 
+// systemTempDir is the temporary directory when TMPDIR is unset, as
+// [os.TempDir] has it on Unix.
+func systemTempDir() string { return "/tmp" }
+
 // checkDir makes sure the socket's directory is a real directory of the
 // current user and that only that user can use it: in a shared temporary
 // directory someone else could have created it first.

@@ -2,7 +2,8 @@
 // Unix socket through which scripts, `asktui ask --connect` and the stdio
 // MCP bridge put questions to the running asktui inbox.
 //
-// It owns the protocol on both sides: [Listen] and [Serve] for the inbox,
+// It owns the protocol on both sides: [Listen] (or [ListenPrivate]) and
+// [Serve] for the inbox,
 // [Dial] and [Client] for callers, plus [DefaultPath]. The socket file is
 // created with mode 0600 in a directory of mode 0700, so the file system's
 // permissions are the only authentication: whoever can open the socket can

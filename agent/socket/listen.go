@@ -20,32 +20,49 @@ var ErrAlreadyServing = errors.New("asktui is already serving")
 // answer before calling it stale.
 const probeTimeout = time.Second
 
-// DefaultPath returns where the inbox listens unless told otherwise:
-// $XDG_RUNTIME_DIR/asktui/asktui.sock, or asktui-<uid>/asktui.sock under
-// [os.TempDir] when XDG_RUNTIME_DIR is unset or not absolute.
-func DefaultPath() string {
-	if dir := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
+// DefaultPath returns where the inbox listens unless told otherwise, in
+// the environment that getenv reads (os.Getenv, or the caller's own
+// lookup): $XDG_RUNTIME_DIR/asktui/asktui.sock, or
+// asktui-<uid>/asktui.sock in the temporary directory ($TMPDIR, else the
+// system's) when XDG_RUNTIME_DIR is unset or not absolute. The second is
+// in a shared place: listen there with [ListenPrivate].
+func DefaultPath(getenv func(string) string) string {
+	if dir := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "asktui", "asktui.sock")
 	}
-	return filepath.Join(os.TempDir(), "asktui-"+strconv.Itoa(os.Getuid()), "asktui.sock")
+	tmp := getenv("TMPDIR")
+	if tmp == "" {
+		tmp = systemTempDir()
+	}
+	return filepath.Join(tmp, "asktui-"+strconv.Itoa(os.Getuid()), "asktui.sock")
 }
 
 // Listen listens on the Unix socket at path for [Serve].
 //
-// It creates the socket's directory with mode 0700 when it is missing. The
-// directory of [DefaultPath] must moreover belong to the current user, and
-// Listen tightens its mode to 0700, since in a shared temporary directory
-// someone else could have created it first; any other existing directory is
-// left as the caller chose it. Listen then replaces a stale socket file that nothing answers on, and gives the new
-// socket mode 0600. When a server already answers at path, it fails with
-// an error wrapping [ErrAlreadyServing]; it never replaces a file that is
-// not a socket. Closing the listener removes the socket file.
+// It creates the socket's directory with mode 0700 when it is missing, and
+// leaves an existing directory as the caller chose it. It then replaces a
+// stale socket file that nothing answers on, and gives the new socket mode
+// 0600. When a server already answers at path, it fails with an error
+// wrapping [ErrAlreadyServing]; it never replaces a file that is not a
+// socket. Closing the listener removes the socket file.
 func Listen(path string) (net.Listener, error) {
+	return listen(path, false)
+}
+
+// ListenPrivate is [Listen] for a socket whose directory must be the
+// current user's alone, such as [DefaultPath]'s: in a shared temporary
+// directory someone else could have created it first. The directory must
+// belong to the current user, and ListenPrivate tightens its mode to 0700.
+func ListenPrivate(path string) (net.Listener, error) {
+	return listen(path, true)
+}
+
+func listen(path string, private bool) (net.Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("socket: creating the socket directory: %w", err)
 	}
-	if dir == filepath.Dir(DefaultPath()) {
+	if private {
 		if err := checkDir(dir); err != nil {
 			return nil, err
 		}

@@ -565,14 +565,20 @@ func TestListenRefusesOtherFiles(t *testing.T) {
 }
 
 func TestDefaultPath(t *testing.T) {
-	t.Setenv("XDG_RUNTIME_DIR", "/run/user/1000")
-	if got, want := DefaultPath(), "/run/user/1000/asktui/asktui.sock"; got != want {
+	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000", "TMPDIR": "/scratch"}
+	getenv := func(key string) string { return env[key] }
+	if got, want := DefaultPath(getenv), "/run/user/1000/asktui/asktui.sock"; got != want {
 		t.Errorf("DefaultPath() = %q, want %q", got, want)
 	}
-	t.Setenv("XDG_RUNTIME_DIR", "")
-	want := filepath.Join(os.TempDir(), fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
-	if got := DefaultPath(); got != want {
+	env["XDG_RUNTIME_DIR"] = ""
+	want := filepath.Join("/scratch", fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
+	if got := DefaultPath(getenv); got != want {
 		t.Errorf("DefaultPath() = %q, want %q", got, want)
+	}
+	env["TMPDIR"] = ""
+	want = filepath.Join(systemTempDir(), fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
+	if got := DefaultPath(getenv); got != want {
+		t.Errorf("without TMPDIR: DefaultPath() = %q, want %q", got, want)
 	}
 }
 
@@ -592,6 +598,38 @@ func TestReadLine(t *testing.T) {
 	}
 	if line, _, err := readLine(r, 20); err != io.EOF || line != nil {
 		t.Errorf("final partial line: %q, %v; want nil, EOF", line, err)
+	}
+}
+
+// TestListenPrivateTightensTheDirectory: ListenPrivate makes an existing
+// directory the user's alone, Listen leaves it as it was.
+func TestListenPrivateTightensTheDirectory(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		listen func(string) (net.Listener, error)
+		want   os.FileMode
+	}{
+		{"Listen", Listen, 0o755},
+		{"ListenPrivate", ListenPrivate, 0o700},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := socketPath(t)
+			dir := filepath.Dir(path)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, 0o755); err != nil { // past the umask
+				t.Fatal(err)
+			}
+			l, err := tt.listen(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != tt.want {
+				t.Errorf("directory mode %v (%v), want %v", fi.Mode().Perm(), err, tt.want)
+			}
+		})
 	}
 }
 

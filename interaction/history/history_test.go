@@ -459,16 +459,20 @@ func TestDuration(t *testing.T) {
 }
 
 func TestDefaultPath(t *testing.T) {
-	t.Setenv("HOME", "/home/h")
-	t.Setenv("XDG_STATE_HOME", "/state")
-	if got := DefaultPath(); got != "/state/asktui/history.jsonl" {
+	env := map[string]string{"HOME": "/home/h", "XDG_STATE_HOME": "/state"}
+	getenv := func(key string) string { return env[key] }
+	if got := DefaultPath(getenv); got != "/state/asktui/history.jsonl" {
 		t.Errorf("DefaultPath() = %q", got)
 	}
 	for _, v := range []string{"", "relative/state"} {
-		t.Setenv("XDG_STATE_HOME", v)
-		if got := DefaultPath(); got != "/home/h/.local/state/asktui/history.jsonl" {
+		env["XDG_STATE_HOME"] = v
+		if got := DefaultPath(getenv); got != "/home/h/.local/state/asktui/history.jsonl" {
 			t.Errorf("XDG_STATE_HOME=%q: DefaultPath() = %q", v, got)
 		}
+	}
+	env["HOME"] = ""
+	if got := DefaultPath(getenv); got != "" {
+		t.Errorf("without XDG_STATE_HOME and HOME: DefaultPath() = %q, want \"\"", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"unicode/utf8"
 
@@ -19,16 +20,20 @@ import (
 // [interaction.MaxRequestBytes] plus its answer.
 const MaxLineBytes = interaction.MaxRequestBytes + 16<<20
 
-// DefaultPath returns where the history lives:
+// DefaultPath returns where the history lives in the environment that
+// getenv reads (os.Getenv, or the caller's own lookup):
 // $XDG_STATE_HOME/asktui/history.jsonl, or
-// ~/.local/state/asktui/history.jsonl when XDG_STATE_HOME is unset or not
-// an absolute path. It returns "" when neither is known.
-func DefaultPath() string {
-	if dir := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
+// $HOME/.local/state/asktui/history.jsonl when XDG_STATE_HOME is unset or
+// not an absolute path. It returns "" when neither is known.
+func DefaultPath(getenv func(string) string) string {
+	if dir := getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "asktui", "history.jsonl")
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
+	home := getenv("HOME")
+	if home == "" && runtime.GOOS == "windows" {
+		home = getenv("USERPROFILE")
+	}
+	if home == "" {
 		return ""
 	}
 	return filepath.Join(home, ".local", "state", "asktui", "history.jsonl")

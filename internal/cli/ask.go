@@ -21,7 +21,7 @@ import (
 type askOptions struct {
 	format     string
 	timeout    time.Duration
-	theme      string
+	theme      themeFlag
 	accessible bool
 	inline     bool
 	agent      string
@@ -107,7 +107,6 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f := cmd.Flags()
 	f.StringVarP(&o.format, "format", "f", formatJSON, `answer format: "json" (one line) or "text" ("id: label, label" lines)`)
 	f.DurationVarP(&o.timeout, "timeout", "t", 0, "give up after this long (e.g. 30s, 5m) with ASK_TIMEOUT, exit 124; 0 waits forever")
-	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
 	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
@@ -122,20 +121,9 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		[]string{formatJSON, formatText}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(
-		themeList(), cobra.ShellCompDirectiveNoFileComp))
+	addThemeFlag(cmd, &o.theme)
 	return cmd
 }
-
-func themeList() []string {
-	names := make([]string, len(styles.Themes))
-	for i, t := range styles.Themes {
-		names[i] = string(t)
-	}
-	return names
-}
-
-func themeNames() string { return strings.Join(themeList(), ", ") }
 
 // runAsk is the ask command: check the flags, load and validate the
 // request, and only then open the terminal and ask.
@@ -143,12 +131,12 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 	if o.format != formatJSON && o.format != formatText {
 		return fmt.Errorf(`invalid --format %q: use "json" or "text"`, o.format)
 	}
-	theme, ok := styles.ParseTheme(o.theme)
-	if !ok {
-		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	theme, err := o.theme.theme(e)
+	if err != nil {
+		return err
 	}
-	if o.timeout < 0 {
-		return fmt.Errorf("invalid --timeout %s: use a positive duration such as 30s or 5m, or 0 to wait forever", o.timeout)
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
 
 	req, err := loadRequest(args, o, e, changedQuestionFlag(cmd))
@@ -164,7 +152,7 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 
 	var ans interaction.Answer
 	if cmd.Flags().Changed("connect") {
-		ans, err = askConnected(cmd.Context(), o.connect, req, o)
+		ans, err = askConnected(cmd.Context(), o.connect, req, o, e)
 	} else {
 		ans, err = ask(cmd.Context(), req, o, theme, e)
 	}
@@ -291,7 +279,7 @@ func ask(ctx context.Context, req interaction.Request, o askOptions, theme style
 		Output:     out,
 		Theme:      theme,
 		Inline:     o.inline,
-		Accessible: o.accessible || e.getenv("ACCESSIBLE") != "",
+		Accessible: o.accessible || e.accessible(),
 		Environ:    e.environ,
 		// A one-shot question is on screen briefly: draw it and each key
 		// as soon as bubbletea can.
@@ -307,12 +295,8 @@ func ask(ctx context.Context, req interaction.Request, o askOptions, theme style
 	// askCtx ends with the process (ctx), the timeout, or the UI.
 	askCtx, endAsk := context.WithCancelCause(ctx)
 	defer endAsk(nil)
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		askCtx, cancel = context.WithTimeoutCause(askCtx, o.timeout,
-			interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", o.timeout))
-		defer cancel()
-	}
+	askCtx, cancel := withTimeout(askCtx, o.timeout)
+	defer cancel()
 
 	type result struct {
 		ans interaction.Answer

@@ -16,21 +16,17 @@ import (
 // askConnected sends req to the running inbox at path (asktui serve)
 // instead of drawing a UI of its own. The outcomes and exit codes are the
 // same as a local ask.
-func askConnected(ctx context.Context, path string, req interaction.Request, o askOptions) (interaction.Answer, error) {
+func askConnected(ctx context.Context, path string, req interaction.Request, o askOptions, e env) (interaction.Answer, error) {
 	if path = strings.TrimSpace(path); path == "" {
-		path = socket.DefaultPath()
+		path = e.socketPath()
 	}
 	c, err := socket.Dial(ctx, path)
 	if err != nil {
 		return interaction.Answer{}, err
 	}
 	defer func() { _ = c.Close() }()
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, o.timeout,
-			interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", o.timeout))
-		defer cancel()
-	}
+	ctx, cancel := withTimeout(ctx, o.timeout)
+	defer cancel()
 	ans, err := c.Ask(ctx, req)
 	if err != nil && context.Cause(ctx) != nil && interaction.CodeOf(context.Cause(ctx)) == "" {
 		// A signal ended the wait: say so, as a local ask does.
@@ -57,7 +53,7 @@ call fails at once with NO_PROVIDER.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if path == "" {
-				path = socket.DefaultPath()
+				path = e.socketPath()
 			}
 			ver, _ := e.build.info()
 			srv, err := mcp.NewServer(socketAsker{path: path}, mcp.Options{Version: ver})
@@ -71,7 +67,7 @@ call fails at once with NO_PROVIDER.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+socket.DefaultPath()+")")
+	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+e.socketPath()+")")
 	return cmd
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/asktui/asktui/agent"
 	"github.com/asktui/asktui/interaction"
-	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 	"github.com/asktui/asktui/tui/cast"
 )
@@ -30,7 +29,7 @@ type demoOptions struct {
 	list     bool
 	autoplay bool
 	record   string
-	theme    string
+	theme    themeFlag
 	alerts   tui.Alerts
 }
 
@@ -69,11 +68,8 @@ done.`,
 	f.BoolVar(&o.list, "list", false, "list the built-in scenarios and exit")
 	f.BoolVar(&o.autoplay, "autoplay", false, "also play the human's side, then exit when the scenario ends")
 	f.StringVar(&o.record, "record", "", "record what asktui draws to this asciinema v2 .cast file")
-	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
-	f.BoolVar(&o.alerts.Bell, "bell", true, "ring the terminal bell when a question arrives")
-	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
-	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
-	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
+	addThemeFlag(cmd, &o.theme)
+	addAlertFlags(cmd, &o.alerts)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
 		for _, sc := range agent.Builtin() {
@@ -100,9 +96,9 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err erro
 	if o.speed < 0.25 || o.speed > 20 {
 		return fmt.Errorf("invalid --speed %g: use a factor from 0.25 to 20", o.speed)
 	}
-	theme, ok := styles.ParseTheme(o.theme)
-	if !ok {
-		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	theme, err := o.theme.theme(e)
+	if err != nil {
+		return err
 	}
 	name := defaultScenario
 	if len(args) == 1 {

@@ -3,28 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
 )
-
-// historyPath resolves the history file: flag, else the XDG state dir of
-// the environment e; "off" means none.
-func historyPath(flag string, e env) string {
-	switch flag {
-	case "off":
-		return ""
-	case "":
-		if dir := e.getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
-			return filepath.Join(dir, "asktui", "history.jsonl")
-		}
-		return history.DefaultPath()
-	}
-	return flag
-}
 
 func newHistoryCmd(e env) *cobra.Command {
 	var (
@@ -44,7 +28,7 @@ when an agent's client gave up waiting: find it here.`,
   asktui history --json | jq -c '.answer'`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			path := historyPath(file, e)
+			path := e.historyPath(file)
 			if path == "" {
 				return fmt.Errorf("no history file: pass --history PATH")
 			}

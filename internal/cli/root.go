@@ -4,43 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"strings"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/interaction"
 )
-
-// env is everything a run of asktui takes from its process, so tests can
-// run the whole CLI with buffers, their own environment and a fake (or
-// pseudo) terminal.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	// environ is the process environment (KEY=value), consulted for
-	// ACCESSIBLE and handed to the UI for TERM, COLORTERM and NO_COLOR.
-	environ []string
-	// openTTY opens the controlling terminal the UI draws on and reads keys
-	// from; tea.OpenTTY in production. It may return the same file twice.
-	openTTY func() (in, out *os.File, err error)
-	// build is the release's version and commit, for --version and the
-	// MCP server's implementation info.
-	build Build
-}
-
-// getenv looks key up in e.environ; the last assignment wins, as in the
-// shell.
-func (e env) getenv(key string) string {
-	val := ""
-	for _, kv := range e.environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			val = v
-		}
-	}
-	return val
-}
 
 // run executes the asktui command line args and returns the process exit
 // code. It prints the answer on e.stdout and failures on e.stderr; see

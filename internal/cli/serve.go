@@ -23,7 +23,6 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
-	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -37,7 +36,7 @@ type serveOptions struct {
 	tokenFile    string
 	noAuth       bool
 	printConfig  string
-	theme        string
+	theme        themeFlag
 	alerts       tui.Alerts
 	progressEach time.Duration
 	history      string
@@ -81,22 +80,19 @@ and token filled in.`,
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
-	f.StringVar(&o.theme, "theme", string(styles.ThemeAuto), "colours: "+themeNames()+"; NO_COLOR selects mono")
-	f.BoolVar(&o.alerts.Bell, "bell", true, "ring the terminal bell when a question arrives")
-	f.BoolVar(&o.alerts.Title, "title", true, "show the number of waiting questions in the window title")
-	f.BoolVar(&o.alerts.Notify, "notify", true, "send a desktop notification (OSC 9/777) when a question arrives")
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
-	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+socket.DefaultPath()+`); "off" opens none`)
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(themeList(), cobra.ShellCompDirectiveNoFileComp))
+	addThemeFlag(cmd, &o.theme)
+	addAlertFlags(cmd, &o.alerts)
 	return cmd
 }
 
 func runServe(ctx context.Context, o serveOptions, e env) error {
-	theme, ok := styles.ParseTheme(o.theme)
-	if !ok {
-		return fmt.Errorf("invalid --theme %q: use one of %s", o.theme, themeNames())
+	theme, err := o.theme.theme(e)
+	if err != nil {
+		return err
 	}
 	if err := checkListen(o.listen); err != nil {
 		return err
@@ -128,11 +124,16 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	limitGC(e)
 	sockPath := o.socket
 	if sockPath == "" {
-		sockPath = socket.DefaultPath()
+		sockPath = e.socketPath()
 	}
 	var sl net.Listener
 	if sockPath != "off" {
-		if sl, err = socket.Listen(sockPath); err != nil {
+		listen := socket.Listen
+		if filepath.Dir(sockPath) == filepath.Dir(e.socketPath()) {
+			// The default directory may be in a shared place.
+			listen = socket.ListenPrivate
+		}
+		if sl, err = listen(sockPath); err != nil {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
 		}
 	}
@@ -152,7 +153,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	// Every request and its outcome goes to the history, so an answer is
 	// never lost even when the agent's client gave up waiting.
 	var provider = p.Provider()
-	if path := historyPath(o.history, e); path != "" {
+	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
 		if err != nil {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
@@ -214,15 +215,11 @@ func checkListen(addr string) error {
 
 // tokenPath is where the generated token is kept.
 func tokenPath(e env) (string, error) {
-	dir := e.getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(home, ".config")
+	dir, err := e.configDir()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(dir, "asktui", "token"), nil
+	return filepath.Join(dir, "token"), nil
 }
 
 // loadToken returns the bearer token: ASKTUI_TOKEN, else the token file,
