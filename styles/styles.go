@@ -1,14 +1,14 @@
 // Package styles owns asktui's look: one Palette per background (dark, light,
-// the terminal's own 16 ANSI colours, and monochrome for NO_COLOR) feeds a
-// Styles struct for asktui's components, the help bar and the huh theme.
+// the terminal's own 16 ANSI colours, and monochrome) feeds a Styles struct
+// for asktui's components, the help bar and the huh theme.
 //
 // No other package holds a colour literal: everything visual is asked of a
-// *Styles built here.
+// *Styles built here. The package reads no environment: the command line
+// turns NO_COLOR into [ThemeMono] before it asks for styles.
 package styles
 
 import (
 	"image/color"
-	"os"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -30,7 +30,8 @@ const (
 	// ThemeANSI uses only the terminal's 16 colours, so it follows the
 	// user's terminal colour scheme.
 	ThemeANSI Theme = "ansi"
-	// ThemeMono draws without colour; NO_COLOR selects it.
+	// ThemeMono draws without colour; the command line picks it for
+	// ThemeAuto when NO_COLOR is set.
 	ThemeMono Theme = "mono"
 )
 
@@ -50,10 +51,6 @@ func ParseTheme(s string) (Theme, bool) {
 	}
 	return "", false
 }
-
-// NoColor reports whether the NO_COLOR convention (https://no-color.org)
-// asks for monochrome output: the variable is set and not empty.
-func NoColor() bool { return os.Getenv("NO_COLOR") != "" }
 
 // Palette is the small set of semantic colours every style derives from.
 type Palette struct {
@@ -126,11 +123,8 @@ func MonoPalette() Palette {
 }
 
 // Resolve turns a theme choice into a palette. isDark is the terminal's
-// background as detected (or assumed); NO_COLOR wins over any theme.
+// background as detected (or assumed), which only ThemeAuto consults.
 func Resolve(t Theme, isDark bool) Palette {
-	if NoColor() {
-		return MonoPalette()
-	}
 	switch t {
 	case ThemeDark:
 		return DarkPalette()

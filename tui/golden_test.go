@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
 )
 
 // TestGolden pins whole screens, without styling, at the sizes asktui
@@ -68,10 +69,12 @@ func TestGolden(t *testing.T) {
 }
 
 // TestMonochromeShowsCursorAndSelection checks that without colour the
-// focus and the choices are still visible, by glyph alone.
+// focus and the choices are still visible, by glyph alone. ThemeMono is
+// what NO_COLOR selects; the command line resolves that (styles reads no
+// environment).
 func TestMonochromeShowsCursorAndSelection(t *testing.T) {
-	t.Setenv("NO_COLOR", "1")
 	m := testModel(t, 100, 30)
+	m.setStyles(styles.For(styles.ThemeMono, true))
 	ask(t, m, single(interaction.Question{ID: "x", Question: "Pick?", MultiSelect: true, Options: opts("Alpha", "Beta")}))
 	press(m, "space", "down")
 	raw := m.render()
