@@ -13,7 +13,7 @@ import (
 	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/asktui/asktui/agent"
+	"github.com/asktui/asktui/agent/script"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui"
 	"github.com/asktui/asktui/tui/cast"
@@ -43,7 +43,7 @@ ask you questions in the full-screen session view, exactly as real agents
 would. Answer them in any order from the inbox.
 
 NAME is a built-in scenario (see --list); FILE is a scenario of your own
-(YAML or JSON; the format is in agent/SCENARIOS.md). Without an argument
+(YAML or JSON; the format is in agent/script/SCENARIOS.md). Without an argument
 the "` + defaultScenario + `" scenario plays.
 
 With --autoplay asktui also plays your side, pressing the keys the
@@ -72,7 +72,7 @@ done.`,
 	addAlertFlags(cmd, &o.alerts)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
-		for _, sc := range agent.Builtin() {
+		for _, sc := range script.Builtin() {
 			names = append(names, sc.Name+"\t"+sc.Title)
 		}
 		return names, cobra.ShellCompDirectiveDefault
@@ -83,7 +83,7 @@ done.`,
 // listScenarios prints the built-in scenarios.
 func listScenarios(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, sc := range agent.Builtin() {
+	for _, sc := range script.Builtin() {
 		fmt.Fprintf(tw, "%s\t%s\n", sc.Name, sc.Title)
 	}
 	return tw.Flush()
@@ -104,7 +104,7 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err erro
 	if len(args) == 1 {
 		name = args[0]
 	}
-	sc, err := agent.Lookup(name)
+	sc, err := script.Lookup(name)
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
 	}
@@ -144,7 +144,7 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err erro
 // with autoplay the scripted human too, until the program ends (or, with
 // autoplay, the scenario does). Every goroutine it starts has ended when
 // it returns.
-func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOptions) (*agent.Result, error) {
+func playDemo(ctx context.Context, p *tui.Program, sc *script.Scenario, o demoOptions) (*script.Result, error) {
 	svc := interaction.NewService()
 	unregister, err := svc.Register(p.Provider())
 	if err != nil {
@@ -154,15 +154,15 @@ func playDemo(ctx context.Context, p *tui.Program, sc *agent.Scenario, o demoOpt
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	runner := &agent.Runner{Asker: svc, Reporter: svc, Speed: o.speed}
+	runner := &script.Runner{Asker: svc, Reporter: svc, Speed: o.speed}
 	var wg sync.WaitGroup
 	if o.autoplay {
-		player := &agent.Player{Keyboard: p, Speed: o.speed}
+		player := &script.Player{Keyboard: p, Speed: o.speed}
 		runner.OnAsk = player.Enqueue
 		wg.Go(func() { _ = player.Run(ctx) })
 	}
 	var (
-		res    *agent.Result
+		res    *script.Result
 		runErr error
 	)
 	wg.Go(func() {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asktui/asktui/agent"
+	"github.com/asktui/asktui/agent/script"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -19,8 +19,8 @@ import (
 // each agent received and what the activity pane shows at the end.
 func TestDemoAutoplayEveryScenario(t *testing.T) {
 	want := map[string]struct {
-		answers map[string]map[string]string // agent → question id → answer
-		outcome map[string]agent.OutcomeKind // agent → kind of its last ask
+		answers map[string]map[string]string  // agent → question id → answer
+		outcome map[string]script.OutcomeKind // agent → kind of its last ask
 		screen  []string
 	}{
 		"deploy": {
@@ -32,11 +32,11 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 			screen:  []string{"answered:"},
 		},
 		"parallel": {
-			outcome: map[string]agent.OutcomeKind{"gemini": agent.OutcomeWithdrawn},
+			outcome: map[string]script.OutcomeKind{"gemini": script.OutcomeWithdrawn},
 			screen:  []string{"withdrawn by gemini", "answered:"},
 		},
 	}
-	for _, sc := range agent.Builtin() {
+	for _, sc := range script.Builtin() {
 		t.Run(sc.Name, func(t *testing.T) {
 			w, ok := want[sc.Name]
 			if !ok {
@@ -91,7 +91,7 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 			// or failed by accident.
 			for id, r := range res.Agents {
 				for _, o := range r.Outcomes {
-					if o.Kind == agent.OutcomeFailed || o.Kind == agent.OutcomeDeclined {
+					if o.Kind == script.OutcomeFailed || o.Kind == script.OutcomeDeclined {
 						t.Errorf("%s: ask at line %d ended %s (%v)", id, o.Line, o.Kind, o.Err)
 					}
 				}
@@ -106,7 +106,7 @@ func TestDemoList(t *testing.T) {
 	if code := run(context.Background(), []string{"demo", "--list"}, env{stdout: &out, stderr: io.Discard, stdin: strings.NewReader("")}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, sc := range agent.Builtin() {
+	for _, sc := range script.Builtin() {
 		if !strings.Contains(out.String(), sc.Name) || !strings.Contains(out.String(), sc.Title) {
 			t.Fatalf("--list lacks %s:\n%s", sc.Name, out.String())
 		}

@@ -1,4 +1,4 @@
-package agent
+package script
 
 import (
 	"embed"
@@ -29,7 +29,7 @@ func Builtin() []*Scenario {
 		sc, err := Parse(strings.TrimSuffix(path.Base(name), ".yaml"), data)
 		if err != nil {
 			// The tests parse every embedded scenario: this is a bug.
-			panic(fmt.Sprintf("agent: embedded scenario %s: %v", name, err))
+			panic(fmt.Sprintf("script: embedded scenario %s: %v", name, err))
 		}
 		out = append(out, sc)
 	}

@@ -1,4 +1,4 @@
-package agent
+package script
 
 import (
 	"context"
@@ -144,12 +144,12 @@ func (p *Player) play(ctx context.Context, s sequence) error {
 	seq := s.keys
 	for i, k := range seq {
 		if err := CheckKey(k); err != nil {
-			return fmt.Errorf("agent: autoplay key %d: %w", i+1, err)
+			return fmt.Errorf("script: autoplay key %d: %w", i+1, err)
 		}
 	}
 	if f, ok := p.Keyboard.(Focuser); ok {
 		if err := f.Focus(s.agent); err != nil {
-			return fmt.Errorf("agent: autoplay: focusing %s's request: %w", s.agent.DisplayName(), err)
+			return fmt.Errorf("script: autoplay: focusing %s's request: %w", s.agent.DisplayName(), err)
 		}
 	}
 	wait := orDefault(p.ReadDelay, DefaultReadDelay)
@@ -171,7 +171,7 @@ func (p *Player) play(ctx context.Context, s sequence) error {
 			return err
 		}
 		if err := p.Keyboard.Press(pr.key); err != nil {
-			return fmt.Errorf("agent: autoplay: pressing %q: %w", pr.key, err)
+			return fmt.Errorf("script: autoplay: pressing %q: %w", pr.key, err)
 		}
 		wait, first, prev = 0, false, -1
 		if pr.typed {

@@ -1,4 +1,4 @@
-// Package agent is asktui's scripted demo agent: it plays scenarios in
+// Package script is asktui's scripted demo agent: it plays scenarios in
 // which one or more pretend agents work, report what they do and ask the
 // human questions, and it can play the human's side too.
 //
@@ -78,4 +78,4 @@
 // A [Runner] runs every agent of a scenario concurrently against an Asker,
 // and a [Player] presses each ask's keys, in the order the asks were sent,
 // at a human pace. Both take a speed factor and an injectable clock.
-package agent
+package script

@@ -1,4 +1,4 @@
-package agent
+package script
 
 import (
 	"bytes"
@@ -116,7 +116,7 @@ type Result struct {
 // No goroutine started by Run outlives it.
 func (r *Runner) Run(ctx context.Context, sc *Scenario) (*Result, error) {
 	if r.Asker == nil {
-		return nil, errors.New("agent: Runner.Asker is nil")
+		return nil, errors.New("script: Runner.Asker is nil")
 	}
 	results := make([]*AgentResult, len(sc.Agents))
 	var wg sync.WaitGroup
