@@ -60,9 +60,9 @@ func TestBuiltinAutoplayPath(t *testing.T) {
 			}
 			for _, s := range sc.Agents {
 				for _, o := range res.Agents[s.Agent.ID].Outcomes {
-					want := OutcomeAnswered
+					want := interaction.OutcomeAnswered
 					if sc.Name == "parallel" && s.Agent.ID == "gemini" {
-						want = OutcomeWithdrawn
+						want = interaction.OutcomeWithdrawn
 					}
 					if o.Kind != want {
 						t.Errorf("agent %s: ask on line %d ended %s, want %s", s.Agent.ID, o.Line, o.Kind, want)

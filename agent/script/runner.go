@@ -49,32 +49,19 @@ type Runner struct {
 	OnAsk func(agent interaction.Agent, keys []string)
 }
 
-// OutcomeKind says how an ask ended.
-type OutcomeKind string
-
-// The ways an ask ends.
-const (
-	// OutcomeAnswered: the human answered.
-	OutcomeAnswered OutcomeKind = "answered"
-	// OutcomeDeclined: the human declined (ASK_DECLINED).
-	OutcomeDeclined OutcomeKind = "declined"
-	// OutcomeWithdrawn: a withdraw step withdrew the request before it was
-	// answered.
-	OutcomeWithdrawn OutcomeKind = "withdrawn"
-	// OutcomeFailed: the ask failed otherwise; Code says how.
-	OutcomeFailed OutcomeKind = "failed"
-)
-
-// Outcome is how one ask (or withdraw) step ended.
-type Outcome struct {
+// AskOutcome is how one ask (or withdraw) step ended.
+type AskOutcome struct {
 	// Line is the step's line in the scenario file, 0 when unknown.
 	Line int
-	// Kind says how the ask ended.
-	Kind OutcomeKind
-	// Answer is the answer, when Kind is OutcomeAnswered.
+	// Kind says how the ask ended, as [interaction.Classify] says it:
+	// answered or skipped (every question skipped), declined, withdrawn (by
+	// a withdraw step, or because the runner's context ended), timeout,
+	// closed (the user interface went away) or failed.
+	Kind interaction.Outcome
+	// Answer is the answer, when Kind is answered or skipped.
 	Answer interaction.Answer
-	// Code is the error code when the ask failed, was declined or was
-	// withdrawn; Err is the error itself.
+	// Code is the error code when the ask did not end in an answer; Err is
+	// the error itself.
 	Code interaction.Code
 	Err  error
 }
@@ -86,7 +73,7 @@ type AgentResult struct {
 	// no entry unless answered earlier.
 	Answers map[string]interaction.AnswerItem
 	// Outcomes holds one entry per ask or withdraw step run, in order.
-	Outcomes []Outcome
+	Outcomes []AskOutcome
 	// Transcript is every activity the agent reported, in order.
 	Transcript []interaction.Activity
 	// Err is why the agent stopped early (the context ended, or the user
@@ -104,9 +91,9 @@ type Result struct {
 // finished. Each agent reports ActivityConnected first and
 // ActivityDisconnected last, whatever happens in between.
 //
-// A declined ask is remembered as declined and the agent goes on (a when
-// step may react to it); other failed asks are remembered as failed and
-// the agent goes on too. The agent stops when its context ends or the
+// Every ask ends in an [interaction.Outcome], remembered for when steps
+// and answer references. After a declined ask the agent goes on (a when
+// step may react to it), and after a timeout or other failure too. The agent stops when its context ends or the
 // user interface is gone (PROVIDER_CLOSED or NO_PROVIDER); the others go
 // on until they finish or stop in turn.
 //
@@ -164,9 +151,10 @@ func sleepReal(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// remembered is the latest outcome for one question id.
+// remembered is the latest outcome for one question id: answered or
+// skipped (this question), or how the whole ask ended.
 type remembered struct {
-	kind OutcomeKind
+	kind interaction.Outcome
 	item interaction.AnswerItem
 }
 
@@ -306,37 +294,35 @@ func (a *agentRun) ask(ctx context.Context, st *Step, after time.Duration) error
 	}
 
 	ans, err := a.r.Asker.Ask(askCtx, req)
-	withdrawn := false
 	if stopTimer != nil {
-		withdrawn = askCtx.Err() != nil && ctx.Err() == nil
 		stopTimer()
 	}
 
-	out := Outcome{Line: st.Line}
 	var stop error
 	switch {
 	case err == nil:
-		out.Kind, out.Answer = OutcomeAnswered, ans
 		for _, item := range ans.Answers {
-			a.memory[item.ID] = remembered{kind: OutcomeAnswered, item: item}
+			kind := interaction.OutcomeAnswered
+			if item.Skipped() {
+				kind = interaction.OutcomeSkipped
+			}
+			a.memory[item.ID] = remembered{kind: kind, item: item}
 			a.res.Answers[item.ID] = item
 		}
 	case ctx.Err() != nil:
-		out.Kind = OutcomeFailed
+		// The runner is stopping: the ask is withdrawn with it.
 		stop = interaction.ContextError(ctx)
 		err = stop
-	case withdrawn && interaction.CodeOf(err) == interaction.CodeAborted:
-		out.Kind = OutcomeWithdrawn
-	case interaction.CodeOf(err) == interaction.CodeDeclined:
-		out.Kind = OutcomeDeclined
 	default:
-		out.Kind = OutcomeFailed
 		switch interaction.CodeOf(err) {
 		case interaction.CodeProviderClosed, interaction.CodeNoProvider:
 			stop = err
 		}
 	}
-	if err != nil {
+	out := AskOutcome{Line: st.Line, Kind: interaction.Classify(ans, err)}
+	if err == nil {
+		out.Answer = ans
+	} else {
 		out.Code, out.Err = interaction.CodeOf(err), err
 		for _, q := range req.Questions {
 			a.memory[q.ID] = remembered{kind: out.Kind}
@@ -354,11 +340,13 @@ func (a *agentRun) holds(c Condition) bool {
 	}
 	switch c.Match {
 	case MatchDeclined:
-		return m.kind == OutcomeDeclined
+		return m.kind == interaction.OutcomeDeclined
 	case MatchWithdrawn:
-		return m.kind == OutcomeWithdrawn
+		return m.kind == interaction.OutcomeWithdrawn
+	case MatchSkipped:
+		return m.kind == interaction.OutcomeSkipped
 	}
-	if m.kind != OutcomeAnswered {
+	if m.kind != interaction.OutcomeAnswered {
 		return false
 	}
 	switch c.Match {
@@ -366,15 +354,13 @@ func (a *agentRun) holds(c Condition) bool {
 		return m.item.Custom == "" && slices.Contains(m.item.Selected, c.Value)
 	case MatchCustom:
 		return m.item.Custom != "" && (c.Value == "" || m.item.Custom == c.Value)
-	case MatchSkipped:
-		return m.item.Skipped()
 	}
 	return false
 }
 
 // expand replaces {{answer.ID}} with the remembered answer: the custom
-// text, or the selected labels joined by ", ", or a word in parentheses
-// for a skipped, declined, withdrawn, failed or missing answer. In JSON
+// text, or the selected labels joined by ", ", or else the outcome in
+// parentheses, "(skipped)" or "(declined)" say, or "(no answer)". In JSON
 // the replacement is escaped as string content.
 func (a *agentRun) expand(s string, inJSON bool) string {
 	if !strings.Contains(s, "{{") {
@@ -385,14 +371,12 @@ func (a *agentRun) expand(s string, inJSON bool) string {
 		text := "(no answer)"
 		if m, ok := a.memory[id]; ok {
 			switch {
-			case m.kind != OutcomeAnswered:
-				text = "(" + string(m.kind) + ")"
+			case m.kind != interaction.OutcomeAnswered:
+				text = "(" + string(m.kind) + ")" // (skipped), (declined) …
 			case m.item.Custom != "":
 				text = m.item.Custom
-			case len(m.item.Selected) > 0:
-				text = strings.Join(m.item.Selected, ", ")
 			default:
-				text = "(skipped)"
+				text = strings.Join(m.item.Selected, ", ")
 			}
 		}
 		if inJSON {

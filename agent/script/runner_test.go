@@ -66,7 +66,7 @@ agents:
 	if item := ar.Answers["q"]; item.Custom != "yes" {
 		t.Errorf("answers = %+v", ar.Answers)
 	}
-	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != OutcomeAnswered || ar.Outcomes[0].Line != 11 || ar.Err != nil {
+	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != interaction.OutcomeAnswered || ar.Outcomes[0].Line != 11 || ar.Err != nil {
 		t.Errorf("outcomes = %+v, err %v", ar.Outcomes, ar.Err)
 	}
 }
@@ -176,7 +176,7 @@ agents:
 		t.Errorf("the asker saw %v, want ASK_ABORTED saying the agent withdrew", cause)
 	}
 	ar := res.Agents["docs"]
-	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != OutcomeWithdrawn || ar.Outcomes[0].Code != interaction.CodeAborted {
+	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != interaction.OutcomeWithdrawn || ar.Outcomes[0].Code != interaction.CodeAborted {
 		t.Errorf("outcomes = %+v", ar.Outcomes)
 	}
 	if _, ok := ar.Answers["q"]; ok {
@@ -310,7 +310,7 @@ agents:
 	if got := messages(ar.Transcript); !slices.Equal(got, []string{"no decision", "still here"}) {
 		t.Errorf("said %q", got)
 	}
-	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != OutcomeDeclined || ar.Outcomes[0].Code != interaction.CodeDeclined || ar.Err != nil {
+	if len(ar.Outcomes) != 1 || ar.Outcomes[0].Kind != interaction.OutcomeDeclined || ar.Outcomes[0].Code != interaction.CodeDeclined || ar.Err != nil {
 		t.Errorf("outcomes = %+v, err = %v", ar.Outcomes, ar.Err)
 	}
 }
@@ -336,7 +336,7 @@ agents:
 	if got := kinds(a.Transcript); !slices.Equal(got, []interaction.ActivityKind{interaction.ActivityConnected, interaction.ActivityDisconnected}) {
 		t.Errorf("agent a transcript = %v; it should stop at the failed ask", got)
 	}
-	if interaction.CodeOf(a.Err) != interaction.CodeProviderClosed || a.Outcomes[0].Kind != OutcomeFailed {
+	if interaction.CodeOf(a.Err) != interaction.CodeProviderClosed || a.Outcomes[0].Kind != interaction.OutcomeClosed {
 		t.Errorf("agent a: err %v, outcomes %+v", a.Err, a.Outcomes)
 	}
 	if b.Err != nil || !slices.Equal(messages(b.Transcript), []string{"b finishes"}) {
@@ -352,13 +352,19 @@ agents:
       - ask: {questions: [{id: x, question: "One?"}]}
       - say: "went on"
 `)
-	res, err := (&Runner{Asker: &fakeAsker{fn: failWith(interaction.CodeTimeout)}}).Run(context.Background(), sc)
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	a := res.Agents["a"]
-	if a.Outcomes[0].Kind != OutcomeFailed || a.Outcomes[0].Code != interaction.CodeTimeout || len(messages(a.Transcript)) != 1 {
-		t.Errorf("outcomes %+v, transcript %v", a.Outcomes, a.Transcript)
+	for code, want := range map[interaction.Code]interaction.Outcome{
+		interaction.CodeTimeout:       interaction.OutcomeTimeout,
+		interaction.CodeInternal:      interaction.OutcomeFailed,
+		interaction.CodeInvalidAnswer: interaction.OutcomeFailed,
+	} {
+		res, err := (&Runner{Asker: &fakeAsker{fn: failWith(code)}}).Run(context.Background(), sc)
+		if err != nil {
+			t.Fatalf("%s: Run: %v", code, err)
+		}
+		a := res.Agents["a"]
+		if a.Outcomes[0].Kind != want || a.Outcomes[0].Code != code || len(messages(a.Transcript)) != 1 {
+			t.Errorf("%s: outcomes %+v, transcript %v; want %s and the agent going on", code, a.Outcomes, a.Transcript, want)
+		}
 	}
 }
 
@@ -401,6 +407,10 @@ agents:
 		if tr[len(tr)-1].Kind != interaction.ActivityDisconnected || len(messages(tr)) != 0 || ar.Err == nil {
 			t.Errorf("agent %s: transcript %v, err %v", id, kinds(tr), ar.Err)
 		}
+	}
+	// The ask that was waiting is withdrawn with the runner.
+	if outs := res.Agents["a"].Outcomes; len(outs) != 1 || outs[0].Kind != interaction.OutcomeWithdrawn || outs[0].Code != interaction.CodeAborted {
+		t.Errorf("agent a outcomes %+v, want one withdrawn with ASK_ABORTED", outs)
 	}
 }
 

@@ -91,21 +91,21 @@ func TestWrapRecordsEveryOutcome(t *testing.T) {
 		ctx     context.Context
 		ans     interaction.Answer
 		err     error
-		outcome Outcome
+		outcome interaction.Outcome
 		code    interaction.Code
 		draft   *interaction.Answer
 	}{
-		{name: "answered", ans: answer, outcome: Answered},
-		{name: "skipped", ans: skipped, outcome: Skipped},
-		{name: "no items", ans: interaction.Answer{}, outcome: Skipped},
-		{name: "declined", err: interaction.Errorf(interaction.CodeDeclined, "the human declined"), outcome: Declined, code: interaction.CodeDeclined},
-		{name: "withdrawn", err: aborted, outcome: Withdrawn, code: interaction.CodeAborted},
-		{name: "timeout", err: interaction.Errorf(interaction.CodeTimeout, "no answer within 5m"), outcome: Timeout, code: interaction.CodeTimeout},
-		{name: "closed", err: interaction.Errorf(interaction.CodeProviderClosed, "the UI went away"), outcome: Closed, code: interaction.CodeProviderClosed},
-		{name: "other", err: errors.New("boom"), outcome: Failed, code: interaction.CodeInternal},
-		{name: "invalid", err: interaction.Errorf(interaction.CodeInvalidAnswer, "bad"), outcome: Failed, code: interaction.CodeInvalidAnswer},
-		{name: "bare cancel", ctx: cancelled, err: context.Canceled, outcome: Withdrawn, code: interaction.CodeAborted},
-		{name: "draft", err: fmt.Errorf("ui: %w", draftErr{aborted, draft}), outcome: Withdrawn, code: interaction.CodeAborted, draft: draft},
+		{name: "answered", ans: answer, outcome: interaction.OutcomeAnswered},
+		{name: "skipped", ans: skipped, outcome: interaction.OutcomeSkipped},
+		{name: "no items", ans: interaction.Answer{}, outcome: interaction.OutcomeSkipped},
+		{name: "declined", err: interaction.Errorf(interaction.CodeDeclined, "the human declined"), outcome: interaction.OutcomeDeclined, code: interaction.CodeDeclined},
+		{name: "withdrawn", err: aborted, outcome: interaction.OutcomeWithdrawn, code: interaction.CodeAborted},
+		{name: "timeout", err: interaction.Errorf(interaction.CodeTimeout, "no answer within 5m"), outcome: interaction.OutcomeTimeout, code: interaction.CodeTimeout},
+		{name: "closed", err: interaction.Errorf(interaction.CodeProviderClosed, "the UI went away"), outcome: interaction.OutcomeClosed, code: interaction.CodeProviderClosed},
+		{name: "other", err: errors.New("boom"), outcome: interaction.OutcomeFailed, code: interaction.CodeInternal},
+		{name: "invalid", err: interaction.Errorf(interaction.CodeInvalidAnswer, "bad"), outcome: interaction.OutcomeFailed, code: interaction.CodeInvalidAnswer},
+		{name: "bare cancel", ctx: cancelled, err: context.Canceled, outcome: interaction.OutcomeWithdrawn, code: interaction.CodeAborted},
+		{name: "draft", err: fmt.Errorf("ui: %w", draftErr{aborted, draft}), outcome: interaction.OutcomeWithdrawn, code: interaction.CodeAborted, draft: draft},
 	}
 
 	l, path := openLog(t)
@@ -193,7 +193,7 @@ func TestThroughService(t *testing.T) {
 		t.Fatalf("Ask = %+v, %v", ans, err)
 	}
 	recs, _ := readAll(t, path, 0)
-	if len(recs) != 1 || recs[0].Outcome != Answered || recs[0].Time.IsZero() {
+	if len(recs) != 1 || recs[0].Outcome != interaction.OutcomeAnswered || recs[0].Time.IsZero() {
 		t.Fatalf("records %+v", recs)
 	}
 }
@@ -243,7 +243,7 @@ func TestConcurrentAppends(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			r := Record{Time: t0, Outcome: Answered, Request: interaction.Request{Questions: []interaction.Question{
+			r := Record{Time: t0, Outcome: interaction.OutcomeAnswered, Request: interaction.Request{Questions: []interaction.Question{
 				{ID: fmt.Sprintf("q%d", i), Question: strings.Repeat("x", 10000)},
 			}}}
 			if err := l.Append(r); err != nil {
@@ -279,14 +279,14 @@ func TestConcurrentAppends(t *testing.T) {
 func TestTornTail(t *testing.T) {
 	l, path := openLog(t)
 	for i := range 3 {
-		if err := l.Append(Record{Time: t0, Outcome: Answered, Waited: Duration(i)}); err != nil {
+		if err := l.Append(Record{Time: t0, Outcome: interaction.OutcomeAnswered, Waited: Duration(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	l.Close()
 
 	// A crash mid-write leaves half a line.
-	line, err := encodeLine(Record{Time: t0, Outcome: Declined})
+	line, err := encodeLine(Record{Time: t0, Outcome: interaction.OutcomeDeclined})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestTornTail(t *testing.T) {
 	}
 	defer l.Close()
 	for range 2 {
-		if err := l.Append(Record{Time: t0, Outcome: Withdrawn}); err != nil {
+		if err := l.Append(Record{Time: t0, Outcome: interaction.OutcomeWithdrawn}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -318,7 +318,7 @@ func TestTornTail(t *testing.T) {
 	if len(recs) != 5 || skipped != 1 {
 		t.Fatalf("after reopening: %d records, %d skipped; want 5 and 1", len(recs), skipped)
 	}
-	if recs[3].Outcome != Withdrawn || recs[4].Outcome != Withdrawn {
+	if recs[3].Outcome != interaction.OutcomeWithdrawn || recs[4].Outcome != interaction.OutcomeWithdrawn {
 		t.Errorf("new records %+v %+v", recs[3], recs[4])
 	}
 	data, _ := os.ReadFile(path)
@@ -399,7 +399,7 @@ func TestActivitySink(t *testing.T) {
 func TestReadFileLimit(t *testing.T) {
 	l, path := openLog(t)
 	for i := range 10 {
-		if err := l.Append(Record{Time: t0, Outcome: Answered, Waited: Duration(i)}); err != nil {
+		if err := l.Append(Record{Time: t0, Outcome: interaction.OutcomeAnswered, Waited: Duration(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -421,7 +421,7 @@ func TestReadFileLimit(t *testing.T) {
 }
 
 func TestReadSkipsBadLines(t *testing.T) {
-	good, _ := encodeLine(Record{Time: t0, Outcome: Answered})
+	good, _ := encodeLine(Record{Time: t0, Outcome: interaction.OutcomeAnswered})
 	long := `{"outcome":"answered","pad":"` + strings.Repeat("x", 200<<10) + `"}` + "\n"
 	in := "\n" + string(good) + "not json\n  \n" + long + string(good) + `{"outcome":` // torn tail
 	recs, skipped, err := read(strings.NewReader(in), 0, 100<<10)
@@ -483,7 +483,7 @@ func TestAppendShortensHugeRecords(t *testing.T) {
 		{ID: "q", Question: strings.Repeat("x", 3000), Options: []interaction.Option{{Label: strings.Repeat("o", 3000)}}},
 	}}
 	ans := &interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Selected: []string{}, Custom: "kept"}}}
-	if err := l.Append(Record{Time: t0, Outcome: Answered, Request: big, Answer: ans}); err != nil {
+	if err := l.Append(Record{Time: t0, Outcome: interaction.OutcomeAnswered, Request: big, Answer: ans}); err != nil {
 		t.Fatal(err)
 	}
 	recs, _ := readAll(t, path, 0)
@@ -508,7 +508,7 @@ func TestFormat(t *testing.T) {
 	hostile := &interaction.Agent{ID: "x", Name: "evil\x1b]0;x\x07bot"}
 	recs := []Record{
 		{
-			Time: t0, Agent: agent, Outcome: Answered, Waited: Duration(12530 * time.Millisecond),
+			Time: t0, Agent: agent, Outcome: interaction.OutcomeAnswered, Waited: Duration(12530 * time.Millisecond),
 			Request: req,
 			Answer: &interaction.Answer{Answers: []interaction.AnswerItem{
 				{ID: "db", Selected: []string{"SQLite"}},
@@ -516,7 +516,7 @@ func TestFormat(t *testing.T) {
 			}},
 		},
 		{
-			Time: t0.Add(time.Minute), Agent: hostile, Outcome: Withdrawn, Waited: Duration(250 * time.Millisecond),
+			Time: t0.Add(time.Minute), Agent: hostile, Outcome: interaction.OutcomeWithdrawn, Waited: Duration(250 * time.Millisecond),
 			Request: interaction.Request{Questions: []interaction.Question{
 				{ID: "q1", Question: "Pick\x1b[31m red\u009b2J\u202e" + strings.Repeat("long ", 20), Options: []interaction.Option{{Label: "a"}, {Label: "b"}}, MultiSelect: true},
 				{ID: "q2", Question: "Skip me?"},
@@ -525,7 +525,7 @@ func TestFormat(t *testing.T) {
 			Draft: &interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q1", Selected: []string{"a", "b"}}}},
 		},
 		{
-			Time: t0.Add(2 * time.Minute), Outcome: Declined, Waited: Duration(3 * time.Second),
+			Time: t0.Add(2 * time.Minute), Outcome: interaction.OutcomeDeclined, Waited: Duration(3 * time.Second),
 			Request: interaction.Request{Questions: []interaction.Question{{ID: "ok", Question: "Proceed?"}}},
 			Error:   interaction.Errorf(interaction.CodeDeclined, "the human declined"),
 		},

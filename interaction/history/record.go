@@ -1,37 +1,12 @@
 package history
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/asktui/asktui/interaction"
-)
-
-// Outcome says how a request ended.
-type Outcome string
-
-// The outcomes of a request.
-const (
-	// Answered: the human answered at least one question.
-	Answered Outcome = "answered"
-	// Skipped: the human submitted, but skipped every question.
-	Skipped Outcome = "skipped"
-	// Declined: the human declined to answer ([interaction.CodeDeclined]).
-	Declined Outcome = "declined"
-	// Withdrawn: the caller withdrew the request ([interaction.CodeAborted]).
-	Withdrawn Outcome = "withdrawn"
-	// Timeout: the request outlived asktui's own timeout
-	// ([interaction.CodeTimeout]).
-	Timeout Outcome = "timeout"
-	// Closed: the user interface went away
-	// ([interaction.CodeProviderClosed]).
-	Closed Outcome = "closed"
-	// Failed: any other failure.
-	Failed Outcome = "failed"
 )
 
 // Record is one request and how it ended: one line of the log.
@@ -40,13 +15,13 @@ type Record struct {
 	Time time.Time `json:"time"`
 	// Agent is who asked, when known.
 	Agent *interaction.Agent `json:"agent,omitempty"`
-	// Outcome says how the request ended.
-	Outcome Outcome `json:"outcome"`
+	// Outcome says how the request ended (see [interaction.Classify]).
+	Outcome interaction.Outcome `json:"outcome"`
 	// Waited is how long the request waited for its outcome.
 	Waited Duration `json:"waited"`
-	// Error is the failure, for every outcome but Answered and Skipped.
+	// Error is the failure, for every outcome but answered and skipped.
 	Error *interaction.Error `json:"error,omitempty"`
-	// Answer is the human's answer, for Answered and Skipped.
+	// Answer is the human's answer, for the outcomes answered and skipped.
 	Answer *interaction.Answer `json:"answer,omitempty"`
 	// Draft is what the human had typed or selected when the request ended
 	// without an answer, when the user interface knows it (see
@@ -102,43 +77,4 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 // it may be wrapped) from Ask, and the record keeps the draft.
 type DraftError interface {
 	Draft() *interaction.Answer
-}
-
-// Classify returns the outcome of a request that ended with ans and err:
-// for a nil err, [Answered], or [Skipped] when every item of ans is skipped
-// (an answer with no items skips every question); otherwise the outcome of
-// err's code, with a bare context cancellation or deadline counted as
-// [Withdrawn].
-func Classify(ans interaction.Answer, err error) Outcome {
-	if err == nil {
-		if allSkipped(ans) {
-			return Skipped
-		}
-		return Answered
-	}
-	switch interaction.CodeOf(err) {
-	case interaction.CodeDeclined:
-		return Declined
-	case interaction.CodeAborted:
-		return Withdrawn
-	case interaction.CodeTimeout:
-		return Timeout
-	case interaction.CodeProviderClosed:
-		return Closed
-	case "":
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return Withdrawn
-		}
-	}
-	return Failed
-}
-
-// allSkipped reports whether every item of ans is skipped.
-func allSkipped(ans interaction.Answer) bool {
-	for _, item := range ans.Answers {
-		if !item.Skipped() {
-			return false
-		}
-	}
-	return true
 }

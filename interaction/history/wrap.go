@@ -10,7 +10,7 @@ import (
 
 // Wrap returns a provider that forwards every Ask to p and appends one
 // [Record] of it to l: when the request arrived, its agent, the request,
-// the [Outcome] (see [Classify]), the time waited, and the answer, or the
+// the [interaction.Outcome] (see [interaction.Classify]), the time waited, and the answer, or the
 // error and any draft it carries (see [DraftError]).
 //
 // The returned provider's Ask returns exactly what p's Ask returned, even
@@ -66,7 +66,7 @@ func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interactio
 
 // NewRecord returns the record of request req that arrived at start,
 // waited for waited and ended with ans and err, as [Wrap] writes it: the
-// outcome from [Classify]; the answer when err is nil; otherwise the error
+// outcome from [interaction.Classify]; the answer when err is nil; otherwise the error
 // as an *[interaction.Error] (a provider error without a code becomes the
 // context's error when ctx has ended, as [interaction.Service.Ask] reports
 // it, and INTERNAL otherwise) and the draft of a [DraftError]. waited is
@@ -79,13 +79,13 @@ func NewRecord(ctx context.Context, start time.Time, waited time.Duration, req i
 		Waited:  Duration(waited.Round(time.Millisecond)),
 	}
 	if err == nil {
-		rec.Outcome = Classify(ans, nil)
+		rec.Outcome = interaction.Classify(ans, nil)
 		rec.Answer = &ans
 		return rec
 	}
 	e := codedError(ctx, err)
 	rec.Error = e
-	rec.Outcome = Classify(interaction.Answer{}, e)
+	rec.Outcome = interaction.Classify(interaction.Answer{}, e)
 	var de DraftError
 	if errors.As(err, &de) {
 		rec.Draft = de.Draft()

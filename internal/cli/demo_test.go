@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/agent/script"
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -19,8 +20,8 @@ import (
 // each agent received and what the activity pane shows at the end.
 func TestDemoAutoplayEveryScenario(t *testing.T) {
 	want := map[string]struct {
-		answers map[string]map[string]string  // agent → question id → answer
-		outcome map[string]script.OutcomeKind // agent → kind of its last ask
+		answers map[string]map[string]string   // agent → question id → answer
+		outcome map[string]interaction.Outcome // agent → how its last ask ended
 		screen  []string
 	}{
 		"deploy": {
@@ -32,7 +33,7 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 			screen:  []string{"answered:"},
 		},
 		"parallel": {
-			outcome: map[string]script.OutcomeKind{"gemini": script.OutcomeWithdrawn},
+			outcome: map[string]interaction.Outcome{"gemini": interaction.OutcomeWithdrawn},
 			screen:  []string{"withdrawn by gemini", "answered:"},
 		},
 	}
@@ -87,11 +88,13 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 					t.Errorf("%s outcomes %+v, want the last to be %s", agentID, outs, kind)
 				}
 			}
-			// Every ask of every agent ended as scripted: nothing declined
-			// or failed by accident.
+			// Every ask of every agent ended as scripted: nothing declined,
+			// timed out, closed or failed by accident.
 			for id, r := range res.Agents {
 				for _, o := range r.Outcomes {
-					if o.Kind == script.OutcomeFailed || o.Kind == script.OutcomeDeclined {
+					switch o.Kind {
+					case interaction.OutcomeAnswered, interaction.OutcomeSkipped, interaction.OutcomeWithdrawn:
+					default:
 						t.Errorf("%s: ask at line %d ended %s (%v)", id, o.Line, o.Kind, o.Err)
 					}
 				}
