@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // Limits on what one line of [Format] shows, in characters.
@@ -22,8 +22,9 @@ const (
 // waited; then one line per question (its header, or else its text, cut to
 // one line) with its answer (the selected labels, custom text in quotes, or
 // "skipped"), or else what the draft of a request that ended without an
-// answer held, marked "(draft)", or "-"; and the error message. Agent-supplied text is printed inert: control characters,
-// escape sequences and bidirectional overrides become U+FFFD.
+// answer held, marked "(draft)", or "-"; and the error message.
+// Agent-supplied text is printed inert: control characters, escape
+// sequences and bidirectional overrides become U+FFFD.
 func Format(w io.Writer, recs []Record) error {
 	return format(w, recs, time.Local)
 }
@@ -119,34 +120,6 @@ func roundWait(d time.Duration) time.Duration {
 }
 
 // clean makes untrusted text safe and short for one line of a terminal:
-// line breaks and tabs become spaces, other control characters (C0, DEL,
-// C1, so every escape sequence is broken), bidirectional controls and
-// invalid UTF-8 become U+FFFD, and text longer than limit characters is cut
-// with "…". Invalid UTF-8 decodes to U+FFFD as it is ranged over.
-func clean(s string, limit int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == limit {
-			b.WriteString("…")
-			break
-		}
-		n++
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidi(r):
-			b.WriteRune(utf8.RuneError)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isBidi reports whether r is a bidirectional embedding, override or
-// isolate control, which can make text read differently from what it is.
-func isBidi(r rune) bool {
-	return r == 0x061c || r == 0x200e || r == 0x200f ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
-}
+// history's output policy is [sanitize.Replace], which shows every control
+// as U+FFFD rather than hiding it.
+func clean(s string, limit int) string { return sanitize.Replace(s, limit) }

@@ -1,0 +1,193 @@
+package sanitize
+
+import "strings"
+
+// esc is the escape character, which starts every 7-bit sequence.
+const esc = 0x1b
+
+// state is where the parser is within an escape sequence.
+type state uint8
+
+// The parser's states, those of the DEC ANSI parser
+// (https://vt100.net/emu/dec_ansi_parser) that matter for what is kept.
+const (
+	ground    state = iota
+	escape          // after ESC
+	escInter        // ESC and intermediate bytes
+	csiEntry        // after CSI
+	csiParam        // CSI parameters
+	csiInter        // CSI intermediate bytes
+	dcsEntry        // after DCS
+	dcsParam        // DCS parameters
+	dcsInter        // DCS intermediate bytes
+	dcsString       // the DCS data string
+	oscString       // the OSC string
+	sosString       // the SOS, PM or APC string, which end alike
+)
+
+// action is what the parser does with a byte besides changing state.
+type action uint8
+
+const (
+	drop action = iota // consume the byte
+	keep               // keep the byte: printable, or a control executed in place
+	char               // keep a UTF-8 lead byte and the continuation bytes it announces
+)
+
+// StripEscapes removes escape sequences from s the way a VT500-series
+// terminal's parser reads them, byte by byte, and keeps everything else:
+// text, and the controls a terminal would execute (C0 controls, DEL, and
+// raw 8-bit C1 bytes that start no sequence). It is what
+// github.com/charmbracelet/x/ansi's Strip did for asktui, byte for byte
+// (the tui package's tests check that), in a parser of its own:
+//
+//   - CSI (ESC [ or the byte 0x9B): parameters and intermediates up to a
+//     final byte;
+//   - OSC (ESC ] or 0x9D): a string ended by BEL, ST (ESC \ or 0x9C), CAN
+//     or SUB;
+//   - DCS (ESC P or 0x90): parameters, intermediates and a data string
+//     ended by ST, CAN or SUB;
+//   - SOS, PM and APC (ESC X, ESC ^, ESC _ or 0x98, 0x9E, 0x9F): a string
+//     ended by ST, CAN or SUB;
+//   - any other ESC with its intermediates and final byte.
+//
+// An unterminated sequence at the end swallows the rest of s. Inside OSC
+// and DCS strings bytes are consumed whole, UTF-8 or not; elsewhere a
+// UTF-8 lead byte (0xC2–0xF4) is kept with the continuation bytes it
+// announces and ends any sequence, and other bytes of 0xA0 and above are
+// dropped. Strip applies it to text whose C1 code points it has already
+// spelt in their 7-bit form.
+func StripEscapes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	st := ground
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		next, act := transition(st, c)
+		switch act {
+		case keep:
+			b.WriteByte(c)
+		case char:
+			n := min(utf8Len(c), len(s)-i)
+			b.WriteString(s[i : i+n])
+			i += n - 1
+		}
+		st = next
+	}
+	return b.String()
+}
+
+// utf8Len is the length of the UTF-8 sequence that lead byte c (0xC2–0xF4)
+// announces.
+func utf8Len(c byte) int {
+	switch {
+	case c >= 0xf0:
+		return 4
+	case c >= 0xe0:
+		return 3
+	}
+	return 2
+}
+
+// isC0 reports whether c is one of the C0 controls a parser executes (or
+// ignores) in place: all but CAN, SUB and ESC, which end sequences.
+func isC0(c byte) bool {
+	return c < 0x20 && c != 0x18 && c != 0x1a && c != esc
+}
+
+// transition is the parser's move from st on byte c.
+func transition(st state, c byte) (state, action) {
+	switch st {
+	case ground:
+		if c < 0x80 && c != 0x18 && c != 0x1a && c != esc {
+			return ground, keep // text, C0 controls and DEL
+		}
+	case escape, escInter:
+		switch {
+		case isC0(c):
+			return st, keep
+		case c == 0x7f:
+			return st, drop
+		case 0x20 <= c && c <= 0x2f:
+			return escInter, drop
+		case st == escape && c == 'P':
+			return dcsEntry, drop
+		case st == escape && (c == 'X' || c == '^' || c == '_'):
+			return sosString, drop
+		case st == escape && c == '[':
+			return csiEntry, drop
+		case st == escape && c == ']':
+			return oscString, drop
+		case 0x30 <= c && c <= 0x7e:
+			return ground, drop // the final byte
+		}
+	case csiEntry, csiParam, csiInter:
+		switch {
+		case isC0(c):
+			return st, keep
+		case c == 0x7f:
+			return st, drop
+		case 0x20 <= c && c <= 0x2f:
+			return csiInter, drop
+		case 0x30 <= c && c <= 0x3f && st == csiInter:
+			return ground, drop // malformed: a parameter after an intermediate
+		case 0x30 <= c && c <= 0x3f:
+			return csiParam, drop
+		case 0x40 <= c && c <= 0x7e:
+			return ground, drop // the final byte
+		}
+	case dcsEntry, dcsParam, dcsInter:
+		switch {
+		case st == dcsEntry && (0x08 <= c && c <= 0x0d || c == esc):
+			return dcsString, drop
+		case isC0(c), c == 0x7f:
+			return st, drop
+		case 0x20 <= c && c <= 0x2f:
+			return dcsInter, drop
+		case 0x30 <= c && c <= 0x3f && st != dcsInter:
+			return dcsParam, drop
+		case 0x30 <= c && c <= 0x7e:
+			return dcsString, drop
+		}
+	case dcsString, oscString:
+		switch {
+		case c == esc:
+			return escape, drop
+		case c == 0x9c, c == 0x18, c == 0x1a, c == 0x07 && st == oscString:
+			return ground, drop // ST, CAN, SUB, and BEL for OSC
+		}
+		return st, drop
+	case sosString:
+		switch {
+		case c == esc:
+			return escape, drop
+		case c == 0x9c, c == 0x18, c == 0x1a:
+			return ground, drop
+		case c < 0x80:
+			return st, drop
+		}
+	}
+	return anywhere(c)
+}
+
+// anywhere is the move on c that is the same from every state, unless the
+// state has a move of its own.
+func anywhere(c byte) (state, action) {
+	switch {
+	case c == esc:
+		return escape, drop
+	case c == 0x90:
+		return dcsEntry, drop
+	case c == 0x98, c == 0x9e, c == 0x9f:
+		return sosString, drop
+	case c == 0x9b:
+		return csiEntry, drop
+	case c == 0x9d:
+		return oscString, drop
+	case c == 0x18, c == 0x1a, 0x80 <= c && c <= 0x9f:
+		return ground, keep // CAN, SUB and the other C1 bytes execute
+	case 0xc2 <= c && c <= 0xf4:
+		return ground, char
+	}
+	return ground, drop
+}
