@@ -1,10 +1,11 @@
 package interaction
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // Option is one selectable choice of a [Question].
@@ -119,27 +120,15 @@ type AnswerItem struct {
 }
 
 // MarshalJSON encodes the item with "selected" always an array, never
-// null. Because custom text overrides the choices, "selected" is encoded
+// null, and without HTML escaping: answers carry the human's text, and "<"
+// should read as "<". Because custom text overrides the choices, "selected" is encoded
 // empty whenever Custom is non-empty.
 func (a AnswerItem) MarshalJSON() ([]byte, error) {
 	type plain AnswerItem // no methods: avoids recursion
 	if a.Selected == nil || a.Custom != "" {
 		a.Selected = []string{}
 	}
-	return marshal(plain(a))
-}
-
-// marshal is json.Marshal without HTML escaping: answers carry the human's
-// text, and "<" should read as "<". The caller's encoder still decides
-// whether to escape the whole document.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return jsonl.Marshal(plain(a))
 }
 
 // Skipped reports whether the question was skipped: nothing selected and no
@@ -168,7 +157,7 @@ func (a Answer) MarshalJSON() ([]byte, error) {
 	if a.Answers == nil {
 		a.Answers = []AnswerItem{}
 	}
-	return marshal(plain(a))
+	return jsonl.Marshal(plain(a))
 }
 
 // Get returns the item answering the question with the given id, and

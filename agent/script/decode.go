@@ -17,6 +17,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // The scenario file is decoded by walking goccy's syntax tree rather than
@@ -936,7 +937,7 @@ func (d *decoder) json(b *bytes.Buffer, n ast.Node, where string, depth int) err
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, f.key)
+			b.Write(jsonl.AppendString(b.AvailableBuffer(), f.key))
 			b.WriteByte(':')
 			if err := d.json(b, f.value, fmt.Sprintf("%s.%s", where, f.key), depth+1); err != nil {
 				return err
@@ -976,18 +977,9 @@ func (d *decoder) json(b *bytes.Buffer, n ast.Node, where string, depth int) err
 		if !ok {
 			return d.fail(n, where, "%s cannot be written as JSON", kind(r))
 		}
-		writeJSONString(b, s)
+		b.Write(jsonl.AppendString(b.AvailableBuffer(), s))
 	}
 	return nil
-}
-
-// writeJSONString writes s as a JSON string without HTML escaping, so
-// arguments such as "a < b" read as written.
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // a string always encodes
-	b.Truncate(b.Len() - 1) // Encode adds a newline
 }
 
 // list formats allowed keys for a message: "say", "think" or "wait".

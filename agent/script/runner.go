@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // Asker puts a request to the human, as [interaction.Service.Ask] does.
@@ -380,9 +380,8 @@ func (a *agentRun) expand(s string, inJSON bool) string {
 			}
 		}
 		if inJSON {
-			var b bytes.Buffer
-			writeJSONString(&b, text)
-			return b.String()[1 : b.Len()-1]
+			q := jsonl.AppendString(nil, text)
+			return string(q[1 : len(q)-1])
 		}
 		return text
 	})

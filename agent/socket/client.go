@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // maxReplyBytes bounds a reply line the client reads. An answer can repeat
@@ -154,7 +155,7 @@ func (c *Client) Close() error {
 
 // write sends one line.
 func (c *Client) write(line clientLine) error {
-	b, err := encodeLine(line)
+	b, err := jsonl.MarshalLine(line)
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInvalidRequest, err, "the request cannot be encoded as JSON: %v", err)
 	}

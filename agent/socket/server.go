@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // MaxLineBytes is the longest line either side reads: a request of
@@ -291,9 +292,9 @@ func (c *conn) withdraw(key string) {
 // send writes r as one line. After a write fails the stream may hold half a
 // line, so later replies are dropped.
 func (c *conn) send(r reply) {
-	b, err := encodeLine(r)
+	b, err := jsonl.MarshalLine(r)
 	if err != nil {
-		b, _ = encodeLine(reply{ID: r.ID, Error: interaction.WrapError(interaction.CodeInternal, err,
+		b, _ = jsonl.MarshalLine(reply{ID: r.ID, Error: interaction.WrapError(interaction.CodeInternal, err,
 			"the asktui inbox could not encode its reply: %v", err)})
 	}
 	c.wmu.Lock()
@@ -314,18 +315,6 @@ func idKey(id json.RawMessage) string {
 		return string(id)
 	}
 	return b.String()
-}
-
-// encodeLine encodes v as one line of JSON, without HTML escaping (answers
-// carry the human's text verbatim).
-func encodeLine(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // readLine returns the next line of r without its "\n". A line of more

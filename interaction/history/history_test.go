@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 var (
@@ -286,7 +287,7 @@ func TestTornTail(t *testing.T) {
 	l.Close()
 
 	// A crash mid-write leaves half a line.
-	line, err := encodeLine(Record{Time: t0, Outcome: interaction.OutcomeDeclined})
+	line, err := jsonl.MarshalLine(Record{Time: t0, Outcome: interaction.OutcomeDeclined})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +422,7 @@ func TestReadFileLimit(t *testing.T) {
 }
 
 func TestReadSkipsBadLines(t *testing.T) {
-	good, _ := encodeLine(Record{Time: t0, Outcome: interaction.OutcomeAnswered})
+	good, _ := jsonl.MarshalLine(Record{Time: t0, Outcome: interaction.OutcomeAnswered})
 	long := `{"outcome":"answered","pad":"` + strings.Repeat("x", 200<<10) + `"}` + "\n"
 	in := "\n" + string(good) + "not json\n  \n" + long + string(good) + `{"outcome":` // torn tail
 	recs, skipped, err := read(strings.NewReader(in), 0, 100<<10)

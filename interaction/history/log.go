@@ -1,8 +1,6 @@
 package history
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // MaxLineBytes bounds one line of the log: [Read] skips longer lines, and
@@ -107,14 +106,14 @@ func (l *Log) Path() string { return l.path }
 // so a record Append reported written survives a crash. A record whose
 // line would exceed [MaxLineBytes] is written with its request shortened.
 func (l *Log) Append(r Record) error {
-	line, err := encodeLine(r)
+	line, err := jsonl.MarshalLine(r)
 	if err != nil {
 		return fmt.Errorf("history: encoding the record: %w", err)
 	}
 	if len(line) > l.maxLine {
 		r.Request = shorten(r.Request)
 		r.Truncated = true
-		if line, err = encodeLine(r); err != nil {
+		if line, err = jsonl.MarshalLine(r); err != nil {
 			return fmt.Errorf("history: encoding the record: %w", err)
 		}
 	}
@@ -154,18 +153,6 @@ func (l *Log) Close() error {
 		return fmt.Errorf("history: %w", err)
 	}
 	return nil
-}
-
-// encodeLine encodes r as one line of JSON ending in a newline. Text is
-// not HTML-escaped: "<" in an answer stays "<".
-func encodeLine(r Record) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // shortLen bounds each question's text in a shortened request.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -359,7 +359,5 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(ans)
+	return jsonl.Write(w, ans)
 }

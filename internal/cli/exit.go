@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -93,9 +93,7 @@ func reportError(w io.Writer, e *interaction.Error, terminal bool) {
 		_, _ = fmt.Fprintf(w, "asktui: %s\n", e.Error())
 		return
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(interaction.ErrorEnvelope{Error: e})
+	_ = jsonl.Write(w, interaction.ErrorEnvelope{Error: e})
 }
 
 // isTerminal reports whether w is a terminal.

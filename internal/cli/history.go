@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 func newHistoryCmd(e env) *cobra.Command {
@@ -37,10 +37,8 @@ when an agent's client gave up waiting: find it here.`,
 				return interaction.WrapError(interaction.CodeInternal, err, "cannot read the history %s: %v", path, err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetEscapeHTML(false)
 				for _, r := range recs {
-					if err := enc.Encode(r); err != nil {
+					if err := jsonl.Write(e.stdout, r); err != nil {
 						return err
 					}
 				}

@@ -25,6 +25,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // Version is the asciicast format version this package reads and writes.
@@ -92,7 +94,8 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// appendEvent appends e's JSON form to b.
+// appendEvent appends e's JSON form to b. Its strings keep HTML characters
+// as they are (terminal output is full of them), as jsonl writes them.
 func appendEvent(b []byte, e Event) ([]byte, error) {
 	if math.IsNaN(e.Time) || math.IsInf(e.Time, 0) {
 		return b, fmt.Errorf("cast: event time %v is not a finite number", e.Time)
@@ -100,32 +103,10 @@ func appendEvent(b []byte, e Event) ([]byte, error) {
 	b = append(b, '[')
 	b = strconv.AppendFloat(b, e.Time, 'f', 6, 64)
 	b = append(b, ", "...)
-	b = appendString(b, e.Type)
+	b = jsonl.AppendString(b, e.Type)
 	b = append(b, ", "...)
-	b = appendString(b, e.Data)
+	b = jsonl.AppendString(b, e.Data)
 	return append(b, ']'), nil
-}
-
-// appendString appends s as a JSON string. HTML characters stay as they are
-// (they are common in terminal output and json.Marshal would escape them);
-// invalid UTF-8 becomes U+FFFD, so the line is always valid JSON.
-func appendString(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
-}
-
-// marshalHeader encodes h on one line, without HTML escaping.
-func marshalHeader(h Header) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(h); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil // Encode ends the line
 }
 
 // validateHeader checks what a player needs from a header.

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // FuzzRead feeds recordings to Read: it must never panic, fail only with
@@ -68,9 +70,9 @@ func FuzzRead(f *testing.F) {
 
 		// Written again, the recording reads back the same, up to the
 		// six decimals times are written with.
-		hb, err := marshalHeader(h)
+		hb, err := jsonl.MarshalLine(h)
 		if err != nil {
-			t.Fatalf("marshalHeader: %v", err)
+			t.Fatalf("MarshalLine(header): %v", err)
 		}
 		out := hb
 		for _, ev := range events {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // ErrClosed is returned by a Writer's methods after Close.
@@ -76,7 +78,7 @@ func NewWriter(out io.Writer, h Header, opts ...Option) (*Writer, error) {
 	for _, opt := range opts {
 		opt(w)
 	}
-	line, err := marshalHeader(h)
+	line, err := jsonl.MarshalLine(h) // one line, HTML characters as they are
 	if err != nil {
 		return nil, fmt.Errorf("cast: header: %w", err)
 	}

@@ -1,0 +1,76 @@
+package jsonl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+type rawMarshaler struct{}
+
+// MarshalJSON returns indented JSON, which the line must not keep.
+func (rawMarshaler) MarshalJSON() ([]byte, error) { return []byte("{\n  \"a\": \"<b>\"\n}"), nil }
+
+func TestMarshalLine(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"html stays", map[string]string{"text": "a < b && c > d"}, `{"text":"a < b && c > d"}`},
+		{"controls escaped", "line\nbreak\t\x1b", `"line\nbreak\t\u001b"`},
+		{"invalid UTF-8", "bad\xff", `"bad\ufffd"`},
+		{"a MarshalJSON's newlines", rawMarshaler{}, `{"a":"<b>"}`},
+		{"line and paragraph separators", "\u2028\u2029", `"\u2028\u2029"`},
+	}
+	for _, tt := range tests {
+		line, err := MarshalLine(tt.v)
+		if err != nil || string(line) != tt.want+"\n" {
+			t.Errorf("%s: MarshalLine = %q, %v; want %q", tt.name, line, err, tt.want+"\n")
+		}
+		b, err := Marshal(tt.v)
+		if err != nil || string(b) != tt.want {
+			t.Errorf("%s: Marshal = %q, %v; want %q", tt.name, b, err, tt.want)
+		}
+		if strings.Count(string(line), "\n") != 1 || !json.Valid(line) {
+			t.Errorf("%s: %q is not one line of valid JSON", tt.name, line)
+		}
+	}
+	if _, err := Marshal(math.Inf(1)); err == nil {
+		t.Error("Marshal(+Inf) succeeded")
+	}
+}
+
+// oneWrite fails a second Write, and records the first.
+type oneWrite struct{ got []byte }
+
+func (w *oneWrite) Write(p []byte) (int, error) {
+	if w.got != nil {
+		return 0, errors.New("a second write")
+	}
+	w.got = bytes.Clone(p)
+	return len(p), nil
+}
+
+func TestWrite(t *testing.T) {
+	var w oneWrite
+	if err := Write(&w, map[string]any{"id": 1, "q": "<?>"}); err != nil {
+		t.Fatal(err)
+	}
+	if string(w.got) != `{"id":1,"q":"<?>"}`+"\n" {
+		t.Errorf("wrote %q", w.got)
+	}
+	if err := Write(&oneWrite{}, math.NaN()); err == nil {
+		t.Error("Write(NaN) succeeded")
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	got := AppendString([]byte("x="), "a <b> \"c\"\n\xff")
+	if want := `x="a <b> \"c\"\n\ufffd"`; string(got) != want {
+		t.Errorf("AppendString = %q, want %q", got, want)
+	}
+}
