@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
 func TestMain(m *testing.M) {
@@ -28,70 +29,6 @@ const testToken = "s3cret-token"
 // withdrawWithin bounds how long a withdrawn call may take to reach the
 // asker. It is a failure deadline, not synchronisation.
 const withdrawWithin = time.Second
-
-// pending is one Ask call held by a fakeAsker until the test replies.
-type pending struct {
-	ctx   context.Context
-	req   interaction.Request
-	reply chan result
-}
-
-type result struct {
-	ans interaction.Answer
-	err error
-}
-
-// fakeAsker hands every Ask to the test through asks and waits for the
-// reply or the end of the call's context. It records activity in acts.
-type fakeAsker struct {
-	asks chan pending
-	acts chan interaction.Activity
-}
-
-func newFakeAsker() *fakeAsker {
-	return &fakeAsker{asks: make(chan pending), acts: make(chan interaction.Activity, 100)}
-}
-
-func (f *fakeAsker) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
-	p := pending{ctx: ctx, req: req, reply: make(chan result, 1)}
-	select {
-	case f.asks <- p:
-	case <-ctx.Done():
-		return interaction.Answer{}, interaction.ContextError(ctx)
-	}
-	select {
-	case r := <-p.reply:
-		return r.ans, r.err
-	case <-ctx.Done():
-		return interaction.Answer{}, interaction.ContextError(ctx)
-	}
-}
-
-func (f *fakeAsker) Report(a interaction.Activity) {
-	select {
-	case f.acts <- a:
-	default:
-	}
-}
-
-// next returns the next Ask call, failing the test after a while.
-func (f *fakeAsker) next(t *testing.T) pending {
-	t.Helper()
-	select {
-	case p := <-f.asks:
-		return p
-	case <-time.After(5 * time.Second):
-		t.Fatal("the asker was never asked")
-		return pending{}
-	}
-}
-
-// askerFunc answers at once.
-type askerFunc func(ctx context.Context, req interaction.Request) (interaction.Answer, error)
-
-func (f askerFunc) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
-	return f(ctx, req)
-}
 
 // bearer adds the token to every request.
 type bearer struct {
@@ -209,13 +146,13 @@ var dbQuestion = map[string]any{
 }
 
 func TestNewServerBadOrigin(t *testing.T) {
-	if _, err := NewServer(newFakeAsker(), Options{TrustedOrigins: []string{"not a url"}}); err == nil {
+	if _, err := NewServer(interactiontest.NewProvider(), Options{TrustedOrigins: []string{"not a url"}}); err == nil {
 		t.Fatal("want an error for a malformed trusted origin")
 	}
 }
 
 func TestListTools(t *testing.T) {
-	_, hs := serve(t, newFakeAsker(), Options{})
+	_, hs := serve(t, interactiontest.NewProvider(), Options{})
 	cs := connect(t, hs, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -266,26 +203,26 @@ func TestListTools(t *testing.T) {
 }
 
 func TestAskAnswered(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 
 	args := map[string]any{"questions": dbQuestion["questions"], "agent": "reviewer"}
 	ch := callAsync(context.Background(), cs, askParams(args))
-	p := asker.next(t)
-	if p.req.Agent == nil || p.req.Agent.Name != "test-client › reviewer" {
-		t.Errorf("agent = %+v, want name %q", p.req.Agent, "test-client › reviewer")
+	p := asker.Next(t)
+	if p.Req.Agent == nil || p.Req.Agent.Name != "test-client › reviewer" {
+		t.Errorf("agent = %+v, want name %q", p.Req.Agent, "test-client › reviewer")
 	}
-	if want := "mcp:" + cs.ID() + "/reviewer"; p.req.Agent != nil && p.req.Agent.ID != want {
-		t.Errorf("agent id = %q, want %q", p.req.Agent.ID, want)
+	if want := "mcp:" + cs.ID() + "/reviewer"; p.Req.Agent != nil && p.Req.Agent.ID != want {
+		t.Errorf("agent id = %q, want %q", p.Req.Agent.ID, want)
 	}
-	if len(p.req.Questions) != 1 || p.req.Questions[0].ID != "db" || len(p.req.Questions[0].Options) != 2 ||
-		p.req.Questions[0].Header != "Database" || p.req.Questions[0].Options[0].Description != "Battle-tested" {
-		t.Errorf("request = %+v", p.req)
+	if len(p.Req.Questions) != 1 || p.Req.Questions[0].ID != "db" || len(p.Req.Questions[0].Options) != 2 ||
+		p.Req.Questions[0].Header != "Database" || p.Req.Questions[0].Options[0].Description != "Battle-tested" {
+		t.Errorf("request = %+v", p.Req)
 	}
-	p.reply <- result{ans: interaction.Answer{Answers: []interaction.AnswerItem{
+	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{
 		{ID: "db", Selected: []string{"Postgres (Recommended)"}},
-	}}}
+	}})
 
 	r := waitCall(t, ch)
 	if r.err != nil {
@@ -310,7 +247,7 @@ func TestAskAnswered(t *testing.T) {
 func TestMultiSelectSpellings(t *testing.T) {
 	var mu sync.Mutex
 	var got []bool
-	asker := askerFunc(func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
+	asker := interaction.ProviderFunc(func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
 		mu.Lock()
 		got = append(got, req.Questions[0].MultiSelect)
 		mu.Unlock()
@@ -342,7 +279,7 @@ func TestMultiSelectSpellings(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
-	asker := askerFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
+	asker := interaction.ProviderFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
 		return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined, "the human declined to answer")
 	})
 	_, hs := serve(t, asker, Options{})
@@ -427,7 +364,7 @@ func post(t *testing.T, hs *httptest.Server, edit func(*http.Request)) *http.Res
 }
 
 func TestHTTPSecurity(t *testing.T) {
-	_, hs := serve(t, newFakeAsker(), Options{TrustedOrigins: []string{"http://localhost:6274"}})
+	_, hs := serve(t, interactiontest.NewProvider(), Options{TrustedOrigins: []string{"http://localhost:6274"}})
 	tests := []struct {
 		name string
 		edit func(*http.Request)
@@ -465,25 +402,20 @@ func TestHTTPSecurity(t *testing.T) {
 
 // wantWithdrawn fails unless p's context ends with ASK_ABORTED within a
 // second.
-func wantWithdrawn(t *testing.T, p pending) {
+func wantWithdrawn(t *testing.T, p *interactiontest.Call) {
 	t.Helper()
-	select {
-	case <-p.ctx.Done():
-	case <-time.After(withdrawWithin):
-		t.Fatal("the question was not withdrawn within a second")
-	}
-	if code := interaction.CodeOf(interaction.ContextError(p.ctx)); code != interaction.CodeAborted {
+	if code := interaction.CodeOf(p.Withdrawn(t, withdrawWithin)); code != interaction.CodeAborted {
 		t.Errorf("withdrawn with %q, want %s", code, interaction.CodeAborted)
 	}
 }
 
 func TestClientCancelWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := callAsync(ctx, cs, askParams(dbQuestion))
-	p := asker.next(t)
+	p := asker.Next(t)
 	cancel()
 	wantWithdrawn(t, p)
 	if r := waitCall(t, ch); !errors.Is(r.err, context.Canceled) {
@@ -492,13 +424,13 @@ func TestClientCancelWithdraws(t *testing.T) {
 }
 
 func TestSessionDeleteWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := callAsync(ctx, cs, askParams(dbQuestion))
-	p := asker.next(t)
+	p := asker.Next(t)
 
 	// The SDK client's Close waits for its calls before it sends DELETE, so
 	// send the DELETE as other clients do.
@@ -534,13 +466,13 @@ func TestSessionDeleteWithdraws(t *testing.T) {
 }
 
 func TestClientCloseWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch := callAsync(ctx, cs, askParams(dbQuestion))
-	p := asker.next(t)
+	p := asker.Next(t)
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
@@ -557,11 +489,11 @@ func TestClientCloseWithdraws(t *testing.T) {
 // TestSDKClientDisconnectWithdraws drops the network under the SDK client.
 // That client notices and deletes its session.
 func TestSDKClientDisconnectWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 	ch := callAsync(context.Background(), cs, askParams(dbQuestion))
-	p := asker.next(t)
+	p := asker.Next(t)
 	hs.CloseClientConnections()
 	wantWithdrawn(t, p)
 	waitCall(t, ch)
@@ -570,7 +502,7 @@ func TestSDKClientDisconnectWithdraws(t *testing.T) {
 // TestDisconnectWithdraws drops the POST carrying the call, as a killed
 // client would: no notifications/cancelled, no DELETE.
 func TestDisconnectWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
@@ -619,17 +551,17 @@ func TestDisconnectWithdraws(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	p := asker.next(t)
+	p := asker.Next(t)
 	cancel() // drop the connection
 	wantWithdrawn(t, p)
-	if got := context.Cause(p.ctx).Error(); !strings.Contains(got, "disconnected") {
+	if got := context.Cause(p.Ctx).Error(); !strings.Contains(got, "disconnected") {
 		t.Errorf("cause = %q, want the disconnect", got)
 	}
 	<-done
 }
 
 func TestProgressWhileWaiting(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{ProgressInterval: 50 * time.Millisecond})
 	progress := make(chan *sdk.ProgressNotificationParams, 10)
 	cs := connect(t, hs, &sdk.ClientOptions{
@@ -643,7 +575,7 @@ func TestProgressWhileWaiting(t *testing.T) {
 	params := askParams(dbQuestion)
 	params.SetProgressToken("tok-1")
 	ch := callAsync(context.Background(), cs, params)
-	p := asker.next(t)
+	p := asker.Next(t)
 	var last float64
 	for i := range 2 {
 		select {
@@ -656,7 +588,7 @@ func TestProgressWhileWaiting(t *testing.T) {
 			t.Fatal("no progress notification")
 		}
 	}
-	p.reply <- result{ans: interaction.Answer{Answers: []interaction.AnswerItem{interaction.Skip("db")}}}
+	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{interaction.Skip("db")}})
 	r := waitCall(t, ch)
 	if r.err != nil || r.res.IsError {
 		t.Fatalf("call = %+v, %v", r.res, r.err)
@@ -667,19 +599,14 @@ func TestProgressWhileWaiting(t *testing.T) {
 }
 
 func TestActivityReported(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
 	id := cs.ID()
 	want := func(kind interaction.ActivityKind) {
 		t.Helper()
-		select {
-		case a := <-asker.acts:
-			if a.Kind != kind || a.Agent.Name != "test-client" || a.Agent.ID != "mcp:"+id {
-				t.Errorf("activity = %+v, want %s from test-client", a, kind)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("no %s activity", kind)
+		if a := asker.NextActivity(t); a.Kind != kind || a.Agent.Name != "test-client" || a.Agent.ID != "mcp:"+id {
+			t.Errorf("activity = %+v, want %s from test-client", a, kind)
 		}
 	}
 	want(interaction.ActivityConnected)
@@ -688,11 +615,11 @@ func TestActivityReported(t *testing.T) {
 }
 
 func TestServerCloseWithdraws(t *testing.T) {
-	asker := newFakeAsker()
+	asker := interactiontest.NewProvider()
 	srv, hs := serve(t, asker, Options{})
 	cs := connectPOSTOnly(t, hs)
 	ch := callAsync(context.Background(), cs, askParams(dbQuestion))
-	p := asker.next(t)
+	p := asker.Next(t)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -710,7 +637,7 @@ func TestServerCloseWithdraws(t *testing.T) {
 func TestServerCloseDeliversFailures(t *testing.T) {
 	gone := make(chan struct{})
 	asked := make(chan struct{}, 3)
-	asker := askerFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
+	asker := interaction.ProviderFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
 		asked <- struct{}{}
 		<-gone
 		return interaction.Answer{}, interaction.Errorf(interaction.CodeProviderClosed, "the UI is gone")
@@ -740,7 +667,7 @@ func wantToolError(t *testing.T, r callResult, code interaction.Code) {
 }
 
 func TestConcurrentClients(t *testing.T) {
-	asker := askerFunc(func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
+	asker := interaction.ProviderFunc(func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
 		q := req.Questions[0]
 		return interaction.Answer{Answers: []interaction.AnswerItem{{ID: q.ID, Selected: []string{"pick-" + q.ID}}}}, nil
 	})

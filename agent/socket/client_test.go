@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
 func question(text string) interaction.Request {
@@ -24,6 +25,12 @@ func dial(t *testing.T, path string) *Client {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// result is what one Client.Ask returned.
+type result struct {
+	ans interaction.Answer
+	err error
 }
 
 // ask runs c.Ask in a goroutine and returns a channel with its result.
@@ -48,7 +55,7 @@ func await(t *testing.T, ch <-chan result) result {
 }
 
 func TestClientRoundTrip(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
@@ -58,11 +65,11 @@ func TestClientRoundTrip(t *testing.T) {
 			Options: []interaction.Option{{Label: "a"}, {Label: "b"}}}},
 	}
 	done := ask(context.Background(), c, req)
-	got := f.next(t)
-	if got.req.Agent == nil || got.req.Agent.Name != "claude" || !got.req.Questions[0].MultiSelect {
-		t.Errorf("server saw %+v", got.req)
+	got := f.Next(t)
+	if got.Req.Agent == nil || got.Req.Agent.Name != "claude" || !got.Req.Questions[0].MultiSelect {
+		t.Errorf("server saw %+v", got.Req)
 	}
-	got.answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"a", "b"}}}})
+	got.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"a", "b"}}}})
 	r := await(t, done)
 	if r.err != nil || len(r.ans.Answers) != 1 || strings.Join(r.ans.Answers[0].Selected, ",") != "a,b" {
 		t.Errorf("Ask = %+v, %v", r.ans, r.err)
@@ -70,7 +77,7 @@ func TestClientRoundTrip(t *testing.T) {
 }
 
 func TestClientServerErrors(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
@@ -86,7 +93,7 @@ func TestClientServerErrors(t *testing.T) {
 	}
 
 	done := ask(context.Background(), c, question("?"))
-	f.next(t).fail(interaction.Errorf(interaction.CodeDeclined, "the human declined"))
+	f.Next(t).Fail(interaction.Errorf(interaction.CodeDeclined, "the human declined"))
 	r := await(t, done)
 	if !errors.As(r.err, &e) || e.Code != interaction.CodeDeclined || e.Message != "the human declined" {
 		t.Errorf("declined: %v", r.err)
@@ -94,23 +101,23 @@ func TestClientServerErrors(t *testing.T) {
 }
 
 func TestClientContextWithdraws(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := ask(ctx, c, question("?"))
-	got := f.next(t)
+	got := f.Next(t)
 	cancel()
 	r := await(t, done)
 	if interaction.CodeOf(r.err) != interaction.CodeAborted {
 		t.Errorf("Ask = %v, want ASK_ABORTED", r.err)
 	}
-	waitDone(t, got.ctx, "the client's context")
+	waitDone(t, got.Ctx, "the client's context")
 
 	// The connection goes on serving.
 	done = ask(context.Background(), c, question("again"))
-	f.next(t).answer(interaction.Answer{})
+	f.Next(t).Answer(interaction.Answer{})
 	if r := await(t, done); r.err != nil {
 		t.Errorf("Ask after a withdrawn one: %v", r.err)
 	}
@@ -122,17 +129,17 @@ func TestClientContextWithdraws(t *testing.T) {
 }
 
 func TestClientCloseWithdraws(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
 	done := ask(context.Background(), c, question("?"))
-	got := f.next(t)
+	got := f.Next(t)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	c.Close() // idempotent
-	waitDone(t, got.ctx, "Client.Close")
+	waitDone(t, got.Ctx, "Client.Close")
 	if r := await(t, done); interaction.CodeOf(r.err) != interaction.CodeProviderClosed {
 		t.Errorf("waiting Ask = %v, want PROVIDER_CLOSED", r.err)
 	}
@@ -142,12 +149,12 @@ func TestClientCloseWithdraws(t *testing.T) {
 }
 
 func TestClientServerStops(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
 	done := ask(context.Background(), c, question("?"))
-	f.next(t)
+	f.Next(t)
 	srv.stop()
 	r := await(t, done)
 	if interaction.CodeOf(r.err) != interaction.CodeProviderClosed {
@@ -163,7 +170,7 @@ func TestClientServerStops(t *testing.T) {
 }
 
 func TestClientConcurrency(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
@@ -171,13 +178,13 @@ func TestClientConcurrency(t *testing.T) {
 	// Answer all n only once every one is waiting, in reverse order of
 	// arrival, each with its own question text.
 	go func() {
-		calls := make([]call, 0, n)
+		calls := make([]*interactiontest.Call, 0, n)
 		for range n {
-			calls = append(calls, <-f.calls)
+			calls = append(calls, <-f.Calls())
 		}
 		for i := n - 1; i >= 0; i-- {
-			calls[i].answer(interaction.Answer{Answers: []interaction.AnswerItem{
-				{ID: "q", Custom: "re: " + calls[i].req.Questions[0].Question}}})
+			calls[i].Answer(interaction.Answer{Answers: []interaction.AnswerItem{
+				{ID: "q", Custom: "re: " + calls[i].Req.Questions[0].Question}}})
 		}
 	}()
 
@@ -199,7 +206,7 @@ func TestClientConcurrency(t *testing.T) {
 }
 
 func TestClientAsProvider(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dial(t, srv.path)
 
@@ -209,7 +216,7 @@ func TestClientAsProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unregister()
-	go func() { f.next(t).answer(interaction.Answer{}) }()
+	go func() { f.Next(t).Answer(interaction.Answer{}) }()
 	ans, err := svc.Ask(context.Background(), question("?"))
 	if err != nil || len(ans.Answers) != 1 || !ans.Answers[0].Skipped() {
 		t.Errorf("Service.Ask through the client = %+v, %v", ans, err)

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
 func TestMain(m *testing.M) {
@@ -30,54 +31,6 @@ const within = 5 * time.Second
 
 // withdrawWithin is how quickly a withdrawn request must reach the asker.
 const withdrawWithin = time.Second
-
-// call is one Ask the fake asker received.
-type call struct {
-	ctx   context.Context
-	req   interaction.Request
-	reply chan result
-}
-
-type result struct {
-	ans interaction.Answer
-	err error
-}
-
-func (c call) answer(ans interaction.Answer) { c.reply <- result{ans: ans} }
-func (c call) fail(err error)                { c.reply <- result{err: err} }
-
-// fakeAsker hands every Ask to the test through calls.
-type fakeAsker struct {
-	calls chan call
-}
-
-func newFakeAsker() *fakeAsker { return &fakeAsker{calls: make(chan call)} }
-
-func (f *fakeAsker) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
-	c := call{ctx: ctx, req: req, reply: make(chan result, 1)}
-	select {
-	case f.calls <- c:
-	case <-ctx.Done():
-		return interaction.Answer{}, interaction.ContextError(ctx)
-	}
-	select {
-	case r := <-c.reply:
-		return r.ans, r.err
-	case <-ctx.Done():
-		return interaction.Answer{}, interaction.ContextError(ctx)
-	}
-}
-
-func (f *fakeAsker) next(t *testing.T) call {
-	t.Helper()
-	select {
-	case c := <-f.calls:
-		return c
-	case <-time.After(within):
-		t.Fatal("no request reached the asker")
-		return call{}
-	}
-}
 
 // socketPath returns a short socket path in a fresh directory whose parent
 // does not exist yet (Unix socket paths are limited to about 108 bytes).
@@ -203,20 +156,20 @@ func waitDone(t *testing.T, ctx context.Context, what string) {
 const simpleRequest = `{"questions":[{"id":"q","question":"?"}]}`
 
 func TestRoundTrip(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
 	c := dialRaw(t, srv.path)
 
 	c.send(`{"id": "a", "request": {"questions": [{"id": "db", "question": "Which database?", "multi_select": true,` +
 		` "options": [{"label": "Postgres"}, {"label": "SQLite <3"}]}]}}`)
-	got := f.next(t)
-	if q := got.req.Questions[0]; !q.MultiSelect || len(q.Options) != 2 {
+	got := f.Next(t)
+	if q := got.Req.Questions[0]; !q.MultiSelect || len(q.Options) != 2 {
 		t.Errorf("question decoded as %+v, want multi-select with 2 options", q)
 	}
-	if a := got.req.Agent; a == nil || *a != (interaction.Agent{ID: "socket", Name: "script"}) {
+	if a := got.Req.Agent; a == nil || *a != (interaction.Agent{ID: "socket", Name: "script"}) {
 		t.Errorf("agent = %v, want the default agent", a)
 	}
-	got.answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite <3"}}}})
+	got.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite <3"}}}})
 
 	want := `{"id":"a","answer":{"answers":[{"id":"db","selected":["SQLite <3"]}]}}`
 	if line := c.recvLine(); line != want {
@@ -225,11 +178,11 @@ func TestRoundTrip(t *testing.T) {
 
 	// A request's own agent is kept; an object id is echoed.
 	c.send(`{"id": {"n": [1, 2]}, "request": {"agent": {"id": "a1", "name": "bot"}, "questions": [{"id": "q", "question": "?"}]}}`)
-	got = f.next(t)
-	if a := got.req.Agent; a == nil || a.ID != "a1" {
+	got = f.Next(t)
+	if a := got.Req.Agent; a == nil || a.ID != "a1" {
 		t.Errorf("agent = %v, want the request's own", a)
 	}
-	got.answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Custom: "fine"}}})
+	got.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Custom: "fine"}}})
 	want = `{"id":{"n":[1,2]},"answer":{"answers":[{"id":"q","selected":[],"custom":"fine"}]}}`
 	if line := c.recvLine(); line != want {
 		t.Errorf("reply\n got %s\nwant %s", line, want)
@@ -264,7 +217,7 @@ func TestListenModes(t *testing.T) {
 }
 
 func TestBadLinesKeepTheConnection(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{maxLine: 200})
 	c := dialRaw(t, srv.path)
 
@@ -305,46 +258,46 @@ func TestBadLinesKeepTheConnection(t *testing.T) {
 	// Blank lines are skipped, and a good request still works.
 	c.send("")
 	c.send(`  {"id": 1, "request": ` + simpleRequest + `}  `)
-	f.next(t).answer(interaction.Answer{Answers: []interaction.AnswerItem{interaction.Skip("q")}})
+	f.Next(t).Answer(interaction.Answer{Answers: []interaction.AnswerItem{interaction.Skip("q")}})
 	if line, want := c.recvLine(), `{"id":1,"answer":{"answers":[{"id":"q","selected":[]}]}}`; line != want {
 		t.Errorf("reply %s, want %s", line, want)
 	}
 }
 
 func TestDeclined(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	f.next(t).fail(interaction.Errorf(interaction.CodeDeclined, "the human declined to answer"))
+	f.Next(t).Fail(interaction.Errorf(interaction.CodeDeclined, "the human declined to answer"))
 	wantError(t, c.recv(), "1", interaction.CodeDeclined, "the human declined to answer")
 }
 
 func TestPlainAskerErrors(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	f.next(t).fail(errors.New("boom"))
+	f.Next(t).Fail(errors.New("boom"))
 	wantError(t, c.recv(), "1", interaction.CodeInternal, "boom")
 }
 
 func TestConcurrentRequestsOutOfOrder(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 
 	const n = 5
-	calls := make(map[string]call)
+	calls := make(map[string]*interactiontest.Call)
 	for i := range n {
 		c.send(fmt.Sprintf(`{"id": %d, "request": {"questions": [{"id": "q", "question": "number %d"}]}}`, i, i))
 	}
 	for range n {
-		got := f.next(t)
-		calls[got.req.Questions[0].Question] = got
+		got := f.Next(t)
+		calls[got.Req.Questions[0].Question] = got
 	}
 	for _, i := range []int{3, 0, 4, 2, 1} {
-		calls[fmt.Sprintf("number %d", i)].answer(interaction.Answer{Answers: []interaction.AnswerItem{
+		calls[fmt.Sprintf("number %d", i)].Answer(interaction.Answer{Answers: []interaction.AnswerItem{
 			{ID: "q", Custom: fmt.Sprintf("answer %d", i)}}})
 		r := c.recv()
 		if string(r.ID) != fmt.Sprint(i) || r.Answer == nil || r.Answer.Answers[0].Custom != fmt.Sprintf("answer %d", i) {
@@ -354,79 +307,79 @@ func TestConcurrentRequestsOutOfOrder(t *testing.T) {
 }
 
 func TestDuplicateIDWhileWaiting(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	first := f.next(t)
+	first := f.Next(t)
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
 	wantError(t, c.recv(), "1", interaction.CodeInvalidRequest, "still waiting")
 
-	first.answer(interaction.Answer{})
+	first.Answer(interaction.Answer{})
 	if r := c.recv(); string(r.ID) != "1" || r.Answer == nil {
 		t.Fatalf("got %+v, want the answer to request 1", r)
 	}
 	// Answered, the id is free again.
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	f.next(t).answer(interaction.Answer{})
+	f.Next(t).Answer(interaction.Answer{})
 	if r := c.recv(); string(r.ID) != "1" || r.Answer == nil {
 		t.Fatalf("got %+v, want the answer to the reused id", r)
 	}
 }
 
 func TestCloseWithdraws(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
 	c.send(`{"id": 2, "request": ` + simpleRequest + `}`)
-	a, b := f.next(t), f.next(t)
+	a, b := f.Next(t), f.Next(t)
 	c.nc.Close()
-	waitDone(t, a.ctx, "closing the connection")
-	waitDone(t, b.ctx, "closing the connection")
-	if err := interaction.ContextError(a.ctx); interaction.CodeOf(err) != interaction.CodeAborted ||
+	waitDone(t, a.Ctx, "closing the connection")
+	waitDone(t, b.Ctx, "closing the connection")
+	if err := interaction.ContextError(a.Ctx); interaction.CodeOf(err) != interaction.CodeAborted ||
 		!strings.Contains(err.Error(), "closed its connection") {
 		t.Errorf("withdrawn with %v, want ASK_ABORTED naming the closed connection", err)
 	}
 }
 
 func TestCancelLine(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 
 	c.send(`{"id": "x", "request": {"questions": [{"id": "q", "question": "x"}]}}`)
 	c.send(`{"id": "y", "request": {"questions": [{"id": "q", "question": "y"}]}}`)
-	x, y := f.next(t), f.next(t)
-	if x.req.Questions[0].Question != "x" { // they may arrive in either order
+	x, y := f.Next(t), f.Next(t)
+	if x.Req.Questions[0].Question != "x" { // they may arrive in either order
 		x, y = y, x
 	}
 	c.send(`{"id": "nobody", "cancel": true}`) // ignored
 	c.send(`{"id": "x", "cancel": true}`)
-	waitDone(t, x.ctx, "a cancel line")
-	if err := interaction.ContextError(x.ctx); interaction.CodeOf(err) != interaction.CodeAborted {
+	waitDone(t, x.Ctx, "a cancel line")
+	if err := interaction.ContextError(x.Ctx); interaction.CodeOf(err) != interaction.CodeAborted {
 		t.Errorf("withdrawn with %v, want ASK_ABORTED", err)
 	}
 	// The first reply is the withdrawn request's: the cancel of an unknown id
 	// sent nothing.
 	wantError(t, c.recv(), `"x"`, interaction.CodeAborted, `"x"`)
-	if y.ctx.Err() != nil {
+	if y.Ctx.Err() != nil {
 		t.Error("cancelling x also withdrew y")
 	}
-	y.answer(interaction.Answer{})
+	y.Answer(interaction.Answer{})
 	if r := c.recv(); string(r.ID) != `"y"` || r.Answer == nil {
 		t.Errorf("got %+v, want y's answer", r)
 	}
 }
 
 func TestServeShutdown(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	c := dialRaw(t, srv.path)
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	pending := f.next(t)
+	pending := f.Next(t)
 	// A connection with nothing waiting, known to be accepted (one still in
 	// the listener's backlog would be reset instead).
 	idle := dialRaw(t, srv.path)
@@ -434,7 +387,7 @@ func TestServeShutdown(t *testing.T) {
 	idle.recv()
 
 	srv.stop()
-	if err := interaction.ContextError(pending.ctx); interaction.CodeOf(err) != interaction.CodeProviderClosed {
+	if err := interaction.ContextError(pending.Ctx); interaction.CodeOf(err) != interaction.CodeProviderClosed {
 		t.Errorf("pending request withdrawn with %v, want PROVIDER_CLOSED", err)
 	}
 	wantError(t, c.recv(), "1", interaction.CodeProviderClosed, "shutting down")
@@ -512,7 +465,7 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Listen over a stale socket: %v", err)
 	}
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, l, f, Options{}) }()
@@ -523,14 +476,14 @@ func TestListenReplacesStaleSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	go func() { f.next(t).answer(interaction.Answer{}) }()
+	go func() { f.Next(t).Answer(interaction.Answer{}) }()
 	if _, err := c.Ask(context.Background(), interaction.Request{Questions: []interaction.Question{{ID: "q", Question: "?"}}}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestListenRefusesLiveServer(t *testing.T) {
-	f := newFakeAsker()
+	f := interactiontest.NewProvider()
 	srv := startServer(t, f, Options{})
 	l, err := Listen(srv.path)
 	if err == nil {
@@ -543,7 +496,7 @@ func TestListenRefusesLiveServer(t *testing.T) {
 	// The live server is unharmed.
 	c := dialRaw(t, srv.path)
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
-	f.next(t).answer(interaction.Answer{})
+	f.Next(t).Answer(interaction.Answer{})
 	if r := c.recv(); r.Answer == nil {
 		t.Errorf("got %+v, want an answer", r)
 	}

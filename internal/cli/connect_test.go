@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/agent/mcp"
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
 // bridge connects an SDK client to the stdio bridge's server (over an
@@ -43,6 +44,9 @@ func shortSocket(t *testing.T) string {
 	return filepath.Join(dir, "s.sock")
 }
 
+// callAsk calls ask_user_question with one question; it may run on a
+// goroutine of its own (a failed call fails the test with t.Error and
+// returns an error result).
 func callAsk(t *testing.T, cs *sdk.ClientSession) *sdk.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
@@ -50,7 +54,8 @@ func callAsk(t *testing.T, cs *sdk.ClientSession) *sdk.CallToolResult {
 		Arguments: map[string]any{"questions": []map[string]any{{"id": "q", "question": "Go on?", "options": []map[string]any{{"label": "Yes"}, {"label": "No"}}}}},
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Errorf("the call failed: %v", err)
+		return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
 	}
 	return res
 }
@@ -68,22 +73,23 @@ func TestStdioBridgeForwardsToTheInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got interaction.Request
-	inbox := interaction.ProviderFunc(func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
-		got = req
-		return interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Selected: []string{"No"}}}}, nil
-	})
+	inbox := interactiontest.NewProvider()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
 	go func() { _ = socket.Serve(ctx, l, inbox, socket.Options{}); close(served) }()
 	defer func() { cancel(); <-served }()
 
-	res := callAsk(t, bridge(t, path))
+	cs := bridge(t, path)
+	called := make(chan *sdk.CallToolResult, 1)
+	go func() { called <- callAsk(t, cs) }()
+	call := inbox.Next(t)
+	if call.Req.Agent == nil || !strings.Contains(call.Req.Agent.Name, "stdio-client") {
+		t.Errorf("the inbox saw agent %+v, want the stdio client's name", call.Req.Agent)
+	}
+	call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Selected: []string{"No"}}}})
+	res := <-called
 	if res.IsError || res.Content[0].(*sdk.TextContent).Text != `{"answers":[{"id":"q","selected":["No"]}]}` {
 		t.Fatalf("result %+v", res.Content[0])
-	}
-	if got.Agent == nil || !strings.Contains(got.Agent.Name, "stdio-client") {
-		t.Fatalf("the inbox saw agent %+v, want the stdio client's name", got.Agent)
 	}
 }
 
