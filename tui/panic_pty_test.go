@@ -3,23 +3,19 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/creack/pty"
 
 	"github.com/asktui/asktui/interaction"
-	"github.com/asktui/asktui/internal/termstate"
+	"github.com/asktui/asktui/internal/ptytest"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -113,173 +109,34 @@ func TestPTYPanicRestoresTerminalAndFailsAsks(t *testing.T) {
 	for _, where := range []string{"update", "command"} {
 		t.Run(where, func(t *testing.T) {
 			t.Parallel()
-			term := openPTY(t)
-			before, err := termstate.Stty(term.slave)
-			if err != nil {
-				t.Skipf("cannot read the terminal's settings: %v", err)
-			}
+			term := ptytest.New(t, ptytest.Options{})
+			before := term.Stty()
 			exe, err := os.Executable()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
 			cmd := exec.Command(exe)
 			cmd.Env = []string{panicEnv + "=" + where, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = term.slave, &stdout, &stderr
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			go func() {
-				_ = cmd.Wait()
-				close(exited)
-			}()
-			defer func() {
-				select {
-				case <-exited:
-				default:
-					_ = cmd.Process.Kill()
-					<-exited
-				}
-			}()
+			child := ptytest.Start(t, term, cmd)
 
 			// The title counts the requests once both are in the program.
-			term.out.waitFor(t, "asktui (2 waiting)")
-			if _, err := term.master.WriteString(panicKey); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-exited:
-			case <-time.After(time.Minute): // a failure, not a speed bound
-				t.Fatalf("the program did not end after the panic; stderr:\n%s", stderr.String())
-			}
+			term.WaitForBytes(0, "asktui (2 waiting)")
+			term.Type(panicKey)
+			child.Wait(func() string { return term.Text(0) })
 
 			var r panicReport
-			switch err := json.Unmarshal(stdout.Bytes(), &r); {
+			switch err := json.Unmarshal(child.Stdout.Bytes(), &r); {
 			case err != nil:
-				t.Errorf("the child (%v) reported %q (%v); stderr:\n%s", cmd.ProcessState, stdout.String(), err, stderr.String())
+				t.Errorf("the child (%v) reported %q (%v); stderr:\n%s", cmd.ProcessState, child.Stdout.String(), err, child.Stderr.String())
 			case !r.Panicked:
 				t.Errorf("Run returned %q, want ErrProgramPanic", r.RunErr)
 			case r.AskTimeout || len(r.AskCodes) != 2 || r.AskCodes[0] == "" || r.AskCodes[1] == "":
 				t.Errorf("the Asks ended with codes %q (still waiting: %v), want a code each", r.AskCodes, r.AskTimeout)
 			}
-			if !strings.Contains(stderr.String(), "Caught panic") {
-				t.Errorf("stderr does not report the panic:\n%s", stderr.String())
+			if !strings.Contains(child.Stderr.String(), "Caught panic") {
+				t.Errorf("stderr does not report the panic:\n%s", child.Stderr.String())
 			}
-
-			term.drain(t)
-			tr := termstate.NewTracker()
-			_, _ = tr.Write(term.out.bytes())
-			if !tr.Changed(1049) || !tr.Changed(25) || !tr.Pushed() {
-				t.Errorf("the alternate screen, the hidden cursor or the keyboard flags were never set: the check proves nothing")
-			}
-			for _, left := range tr.Leftovers() {
-				t.Errorf("the terminal was not restored: %s", left)
-			}
-			if after, err := termstate.Stty(term.slave); err != nil || after != before {
-				t.Errorf("stty -g changed (%v):\nbefore %s\nafter  %s", err, before, after)
-			}
+			term.CheckRestored(before)
 		})
-	}
-}
-
-// testPTY is a pseudo-terminal whose master is read into out.
-type testPTY struct {
-	master, slave *os.File
-	out           *recorder
-}
-
-// openPTY opens a 100x30 pseudo-terminal and reads its master until the
-// test ends.
-func openPTY(t *testing.T) *testPTY {
-	t.Helper()
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	if err := pty.Setsize(master, &pty.Winsize{Rows: 30, Cols: 100}); err != nil {
-		t.Fatal(err)
-	}
-	term := &testPTY{master: master, slave: slave, out: newRecorder()}
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		_, _ = term.out.ReadFrom(master)
-	}()
-	t.Cleanup(func() {
-		// With the slave closed the master's Read fails (EIO), ending
-		// the read loop; closing the master first would wait for the Read.
-		_ = slave.Close()
-		<-read
-		_ = master.Close()
-	})
-	return term
-}
-
-// drain waits until everything written to the terminal so far has been
-// read from the master.
-func (term *testPTY) drain(t *testing.T) {
-	t.Helper()
-	const end = "[end-of-output]"
-	if _, err := term.slave.WriteString(end); err != nil {
-		t.Fatal(err)
-	}
-	term.out.waitFor(t, end)
-}
-
-// recorder keeps every byte written to it and tells waiters when more
-// arrive.
-type recorder struct {
-	mu      sync.Mutex
-	buf     bytes.Buffer
-	changed chan struct{} // a send after each write, dropped when full
-}
-
-func newRecorder() *recorder { return &recorder{changed: make(chan struct{}, 1)} }
-
-func (r *recorder) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	r.buf.Write(p)
-	r.mu.Unlock()
-	select {
-	case r.changed <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
-
-// ReadFrom copies from src until it fails.
-func (r *recorder) ReadFrom(src *os.File) (int64, error) {
-	var n int64
-	buf := make([]byte, 32<<10)
-	for {
-		m, err := src.Read(buf)
-		if m > 0 {
-			_, _ = r.Write(buf[:m])
-			n += int64(m)
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-}
-
-func (r *recorder) bytes() []byte {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return bytes.Clone(r.buf.Bytes())
-}
-
-// waitFor waits until the output, escape sequences included, holds want.
-func (r *recorder) waitFor(t *testing.T, want string) {
-	t.Helper()
-	deadline := time.After(time.Minute) // a failure, not a speed bound
-	for !bytes.Contains(r.bytes(), []byte(want)) {
-		select {
-		case <-r.changed:
-		case <-deadline:
-			t.Fatalf("the terminal never showed %q:\n%q", want, r.bytes())
-		}
 	}
 }

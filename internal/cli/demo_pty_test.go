@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asktui/asktui/internal/ptytest"
 	"github.com/asktui/asktui/tui/cast"
 )
 
@@ -16,12 +17,12 @@ import (
 // show how the scenario ended.
 func TestPTYDemoRecordReplays(t *testing.T) {
 	skipUnderRace(t)
-	term := newTerminal(t)
+	term := ptytest.New(t, ptytest.Options{})
 	path := filepath.Join(t.TempDir(), "deploy.cast")
 	out := askOnPTY(t, term, context.Background(), "", nil,
 		"demo", "deploy", "--autoplay", "--speed", "8", "--theme", "dark", "--record", path)
 	if out.code != 0 {
-		t.Fatalf("exit %d\nstderr: %s\nscreen:\n%s", out.code, out.stderr, term.text(0))
+		t.Fatalf("exit %d\nstderr: %s\nscreen:\n%s", out.code, out.stderr, term.Text(0))
 	}
 
 	f, err := os.Open(path)
@@ -41,9 +42,7 @@ func TestPTYDemoRecordReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	term.mu.Lock()
-	seen := term.screen.String()
-	term.mu.Unlock()
+	seen := string(term.Output())
 	shown, err := cast.ReplayAltScreen(hdr, []cast.Event{{Time: 0, Type: cast.Output, Data: seen}})
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktui/asktui/interaction"
-	"github.com/asktui/asktui/internal/termstate"
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // runAsMainEnv makes the test binary run as asktui itself: the tests here
@@ -33,19 +33,6 @@ func init() {
 	if os.Getenv(runAsMainEnv) == "1" {
 		os.Exit(Main(Build{}))
 	}
-}
-
-// endOfOutput is written to the terminal by the test once the child has
-// exited: seeing it come out of the master means everything the child
-// wrote before it has been read.
-const endOfOutput = "[end-of-asktui-output]"
-
-// child is asktui running as a process of its own.
-type child struct {
-	t              *testing.T
-	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer // read only after exited is closed
-	exited         chan struct{}
 }
 
 // asktuiCommand is the test binary run as asktui with args, in a known
@@ -73,120 +60,11 @@ func asktuiCommand(t testing.TB, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// startChild starts asktui with args in a new session. With term it gets
-// the terminal's slave as its controlling terminal and standard input, as
-// in a shell; without, it has no terminal at all and standard input is a
-// pipe that nobody writes to. Standard output and error are pipes.
-func startChild(t *testing.T, term *terminal, args ...string) *child {
+// startChild starts asktui with args as a process of its own, on term
+// (nil: with no terminal at all; see ptytest.Start).
+func startChild(t *testing.T, term *ptytest.Terminal, args ...string) *ptytest.Process {
 	t.Helper()
-	c := &child{t: t, exited: make(chan struct{})}
-	c.cmd = asktuiCommand(t, args...)
-	c.cmd.Stdout, c.cmd.Stderr = &c.stdout, &c.stderr
-	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var stdin *os.File
-	if term != nil {
-		c.cmd.Stdin = term.slave
-		c.cmd.SysProcAttr.Setctty = true
-		c.cmd.SysProcAttr.Ctty = 0 // the child's standard input
-	} else {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.cmd.Stdin, stdin = r, w
-		defer r.Close()
-	}
-	if err := c.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_ = c.cmd.Wait()
-		if stdin != nil {
-			_ = stdin.Close()
-		}
-		close(c.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-c.exited:
-		default:
-			_ = c.cmd.Process.Kill()
-			<-c.exited
-		}
-	})
-	return c
-}
-
-// signal sends sig to the child.
-func (c *child) signal(sig os.Signal) {
-	c.t.Helper()
-	if err := c.cmd.Process.Signal(sig); err != nil {
-		c.t.Fatal(err)
-	}
-}
-
-// wait waits for the child to exit and returns its exit code; a child
-// killed by a signal fails the test. screen shows what the terminal had
-// when the child does not exit.
-func (c *child) wait(screen func() string) int {
-	c.t.Helper()
-	select {
-	case <-c.exited:
-	case <-time.After(time.Minute): // a failure, not a speed bound
-		c.t.Fatalf("asktui %s did not exit; the screen:\n%s", strings.Join(c.cmd.Args[1:], " "), screen())
-	}
-	st := c.cmd.ProcessState
-	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		c.t.Fatalf("asktui was killed by %v instead of exiting; stderr:\n%s", ws.Signal(), c.stderr.String())
-	}
-	return st.ExitCode()
-}
-
-// output returns everything drawn on the terminal so far.
-func (term *terminal) output() []byte {
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	return bytes.Clone(term.screen.Bytes())
-}
-
-// drained waits until everything written to the terminal before now has
-// been read from its master.
-func (term *terminal) drained() {
-	term.t.Helper()
-	mark := term.mark()
-	if _, err := term.slave.WriteString(endOfOutput); err != nil {
-		term.t.Fatal(err)
-	}
-	term.waitFor(mark, endOfOutput)
-}
-
-// stty returns the terminal's line settings.
-func (term *terminal) stty() string {
-	term.t.Helper()
-	s, err := termstate.Stty(term.slave)
-	if err != nil {
-		term.t.Skipf("cannot read the terminal's settings: %v", err)
-	}
-	return s
-}
-
-// checkRestored fails the test unless the terminal is as before: the line
-// settings equal before, and every mode the output turned on was turned
-// off again. Call it after the child has exited.
-func (term *terminal) checkRestored(before string) {
-	term.t.Helper()
-	term.drained()
-	tr := termstate.NewTracker()
-	_, _ = tr.Write(term.output())
-	if !tr.Changed(1049) || !tr.Changed(25) || !tr.Pushed() {
-		term.t.Errorf("the alternate screen, the hidden cursor or the keyboard flags were never set: the check proves nothing\n%q", term.output())
-	}
-	for _, left := range tr.Leftovers() {
-		term.t.Errorf("the terminal was not restored: %s", left)
-	}
-	if after := term.stty(); after != before {
-		term.t.Errorf("stty -g changed:\nbefore %s\nafter  %s", before, after)
-	}
+	return ptytest.Start(t, term, asktuiCommand(t, args...))
 }
 
 // TestPTYProcessRestoresTerminal runs asktui ask as its own process on a
@@ -197,41 +75,41 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 	skipUnderRace(t)
 	for _, tt := range []struct {
 		name string
-		end  func(*child, *terminal)
+		end  func(*ptytest.Process, *ptytest.Terminal)
 		code int
 		err  interaction.Code // the coded error on stderr
 		says string           // in its message
 	}{
-		{"answered", func(_ *child, term *terminal) { term.typeKeys("\r") }, exitAnswered, "", ""},
-		{"ctrl+c", func(_ *child, term *terminal) { term.typeKeys("\x03") }, exitInterrupted, interaction.CodeProviderClosed, "Ctrl+C"},
-		{"SIGINT", func(c *child, _ *terminal) { c.signal(os.Interrupt) }, exitInterrupted, interaction.CodeAborted, "interrupt"},
-		{"SIGTERM", func(c *child, _ *terminal) { c.signal(syscall.SIGTERM) }, exitTerminated, interaction.CodeAborted, "terminated"},
-		{"SIGHUP", func(c *child, _ *terminal) { c.signal(syscall.SIGHUP) }, exitHangup, interaction.CodeAborted, "hangup"},
+		{"answered", func(_ *ptytest.Process, term *ptytest.Terminal) { term.Type("\r") }, exitAnswered, "", ""},
+		{"ctrl+c", func(_ *ptytest.Process, term *ptytest.Terminal) { term.Type("\x03") }, exitInterrupted, interaction.CodeProviderClosed, "Ctrl+C"},
+		{"SIGINT", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(os.Interrupt) }, exitInterrupted, interaction.CodeAborted, "interrupt"},
+		{"SIGTERM", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(syscall.SIGTERM) }, exitTerminated, interaction.CodeAborted, "terminated"},
+		{"SIGHUP", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(syscall.SIGHUP) }, exitHangup, interaction.CodeAborted, "hangup"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			term := newTerminal(t)
-			before := term.stty()
+			term := ptytest.New(t, ptytest.Options{})
+			before := term.Stty()
 			c := startChild(t, term, "ask", "--theme", "dark", "../../examples/deploy.json")
-			term.waitFor(0, "Canary")
+			term.WaitFor(0, "Canary")
 			tt.end(c, term)
-			code := c.wait(func() string { return term.text(0) })
-			term.checkRestored(before)
+			code := c.Wait(func() string { return term.Text(0) })
+			term.CheckRestored(before)
 
 			if code != tt.code {
-				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, c.stderr.String())
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tt.code, c.Stderr.String())
 			}
 			if tt.code == exitAnswered {
 				want := `{"answers":[{"id":"deploy","selected":["Yes (Recommended)"]}]}` + "\n"
-				if c.stdout.String() != want || c.stderr.Len() != 0 {
-					t.Errorf("stdout %q, stderr %q; want %s and nothing", c.stdout.String(), c.stderr.String(), want)
+				if c.Stdout.String() != want || c.Stderr.Len() != 0 {
+					t.Errorf("stdout %q, stderr %q; want %s and nothing", c.Stdout.String(), c.Stderr.String(), want)
 				}
 				return
 			}
-			if c.stdout.Len() != 0 {
-				t.Errorf("stdout %q, want nothing", c.stdout.String())
+			if c.Stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", c.Stdout.String())
 			}
-			if e := envelope(t, c.stderr.String()); e.Code != tt.err || !strings.Contains(e.Message, tt.says) {
+			if e := envelope(t, c.Stderr.String()); e.Code != tt.err || !strings.Contains(e.Message, tt.says) {
 				t.Errorf("error = %v, want %s saying %q", e, tt.err, tt.says)
 			}
 		})
@@ -244,14 +122,14 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 // left to restore).
 func TestPTYProcessHangup(t *testing.T) {
 	skipUnderRace(t)
-	term := newTerminal(t)
+	term := ptytest.New(t, ptytest.Options{})
 	c := startChild(t, term, "ask", "--theme", "dark", "../../examples/deploy.json")
-	term.waitFor(0, "Canary")
-	_ = term.master.Close()
-	if code := c.wait(func() string { return term.text(0) }); code != exitHangup {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitHangup, c.stderr.String())
+	term.WaitFor(0, "Canary")
+	term.Hangup()
+	if code := c.Wait(func() string { return term.Text(0) }); code != exitHangup {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitHangup, c.Stderr.String())
 	}
-	if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeAborted {
+	if e := envelope(t, c.Stderr.String()); e.Code != interaction.CodeAborted {
 		t.Errorf("error = %v, want ASK_ABORTED", e)
 	}
 }
@@ -261,13 +139,13 @@ func TestPTYProcessHangup(t *testing.T) {
 // with NO_TTY, not wait for an answer nobody can give.
 func TestNoTTYProcess(t *testing.T) {
 	c := startChild(t, nil, "ask", "../../examples/deploy.json")
-	if code := c.wait(func() string { return "(no terminal)" }); code != exitNoTTY {
-		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNoTTY, c.stderr.String())
+	if code := c.Wait(func() string { return "(no terminal)" }); code != exitNoTTY {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitNoTTY, c.Stderr.String())
 	}
-	if c.stdout.Len() != 0 {
-		t.Errorf("stdout %q, want nothing", c.stdout.String())
+	if c.Stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", c.Stdout.String())
 	}
-	if e := envelope(t, c.stderr.String()); e.Code != interaction.CodeNoTTY {
+	if e := envelope(t, c.Stderr.String()); e.Code != interaction.CodeNoTTY {
 		t.Errorf("error = %v, want NO_TTY", e)
 	}
 }
@@ -284,14 +162,14 @@ func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
 	for name, sig := range map[string]os.Signal{"SIGTERM": syscall.SIGTERM, "SIGHUP": syscall.SIGHUP} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			term := newTerminal(t)
-			before := term.stty()
+			term := ptytest.New(t, ptytest.Options{})
+			before := term.Stty()
 			addr := freeAddr(t)
 			sock := shortSocketPath(t)
 			c := startChild(t, term, "serve", "--no-auth", "--listen", addr, "--socket", sock,
 				"--history", "off", "--theme", "dark", "--bell=false", "--notify=false")
-			term.waitFor(0, "MCP:")
-			mark := term.mark()
+			term.WaitFor(0, "MCP:")
+			mark := term.Mark()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 
@@ -325,17 +203,17 @@ func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
 			// The window title counts the requests in the inbox: at four,
 			// every one of them waits on the human.
 			const title = "asktui (4 waiting)"
-			term.waitUntil(mark, strconv.Quote(title)+" in the window title", func() bool {
-				return bytes.Contains(term.output()[mark:], []byte(title))
+			term.WaitUntil(mark, strconv.Quote(title)+" in the window title", func() bool {
+				return bytes.Contains(term.Output()[mark:], []byte(title))
 			})
 
-			c.signal(sig)
+			c.Signal(sig)
 			for range 3 {
 				var r result
 				select {
 				case r = <-results:
 				case <-ctx.Done():
-					t.Fatalf("a call did not return; the screen:\n%s", term.text(0))
+					t.Fatalf("a call did not return; the screen:\n%s", term.Text(0))
 				}
 				if r.err != nil {
 					t.Errorf("a call failed without a tool result: %v", r.err)
@@ -354,13 +232,13 @@ func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
 				t.Fatal("ask --connect did not return")
 			}
 
-			code := c.wait(func() string { return term.text(0) })
-			term.checkRestored(before)
+			code := c.Wait(func() string { return term.Text(0) })
+			term.CheckRestored(before)
 			// A signal is how a server is stopped: serve exits 0.
 			if code != 0 {
-				t.Errorf("exit %d, want 0; stderr:\n%s", code, c.stderr.String())
+				t.Errorf("exit %d, want 0; stderr:\n%s", code, c.Stderr.String())
 			}
-			if out := strings.TrimSpace(c.stderr.String()); strings.Count(out, "\n") > 0 || !strings.HasPrefix(out, "asktui: WARNING: --no-auth") {
+			if out := strings.TrimSpace(c.Stderr.String()); strings.Count(out, "\n") > 0 || !strings.HasPrefix(out, "asktui: WARNING: --no-auth") {
 				t.Errorf("stderr holds more than the --no-auth warning:\n%s", out)
 			}
 		})

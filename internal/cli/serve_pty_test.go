@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 type bearerTransport struct{ token string }
@@ -39,7 +41,7 @@ func freeAddr(t testing.TB) string {
 // terminal, and checks the tool result.
 func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	skipUnderRace(t)
-	term := newTerminal(t)
+	term := ptytest.New(t, ptytest.Options{})
 	addr := freeAddr(t)
 	cfg := t.TempDir()
 	sockDir, err := os.MkdirTemp("", "ask") // short: socket paths are limited
@@ -54,10 +56,10 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		done <- run(ctx, []string{"serve", "--listen", addr, "--socket", sock, "--theme", "dark", "--bell=false", "--notify=false"}, env{
 			stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
 			environ: []string{"TERM=xterm-256color", "XDG_CONFIG_HOME=" + cfg, "XDG_STATE_HOME=" + cfg},
-			openTTY: term.openTTY,
+			openTTY: term.OpenTTY,
 		})
 	}()
-	term.waitFor(0, "MCP:")
+	term.WaitFor(0, "MCP:")
 	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token"))
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +83,7 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		err error
 	}
 	called := make(chan result, 1)
-	mark := term.mark()
+	mark := term.Mark()
 	go func() {
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
 			Name: "ask_user_question",
@@ -92,13 +94,13 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		})
 		called <- result{res, err}
 	}()
-	term.waitFor(mark, "billing")
-	term.typeKeys("2")
+	term.WaitFor(mark, "billing")
+	term.Type("2")
 	var r result
 	select {
 	case r = <-called:
 	case <-time.After(time.Minute):
-		t.Fatalf("the tool call did not return:\n%s", term.text(0))
+		t.Fatalf("the tool call did not return:\n%s", term.Text(0))
 	}
 	if r.err != nil || r.res.IsError {
 		t.Fatalf("call failed: %v %+v", r.err, r.res)
@@ -111,7 +113,7 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	// A script asks through the same inbox with ask --connect.
 	var scriptOut, scriptErr bytes.Buffer
 	asked := make(chan int, 1)
-	mark = term.mark()
+	mark = term.Mark()
 	go func() {
 		asked <- run(context.Background(), []string{"ask", "--connect=" + sock, "Ship the release notes?", "--id", "notes", "--option", "Yes", "--option", "Later", "--format", "text"}, env{
 			stdin: strings.NewReader(""), stdout: &scriptOut, stderr: &scriptErr,
@@ -121,15 +123,15 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 			},
 		})
 	}()
-	term.waitFor(mark, "release")
-	term.typeKeys("2")
+	term.WaitFor(mark, "release")
+	term.Type("2")
 	select {
 	case code := <-asked:
 		if code != 0 || scriptOut.String() != "notes: Later\n" {
 			t.Fatalf("ask --connect: exit %d, stdout %q, stderr %q", code, scriptOut.String(), scriptErr.String())
 		}
 	case <-time.After(time.Minute):
-		t.Fatalf("ask --connect did not return:\n%s", term.text(0))
+		t.Fatalf("ask --connect did not return:\n%s", term.Text(0))
 	}
 	stop()
 	select {

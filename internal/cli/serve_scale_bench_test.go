@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // BenchmarkServeScale holds 1,000 MCP tool calls open at once against
@@ -37,7 +36,7 @@ import (
 // sent and otherwise pairs each count with a call sent no later. Every call
 // must come back exactly once: an answer, or a coded tool error.
 func BenchmarkServeScale(b *testing.B) {
-	if raceEnabled {
+	if ptytest.RaceEnabled {
 		b.Skip("the serve process would be a race-detector build")
 	}
 	for _, agents := range []int{1000, 10} {
@@ -111,9 +110,7 @@ func serveScale(b *testing.B, calls, agents int) {
 	answered := 0
 	var codes []string
 	keys := time.Now()
-	if _, err := srv.master.WriteString(strings.Repeat("1", half)); err != nil {
-		b.Fatal(err)
-	}
+	srv.term.Type(strings.Repeat("1", half))
 	for answered < half {
 		select {
 		case o := <-results:
@@ -176,16 +173,14 @@ func serveScale(b *testing.B, calls, agents int) {
 
 // scaleServer is asktui serve running as a child process on a pty.
 type scaleServer struct {
-	cmd    *exec.Cmd
-	master *os.File
-	addr   string
+	term *ptytest.Terminal
+	proc *ptytest.Process
+	addr string
 
 	mu     sync.Mutex
-	out    []byte      // everything the child drew
+	tail   []byte      // output not yet scanned for a title
 	counts []countSeen // each change of the waiting count, in order
 	count  int
-	wake   chan struct{}
-	exited chan struct{}
 }
 
 type countSeen struct {
@@ -199,113 +194,64 @@ var titleCount = regexp.MustCompile(`\x1b\]2;asktui(?: \((\d+) waiting\))?(?:\x0
 
 func startScaleServer(b *testing.B) *scaleServer {
 	b.Helper()
-	addr := freeAddr(b)
-	cmd := asktuiCommand(b, "serve", "--no-auth", "--listen", addr, "--socket", "off", "--history", "off",
+	s := &scaleServer{addr: freeAddr(b)}
+	s.term = ptytest.New(b, ptytest.Options{Cols: 120, Rows: 40, OnRead: s.scan})
+	cmd := asktuiCommand(b, "serve", "--no-auth", "--listen", s.addr, "--socket", "off", "--history", "off",
 		"--theme", "dark", "--bell=false", "--notify=false")
 	// ASKTUI_BENCH_SERVE_ENV adds variables to serve's environment, to
 	// compare settings: ASKTUI_BENCH_SERVE_ENV="GOGC=100".
 	if v := os.Getenv("ASKTUI_BENCH_SERVE_ENV"); v != "" {
 		cmd.Env = append(cmd.Env, strings.Fields(v)...)
 	}
-	master, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		b.Skipf("no pseudo-terminal: %v", err)
-	}
-	s := &scaleServer{cmd: cmd, master: master, addr: addr, wake: make(chan struct{}, 1), exited: make(chan struct{})}
-	go s.read()
-	go func() {
-		_ = cmd.Wait()
-		close(s.exited)
-	}()
-	b.Cleanup(func() {
-		select {
-		case <-s.exited:
-		default:
-			_ = cmd.Process.Kill()
-			<-s.exited
-		}
-		_ = master.Close()
-	})
-	s.waitOutput(b, "MCP:")
+	s.proc = ptytest.Start(b, s.term, cmd)
+	s.term.WaitFor(0, "MCP:")
 	return s
 }
 
-// read drains the terminal, noting each change of the waiting count with
-// the time its bytes were read.
-func (s *scaleServer) read() {
-	buf := make([]byte, 64<<10)
-	scan := 0 // where the next title sequence may start
+// scan notes each change of the waiting count in a chunk of output with
+// the time it was read.
+func (s *scaleServer) scan(chunk []byte) {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tail = append(s.tail, chunk...)
 	for {
-		n, err := s.master.Read(buf)
-		if n > 0 {
-			now := time.Now()
-			s.mu.Lock()
-			s.out = append(s.out, buf[:n]...)
-			for {
-				loc := titleCount.FindSubmatchIndex(s.out[scan:])
-				if loc == nil {
-					break
-				}
-				c := 0
-				if loc[2] >= 0 {
-					c, _ = strconv.Atoi(string(s.out[scan+loc[2] : scan+loc[3]]))
-				}
-				if c != s.count {
-					s.count = c
-					s.counts = append(s.counts, countSeen{c, now})
-				}
-				scan += loc[1]
-			}
-			// A title cut off by the end of this read is matched whole
-			// after the next one.
-			if i := bytes.LastIndex(s.out[scan:], []byte("\x1b]")); i >= 0 {
-				scan += i
-			} else {
-				scan = len(s.out)
-			}
-			s.mu.Unlock()
-			select {
-			case s.wake <- struct{}{}:
-			default:
-			}
+		loc := titleCount.FindSubmatchIndex(s.tail)
+		if loc == nil {
+			break
 		}
-		if err != nil {
-			return
+		c := 0
+		if loc[2] >= 0 {
+			c, _ = strconv.Atoi(string(s.tail[loc[2]:loc[3]]))
 		}
+		if c != s.count {
+			s.count = c
+			s.counts = append(s.counts, countSeen{c, now})
+		}
+		s.tail = s.tail[loc[1]:]
 	}
-}
-
-func (s *scaleServer) waitOutput(b *testing.B, want string) {
-	b.Helper()
-	s.waitUntil(b, func() bool { return strings.Contains(string(s.out), want) }, want)
+	// A title cut off by the end of this read is matched whole after the
+	// next one.
+	if i := bytes.LastIndex(s.tail, []byte("\x1b]")); i >= 0 {
+		s.tail = append(s.tail[:0], s.tail[i:]...)
+	} else {
+		s.tail = s.tail[:0]
+	}
 }
 
 // waitCount waits until the title counts n waiting questions.
 func (s *scaleServer) waitCount(b *testing.B, n int) {
 	b.Helper()
-	s.waitUntil(b, func() bool { return s.count == n }, fmt.Sprintf("%d waiting", n))
-}
-
-func (s *scaleServer) waitUntil(b *testing.B, cond func() bool, what string) {
-	b.Helper()
-	deadline := time.After(5 * time.Minute) // a failure, not a speed bound
-	for {
-		s.mu.Lock()
-		ok := cond()
-		s.mu.Unlock()
-		if ok {
-			return
-		}
+	s.term.WaitUntil(s.term.Mark(), fmt.Sprintf("%d waiting", n), func() bool {
 		select {
-		case <-s.wake:
-		case <-s.exited:
-			b.Fatalf("serve exited before showing %s", what)
-		case <-deadline:
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			b.Fatalf("serve never showed %s (count %d)", what, s.count)
+		case <-s.proc.Exited():
+			b.Fatalf("serve exited before showing %d waiting", n)
+		default:
 		}
-	}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.count == n
+	})
 }
 
 // latencies pairs the k-th call sent with the count first reaching k.
@@ -330,7 +276,7 @@ func (s *scaleServer) latencies(sent []time.Time) []time.Duration {
 
 // peakRSS is the child's peak resident set so far, in KiB (VmHWM).
 func (s *scaleServer) peakRSS() int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.proc.Cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
@@ -347,16 +293,10 @@ func (s *scaleServer) peakRSS() int {
 // cleanly, and returns its resource usage.
 func (s *scaleServer) stop(b *testing.B) *syscall.Rusage {
 	b.Helper()
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(time.Minute):
-		b.Fatal("serve did not exit on SIGTERM")
-		return nil
-	}
-	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+	s.proc.Signal(syscall.SIGTERM)
+	if code := s.proc.Wait(func() string { return "(not shown)" }); code != 0 {
 		b.Errorf("serve exited %d", code)
 	}
-	ru, _ := s.cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	ru, _ := s.proc.Cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	return ru
 }

@@ -6,16 +6,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/creack/pty"
+
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // sizeModel shows the window size bubbletea reported, in colour, and
@@ -57,43 +55,8 @@ func (m sizeModel) View() tea.View {
 // size and colours), and the recording must hold exactly the bytes the
 // terminal received.
 func TestTerminalRecordsWhatTheTerminalGets(t *testing.T) {
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer func() { _ = slave.Close() }()
-	if err := pty.Setsize(master, &pty.Winsize{Cols: 40, Rows: 10}); err != nil {
-		t.Fatal(err)
-	}
-	master = pollable(t, master)
-
-	var (
-		mu       sync.Mutex
-		received bytes.Buffer
-		more     = make(chan struct{}, 1)
-		drained  = make(chan struct{})
-	)
-	go func() {
-		defer close(drained)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			received.Write(buf[:n])
-			mu.Unlock()
-			select {
-			case more <- struct{}{}:
-			default:
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	defer func() {
-		_ = master.Close() // ends the read loop
-		<-drained
-	}()
+	term := ptytest.New(t, ptytest.Options{Cols: 40, Rows: 10})
+	slave := term.Slave
 
 	var rec bytes.Buffer
 	cw, err := NewWriter(&rec, Header{Width: 40, Height: 10})
@@ -134,22 +97,11 @@ func TestTerminalRecordsWhatTheTerminalGets(t *testing.T) {
 
 	// The terminal is raw while the program runs (no newline mapping), so
 	// it gets exactly the recorded bytes.
-	deadline := time.After(time.Minute) // a failure, not a speed bound
-	for {
-		mu.Lock()
-		got := received.String()
-		mu.Unlock()
-		if len(got) >= recorded.Len() {
-			if got != recorded.String() {
-				t.Errorf("the terminal got\n%q\nthe recording holds\n%q", got, recorded.String())
-			}
-			break
-		}
-		select {
-		case <-more:
-		case <-deadline:
-			t.Fatalf("the terminal got %d of the %d recorded bytes", len(got), recorded.Len())
-		}
+	term.WaitUntil(0, fmt.Sprintf("the %d recorded bytes", recorded.Len()), func() bool {
+		return len(term.Output()) >= recorded.Len()
+	})
+	if got := string(term.Output()); got != recorded.String() {
+		t.Errorf("the terminal got\n%q\nthe recording holds\n%q", got, recorded.String())
 	}
 
 	alt, err := ReplayAltScreen(h, events)
@@ -159,20 +111,4 @@ func TestTerminalRecordsWhatTheTerminalGets(t *testing.T) {
 	if want := PlainText(final.(sizeModel).content()); alt != want {
 		t.Errorf("replayed last frame\n%s\nwant\n%s", alt, want)
 	}
-}
-
-// pollable returns f as a non-blocking file, so that closing it ends a
-// Read in progress (creack/pty hands out a blocking master, whose Close
-// would wait for the Read).
-func pollable(t *testing.T, f *os.File) *os.File {
-	t.Helper()
-	fd, err := syscall.Dup(int(f.Fd()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = f.Close()
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		t.Fatal(err)
-	}
-	return os.NewFile(uintptr(fd), f.Name())
 }
