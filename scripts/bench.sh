@@ -103,7 +103,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 log "building asktui and the harness"
 go build -o "$tmp/asktui" .
-go build -o "$tmp/ptybench" ./bench/ptybench
+# The harness is a module of its own (bench/ptybench/go.mod).
+(cd bench/ptybench && go build -o "$tmp/ptybench" .)
 
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [[ $rev != unknown && -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]]; then

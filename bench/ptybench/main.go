@@ -11,7 +11,8 @@
 // the child from its rusage. It prints a Markdown report; scripts/bench.sh
 // builds everything and writes it to docs/benchmarks.md.
 //
-// It is not part of the asktui binary.
+// It is not part of the asktui binary, and is a Go module of its own
+// (bench/ptybench/go.mod): asktui's own dependencies and tests leave it out.
 package main
 
 import (
