@@ -6,8 +6,12 @@
 #
 #   scripts/record-demo.sh               # parallel, setup and deploy
 #   scripts/record-demo.sh deploy        # only some scenarios
+#   scripts/record-demo.sh --install-tmux  # install tmux with apt-get first, if missing
 #
-# Needs Go, Node.js with npm, and tmux (installed with apt-get when missing).
+# Needs Go, Node.js with npm, and tmux. A missing tmux is an error that
+# says how to install it; only --install-tmux installs it (apt-get, with
+# sudo unless run as root). svg-term-cli is installed with npm into a cache
+# directory of its own, never system-wide.
 # Safe to run again: results are replaced only when a recording succeeds,
 # and the tmux server it starts (a private one) is gone when it exits.
 # Fails if a recording fails, does not finish within RECORD_TIMEOUT seconds
@@ -32,9 +36,21 @@ die() {
 	exit 1
 }
 
-if (($# > 0)); then
-	scenarios=("$@")
-else
+install_tmux=false
+scenarios=()
+while (($# > 0)); do
+	case $1 in
+	--install-tmux) install_tmux=true ;;
+	-h | --help)
+		sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+		;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) scenarios+=("$1") ;;
+	esac
+	shift
+done
+if ((${#scenarios[@]} == 0)); then
 	scenarios=(parallel setup deploy)
 fi
 for name in "${scenarios[@]}"; do
@@ -43,7 +59,9 @@ done
 
 need_tmux() {
 	command -v tmux >/dev/null && return
-	log "installing tmux with apt-get"
+	$install_tmux || die "tmux is missing: install it (on Debian or Ubuntu: sudo apt-get install tmux), or run again with --install-tmux to have this script do that"
+	command -v apt-get >/dev/null || die "tmux is missing and there is no apt-get: install tmux with your package manager"
+	log "installing tmux with apt-get (--install-tmux)"
 	local sudo=()
 	((EUID == 0)) || sudo=(sudo)
 	"${sudo[@]}" apt-get install -y tmux >&2 ||
