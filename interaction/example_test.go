@@ -43,7 +43,7 @@ func ExampleService() {
 func ExampleDecodeRequest() {
 	_, err := interaction.DecodeRequest(strings.NewReader(
 		`{"questions": [{"id": "db", "question": "Which database?", "options": [{"label": "SQLite"}, {"label": ""}]}]}`))
-	json.NewEncoder(os.Stdout).Encode(interaction.NewErrorEnvelope(err))
+	_ = json.NewEncoder(os.Stdout).Encode(interaction.NewErrorEnvelope(err))
 	// Output: {"error":{"code":"INVALID_REQUEST","message":"question 1 (id \"db\"): option 2 has an empty label; every option needs a non-empty \"label\""}}
 }
 

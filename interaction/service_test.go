@@ -17,11 +17,6 @@ func answerWith(a Answer) Provider {
 	return ProviderFunc(func(context.Context, Request) (Answer, error) { return a, nil })
 }
 
-// failWith returns a provider that fails every request with err.
-func failWith(err error) Provider {
-	return ProviderFunc(func(context.Context, Request) (Answer, error) { return Answer{}, err })
-}
-
 // mustRegister registers p on s for the rest of the test.
 func mustRegister(t *testing.T, s *Service, p Provider) {
 	t.Helper()

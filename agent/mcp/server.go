@@ -220,7 +220,7 @@ wait:
 		}
 	}
 	for ss := range s.sdk.Sessions() {
-		ss.Close()
+		_ = ss.Close() // a session that fails to close is over all the same
 	}
 	s.wg.Wait()
 	return nil
@@ -308,7 +308,7 @@ func (s *Server) initialized(_ context.Context, req *sdk.InitializedRequest) {
 	s.report(interaction.Activity{Agent: agent, Kind: interaction.ActivityConnected})
 	go func() {
 		defer s.wg.Done()
-		ss.Wait()
+		_ = ss.Wait() // however the session ended, its calls end with it
 		s.endSession(ss.ID(), interaction.Errorf(interaction.CodeAborted, "the MCP session closed before the human answered"))
 		s.mu.Lock()
 		delete(s.ended, ss.ID())

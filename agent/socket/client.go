@@ -220,8 +220,8 @@ func (c *Client) readLoop() {
 	}
 	close(c.done)
 	// A server that closed on us may leave the socket half open; make sure
-	// writers fail too.
-	c.nc.Close()
+	// writers fail too. The connection is done with either way.
+	_ = c.nc.Close()
 }
 
 // result turns a reply into Ask's return values.

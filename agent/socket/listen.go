@@ -74,7 +74,7 @@ func listen(path string, private bool) (net.Listener, error) {
 		}
 		nc, err := net.DialTimeout("unix", path, probeTimeout)
 		if err == nil {
-			nc.Close()
+			_ = nc.Close() // only a probe
 			return nil, fmt.Errorf("socket: %w at %s; stop that inbox first or choose another socket path", ErrAlreadyServing, path)
 		}
 		if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, fs.ErrNotExist) {
@@ -94,7 +94,7 @@ func listen(path string, private bool) (net.Listener, error) {
 	// The directory is 0700, so nobody else can reach the socket in the
 	// moment before this takes effect.
 	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
+		_ = l.Close() // the Chmod error is the one to report
 		return nil, fmt.Errorf("socket: %w", err)
 	}
 	return l, nil

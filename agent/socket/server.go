@@ -77,7 +77,7 @@ func Serve(ctx context.Context, l net.Listener, asker Asker, opts Options) error
 				"the asktui inbox is shutting down; ask again once it is back"))
 		case <-base.Done():
 		}
-		l.Close()
+		_ = l.Close() // ends Accept; Serve reports why it stopped
 	})
 
 	var err error
@@ -150,7 +150,8 @@ func (s *server) serveConn(parent context.Context, nc net.Conn) {
 		select {
 		case <-ctx.Done():
 			// Unblock the read loop; a time in the past fails reads at once.
-			nc.SetReadDeadline(time.Unix(1, 0))
+			// It fails only on a closed connection, whose reads fail too.
+			_ = nc.SetReadDeadline(time.Unix(1, 0))
 		case <-readDone:
 		}
 	})
@@ -159,9 +160,11 @@ func (s *server) serveConn(parent context.Context, nc net.Conn) {
 	close(readDone)
 	cancel(interaction.Errorf(interaction.CodeAborted,
 		"the client closed its connection to the asktui inbox, which withdraws its questions"))
-	nc.SetWriteDeadline(time.Now().Add(writeGrace))
+	// Bounds the last replies' writes; on a closed connection they fail
+	// anyway.
+	_ = nc.SetWriteDeadline(time.Now().Add(writeGrace))
 	wg.Wait()
-	nc.Close()
+	_ = nc.Close()
 }
 
 // readLoop handles lines until reading fails. Each request runs in its own

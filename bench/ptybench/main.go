@@ -16,6 +16,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -120,7 +121,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(args []string, stdout, stderr io.Writer) (err error) {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -168,7 +169,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer func() { _ = f.Close() }()
+		defer func() {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("writing the report: %w", cerr)
+			}
+		}()
 		w = f
 	}
 	rep := report{
@@ -183,7 +188,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 		loadBefore: loadBefore,
 	}
-	rep.write(w)
+	bw := bufio.NewWriter(w)
+	rep.write(bw)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
 	return nil
 }
 
@@ -346,7 +355,7 @@ func measure(a, b program, l list, reps int, c config, log io.Writer) (sizeResul
 		res.b.add(chosen[b.name], filtered[b.name])
 		for _, p := range []program{a, b} {
 			r := chosen[p.name]
-			fmt.Fprintf(log, "%7s options, pair %2d/%d, %-6s output %6.1f ms, first %6.1f ms, settled %6.1f ms, ↓ %5.1f ms, filter %6.1f ms, enter %5.1f ms, rss %5.1f MiB, cpu %6.1f ms\n",
+			_, _ = fmt.Fprintf(log, "%7s options, pair %2d/%d, %-6s output %6.1f ms, first %6.1f ms, settled %6.1f ms, ↓ %5.1f ms, filter %6.1f ms, enter %5.1f ms, rss %5.1f MiB, cpu %6.1f ms\n",
 				thousands(l.n), i+1, reps, p.name, ms(r.firstOut), ms(r.firstFrame), ms(r.settled), ms(r.down), ms(filtered[p.name]), ms(r.enter), float64(r.rssKiB)/1024, ms(r.cpu))
 		}
 	}

@@ -118,7 +118,7 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 	}
 	r.settled = last.Sub(s.start)
 	if c.screens != nil {
-		fmt.Fprintf(c.screens, "--- %s: first frame at %.1f ms\n%s\n--- settled at %.1f ms\n%s\n",
+		_, _ = fmt.Fprintf(c.screens, "--- %s: first frame at %.1f ms\n%s\n--- settled at %.1f ms\n%s\n",
 			sp, ms(r.firstFrame), frame, ms(r.settled), s.Screen())
 	}
 

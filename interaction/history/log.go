@@ -70,7 +70,7 @@ func Open(path string) (*Log, error) {
 	}
 	l := &Log{f: f, path: path, maxLine: MaxLineBytes}
 	if err := l.prepare(); err != nil {
-		f.Close()
+		_ = f.Close() // the error to report is prepare's
 		return nil, fmt.Errorf("history: %s: %w", path, err)
 	}
 	return l, nil

@@ -27,7 +27,7 @@ func ReadFile(path string, n int) (recs []Record, skipped int, err error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("history: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing was written to lose
 	return read(f, n, MaxLineBytes)
 }
 

@@ -30,7 +30,7 @@ func skipUnderRace(t *testing.T) {
 
 // askOnPTY runs asktui with the terminal and returns its outcome once
 // drive, run alongside, has typed what it wants.
-func askOnPTY(t *testing.T, term *ptytest.Terminal, ctx context.Context, stdin string, drive func(), args ...string) outcome {
+func askOnPTY(t *testing.T, ctx context.Context, term *ptytest.Terminal, stdin string, drive func(), args ...string) outcome {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	done := make(chan int, 1)
@@ -58,7 +58,7 @@ func askOnPTY(t *testing.T, term *ptytest.Terminal, ctx context.Context, stdin s
 func TestPTYAnswerFirstOption(t *testing.T) {
 	skipUnderRace(t)
 	term := ptytest.New(t, ptytest.Options{})
-	got := askOnPTY(t, term, context.Background(), "", func() {
+	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "Canary")
 		term.Type("\r")
 	}, "ask", "--theme", "dark", "../../examples/deploy.json")
@@ -79,7 +79,7 @@ func TestPTYStdinRequestWithNumberKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	term := ptytest.New(t, ptytest.Options{})
-	got := askOnPTY(t, term, context.Background(), string(req), func() {
+	got := askOnPTY(t, context.Background(), term, string(req), func() {
 		term.WaitFor(0, "Canary")
 		term.Type("3")
 	}, "ask", "--theme", "dark", "--format", "text")
@@ -91,7 +91,7 @@ func TestPTYStdinRequestWithNumberKey(t *testing.T) {
 func TestPTYFreeTextFromFlags(t *testing.T) {
 	skipUnderRace(t)
 	term := ptytest.New(t, ptytest.Options{})
-	got := askOnPTY(t, term, context.Background(), "", func() {
+	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "called?")
 		// Keys reach the form in order; the typed text is not waited for
 		// because the renderer draws it as several small updates.
@@ -110,7 +110,7 @@ func TestPTYFreeTextFromFlags(t *testing.T) {
 func TestPTYDecline(t *testing.T) {
 	skipUnderRace(t)
 	term := ptytest.New(t, ptytest.Options{})
-	got := askOnPTY(t, term, context.Background(), "", func() {
+	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "Canary")
 		mark := term.Mark()
 		term.Type("\x1b")
@@ -174,7 +174,7 @@ func TestPTYSignals(t *testing.T) {
 			term := ptytest.New(t, ptytest.Options{})
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
-			got := askOnPTY(t, term, ctx, "", func() {
+			got := askOnPTY(t, ctx, term, "", func() {
 				term.WaitFor(0, "Canary")
 				cancel(signalError{sig: tt.sig}) // as notifySignals does
 			}, "ask", "--theme", "dark", "../../examples/deploy.json")
@@ -192,7 +192,7 @@ func TestPTYTimeout(t *testing.T) {
 	skipUnderRace(t)
 	term := ptytest.New(t, ptytest.Options{})
 	// Nobody types: whenever the timeout fires, the outcome is the same.
-	got := askOnPTY(t, term, context.Background(), "", nil,
+	got := askOnPTY(t, context.Background(), term, "", nil,
 		"ask", "--theme", "dark", "--timeout", "20ms", "../../examples/deploy.json")
 	if got.code != exitTimeout || got.stdout != "" {
 		t.Fatalf("got %+v, want exit %d and no answer", got, exitTimeout)

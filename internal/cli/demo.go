@@ -84,7 +84,9 @@ done.`,
 func listScenarios(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, sc := range script.Builtin() {
-		fmt.Fprintf(tw, "%s\t%s\n", sc.Name, sc.Title)
+		if _, err := fmt.Fprintf(tw, "%s\t%s\n", sc.Name, sc.Title); err != nil {
+			return err
+		}
 	}
 	return tw.Flush()
 }

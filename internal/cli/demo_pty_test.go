@@ -19,7 +19,7 @@ func TestPTYDemoRecordReplays(t *testing.T) {
 	skipUnderRace(t)
 	term := ptytest.New(t, ptytest.Options{})
 	path := filepath.Join(t.TempDir(), "deploy.cast")
-	out := askOnPTY(t, term, context.Background(), "", nil,
+	out := askOnPTY(t, context.Background(), term, "", nil,
 		"demo", "deploy", "--autoplay", "--speed", "8", "--theme", "dark", "--record", path)
 	if out.code != 0 {
 		t.Fatalf("exit %d\nstderr: %s\nscreen:\n%s", out.code, out.stderr, term.Text(0))

@@ -46,7 +46,7 @@ when an agent's client gave up waiting: find it here.`,
 				return err
 			}
 			if skipped > 0 {
-				fmt.Fprintf(e.stderr, "asktui: %d unreadable line(s) in %s were skipped\n", skipped, path)
+				_, _ = fmt.Fprintf(e.stderr, "asktui: %d unreadable line(s) in %s were skipped\n", skipped, path)
 			}
 			return nil
 		},

@@ -143,7 +143,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	if o.noAuth {
 		status += "  ⚠ no token required (--no-auth)"
-		fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
+		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
 	}
 
 	p := tui.New(tui.Options{
