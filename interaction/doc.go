@@ -4,12 +4,14 @@
 // It owns the wire shapes ([Request], [Question], [Option], [Answer],
 // [AnswerItem]), the coded errors every caller can branch on ([Error],
 // [Code]), the limits a request must respect and the validation that
-// enforces them ([Request.Validate], [Answer.Check], [DecodeRequest]), and
-// the [Service] that routes requests to the single active [Provider].
+// enforces them ([Request.Validate], [Answer.Check], [DecodeRequest]), the
+// one-word [Outcome] of a request ([Classify]), and the [Service] that
+// routes requests to the single active [Provider].
 //
 // The package knows nothing of terminals or protocols and imports only the
-// standard library: user interfaces implement [Provider], agent-side
-// adapters call [Service.Ask].
+// standard library (and asktui's standard-library-only internal packages):
+// user interfaces implement [Provider], agent-side adapters call
+// [Service.Ask]. interactiontest has a fake Provider for their tests.
 //
 // # Wire format
 //

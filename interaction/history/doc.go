@@ -6,8 +6,9 @@
 // by [Log]: each record is one write of a whole line followed by an fsync,
 // so a crash can tear at most the last line, and [Read] skips torn lines
 // instead of failing. [Wrap] puts a [Log] in front of an
-// [interaction.Provider] so that every Ask is recorded with its [interaction.Outcome];
-// [Format] prints records for a human.
+// [interaction.Provider] so that every Ask is recorded with its
+// [interaction.Outcome]; [Format] prints records for a human, with every
+// control character shown as U+FFFD (internal/sanitize's Replace).
 //
 // # Format
 //
