@@ -33,7 +33,7 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 		},
 		"parallel": {
 			outcome: map[string]agent.OutcomeKind{"gemini": agent.OutcomeWithdrawn},
-			screen:  []string{"withdrawn by gemini", "answered:"},
+			screen:  []string{"gemini      withdrew: Docs", "answered:"},
 		},
 	}
 	for _, sc := range agent.Builtin() {

@@ -122,6 +122,9 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		})
 	}()
 	term.waitFor(mark, "release")
+	// It arrived just after the last key: it takes keys once the keyboard
+	// has been quiet (the arrival grace), when its hint replaces the cue.
+	term.waitFor(mark, "Pick one")
 	term.typeKeys("2")
 	select {
 	case code := <-asked:
