@@ -324,9 +324,14 @@ func (m *model) helpKeysFor(mode mode) helpKeys {
 			short = q.choice.ShortHelp()
 			full = q.choice.FullHelp()
 		}
-		// The field's first two keys (moving and Enter, or typing and
-		// Enter) matter most; its others go first when space is short.
-		keep = append(keep, 1, 0)
+		// The field's first key (Enter, toggling, typing) matters most.
+		// Its second matters next when it is Enter (after toggling or
+		// typing), after decline when it is only moving.
+		secondIsEnter := q.choice != nil && (q.raw.MultiSelect || q.choice.Typing())
+		keep = append(keep, 0)
+		if secondIsEnter {
+			keep = append(keep, 1)
+		}
 		var tabs []key.Binding
 		if !r.single() {
 			if q.typing() {
@@ -342,11 +347,21 @@ func (m *model) helpKeysFor(mode mode) helpKeys {
 			short = append(short, k.Decline)
 			panelKeys = append(panelKeys, k.Decline)
 		}
+		if !secondIsEnter {
+			keep = append(keep, 1)
+		}
 		full = append(full, panelKeys)
 	}
 	short = append(short, nav...)
-	keep = append(keep, len(short))
+	// What stays when the bar is narrow, in this order: the mode's first
+	// key, the help key, then the rest of keep, then the others.
+	helpAt := len(short)
 	short = append(short, help)
+	if len(keep) > 0 {
+		keep = append([]int{keep[0], helpAt}, keep[1:]...)
+	} else {
+		keep = []int{helpAt}
+	}
 	full = append(full, append(nav, global...))
 	return helpKeys{short: short, full: full, keep: keep}
 }

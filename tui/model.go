@@ -243,10 +243,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 func (m *model) View() tea.View {
 	var v tea.View
 	if m.quitting {
-		if m.inline && m.summary != "" {
-			v.SetContent(m.summary)
-		}
-		return v
+		return v // Program.Run prints an inline prompt's summary
 	}
 	if !m.redrawing || m.drawn == "" {
 		m.drawn, m.drawnAt = m.render(), m.wall()

@@ -212,6 +212,11 @@ func (p *Program) Run(ctx context.Context) error {
 	_, err := p.prog.Run()
 	if p.output != nil {
 		_, _ = io.WriteString(p.output, popTitle)
+		// An inline prompt leaves one line saying what became of it
+		// (bubbletea erases its last frame).
+		if p.model.inline && p.model.summary != "" {
+			_, _ = io.WriteString(p.output, p.model.summary+"\r\n")
+		}
 	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted), err == nil && p.model.interrupted:

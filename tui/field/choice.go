@@ -150,7 +150,7 @@ func NewChoice(cfg ChoiceConfig) *Choice {
 		c.nChosen = 0
 	}
 
-	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your answer"))
+	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type"))
 	c.confirmHelp = cfg.ConfirmHelp
 	c.nextField = cfg.NextFieldOnConfirm
 	c.g = newGlyphs(c.st, c.multi)
@@ -380,26 +380,26 @@ func (c *Choice) GetValue() any { return c.draft }
 
 // ShortHelp returns the bindings that apply now, with help text that fits
 // the context: filter editing, the Other row, single- or multi-select. It
-// lists only keys that work in that context.
+// lists only keys that work in that context, the most important first.
 func (c *Choice) ShortHelp() []key.Binding {
 	k := c.keys
 	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
 	switch {
 	case c.filterEditing:
-		return []key.Binding{relabel(k.Up, "↑/↓", "move"), k.AcceptFilter, k.ClearFilter}
+		return []key.Binding{k.AcceptFilter, k.ClearFilter, relabel(k.Up, "↑/↓", "move")}
 	case c.onOther():
 		// k and j type text here: only the arrows move.
-		bs := []key.Binding{c.typeHelp, relabel(k.Up, "↑", "options"), confirm}
+		bs := []key.Binding{c.typeHelp, confirm, relabel(k.Up, "↑", "options")}
 		if c.filtered {
 			bs = append(bs, k.ClearFilter)
 		}
 		return bs
 	}
-	bs := []key.Binding{relabel(k.Up, "↑/↓", "move")}
+	var bs []key.Binding
 	if c.multi {
-		bs = append(bs, k.Toggle, confirm, relabel(k.Pick, k.Pick.Help().Key, "toggle"))
+		bs = []key.Binding{k.Toggle, confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "toggle")}
 	} else {
-		bs = append(bs, confirm, relabel(k.Pick, k.Pick.Help().Key, "choose"))
+		bs = []key.Binding{confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "choose")}
 	}
 	bs = append(bs, k.Filter)
 	if c.filtered {
