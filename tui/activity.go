@@ -71,11 +71,20 @@ type activityLog struct {
 	colors  int // the next colour to hand out
 	widest  int // cells of the longest agent name; -1 when stale
 
+	// layouts are the entries rendered at the two widths drawn last
+	// (the pane beside the panel, and the whole screen when nothing
+	// waits), newest first, kept up to date as entries come and go, so
+	// switching between the two never renders the whole log again.
+	layouts [2]*logLayout
+	scroll  int // lines from the bottom; 0 follows the newest
+}
+
+// logLayout is the log rendered at one width.
+type logLayout struct {
 	width  int
 	nw     int      // name column width the lines were rendered with
-	lines  []string // rendered entries at width
+	lines  []string // rendered entries
 	counts []int    // lines each entry rendered to, in step with entries
-	scroll int      // lines from the bottom; 0 follows the newest
 }
 
 func newActivityLog() *activityLog {
@@ -237,20 +246,25 @@ func argValue(v any, quote bool) string {
 	return s
 }
 
-// add appends an entry and renders it at the current width.
+// add appends an entry and renders it in every layout kept.
 func (l *activityLog) add(e entry, st *styles.Styles) {
 	if a, ok := l.agents[e.agent]; ok {
 		a.entries++
 	}
 	l.entries = append(l.entries, e)
-	if l.nameWidth() != l.nw {
-		l.width = 0 // a longer name widened the name column: re-render
-	}
-	if l.width > 0 {
-		rendered := l.renderEntry(e, l.width, st)
-		l.lines = append(l.lines, rendered...)
-		l.counts = append(l.counts, len(rendered))
-		if l.scroll > 0 {
+	nw := l.nameWidth()
+	for i, lay := range l.layouts {
+		if lay == nil {
+			continue
+		}
+		if lay.nw != nw {
+			l.layouts[i] = nil // a longer name widened the name column: re-render
+			continue
+		}
+		rendered := l.renderEntry(e, lay.width, st)
+		lay.lines = append(lay.lines, rendered...)
+		lay.counts = append(lay.counts, len(rendered))
+		if i == 0 && l.scroll > 0 {
 			l.scroll += len(rendered) // keep the view still while scrolled back
 		}
 	}
@@ -264,34 +278,44 @@ func (l *activityLog) add(e entry, st *styles.Styles) {
 			}
 		}
 		l.entries = l.entries[drop:]
-		if l.width > 0 {
+		for _, lay := range l.layouts {
+			if lay == nil {
+				continue
+			}
 			n := 0
-			for _, c := range l.counts[:drop] {
+			for _, c := range lay.counts[:drop] {
 				n += c
 			}
-			l.counts = l.counts[drop:]
-			l.lines = l.lines[n:]
+			lay.counts = lay.counts[drop:]
+			lay.lines = lay.lines[n:]
 		}
 	}
 }
 
-// layout renders every entry at width, when the width changed.
-func (l *activityLog) layout(width int, st *styles.Styles) {
-	if width == l.width && l.nameWidth() == l.nw {
-		return
+// layout returns the entries rendered at width: a layout kept, or a new
+// one that replaces the older of the two.
+func (l *activityLog) layout(width int, st *styles.Styles) *logLayout {
+	nw := l.nameWidth()
+	for i, lay := range l.layouts {
+		if lay != nil && lay.width == width && lay.nw == nw {
+			if i == 1 {
+				l.layouts[0], l.layouts[1] = lay, l.layouts[0]
+			}
+			return lay
+		}
 	}
-	l.width = width
-	l.nw = l.nameWidth()
-	l.lines, l.counts = nil, make([]int, 0, len(l.entries))
+	lay := &logLayout{width: width, nw: nw, counts: make([]int, 0, len(l.entries))}
 	for _, e := range l.entries {
 		rendered := l.renderEntry(e, width, st)
-		l.lines = append(l.lines, rendered...)
-		l.counts = append(l.counts, len(rendered))
+		lay.lines = append(lay.lines, rendered...)
+		lay.counts = append(lay.counts, len(rendered))
 	}
+	l.layouts[1], l.layouts[0] = l.layouts[0], lay
+	return lay
 }
 
 // restyle drops the rendered lines, after a theme change.
-func (l *activityLog) restyle() { l.width = 0 }
+func (l *activityLog) restyle() { l.layouts = [2]*logLayout{} }
 
 // nameWidth is the column the agents' names take.
 func (l *activityLog) nameWidth() int {
@@ -357,15 +381,15 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 
 // view draws the last height lines (or the scrolled-back ones).
 func (l *activityLog) view(width, height int, st *styles.Styles) string {
-	l.layout(width, st)
+	lines := l.layout(width, st).lines
 	if height <= 0 {
 		return ""
 	}
-	maxScroll := max(len(l.lines)-height, 0)
+	maxScroll := max(len(lines)-height, 0)
 	l.scroll = min(max(l.scroll, 0), maxScroll)
-	end := len(l.lines) - l.scroll
+	end := len(lines) - l.scroll
 	start := max(end-height, 0)
-	rows := append([]string(nil), l.lines[start:end]...)
+	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
 		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · end to follow", width, "…"))
 	}

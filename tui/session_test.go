@@ -430,7 +430,8 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	l.agent("codex", "codex")
 	for i := range maxEntries + 50 {
 		if i == 1 {
-			l.view(60, 10, st) // lay out at 60 columns, as the screen would
+			l.view(60, 10, st) // lay out at 60 and 100 columns, as the screen would
+			l.view(100, 10, st)
 		}
 		text := fmt.Sprintf("entry %d", i)
 		if i%7 == 0 {
@@ -441,14 +442,19 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	if len(l.entries) != maxEntries {
 		t.Fatalf("%d entries kept, want %d", len(l.entries), maxEntries)
 	}
-	incremental := append([]string(nil), l.lines...)
+	incremental := append([]string(nil), l.layout(60, st).lines...)
 	l.restyle()
-	l.layout(60, st)
-	if !slices.Equal(incremental, l.lines) {
-		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(l.lines))
+	if fresh := l.layout(60, st).lines; !slices.Equal(incremental, fresh) {
+		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(fresh))
 	}
 	if got := ansi.Strip(l.view(60, 1, st)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
 		t.Errorf("newest line = %q, want the last entry", got)
+	}
+	// The other width was kept up to date too.
+	kept := append([]string(nil), l.layout(100, st).lines...)
+	l.restyle()
+	if fresh := l.layout(100, st).lines; !slices.Equal(kept, fresh) {
+		t.Fatalf("the second layout drifted from a fresh one: %d vs %d lines", len(kept), len(fresh))
 	}
 }
 
