@@ -195,8 +195,9 @@ type Styles struct {
 		Label, Focused, Chosen lipgloss.Style
 		// Checked and Unchecked are the multi-select boxes.
 		Checked, Unchecked lipgloss.Style
-		// Description is the text under a label.
-		Description lipgloss.Style
+		// Description is the text under a label; Code is `inline code`
+		// in it.
+		Description, Code lipgloss.Style
 		// Recommended is the badge on a "(Recommended)" option.
 		Recommended lipgloss.Style
 		// Other is the label of the free-text "Other" row.
@@ -298,6 +299,7 @@ func New(p Palette) *Styles {
 	s.Option.Checked = fg(p.Success).SetString("[✓]")
 	s.Option.Unchecked = fg(p.Muted).SetString("[ ]")
 	s.Option.Description = fg(p.Muted)
+	s.Option.Code = fg(p.Highlight)
 	s.Option.Recommended = fg(p.Success).Bold(true)
 	s.Option.Other = fg(p.Fg).Italic(true)
 	s.Option.Filter = fg(p.Accent)

@@ -2,22 +2,25 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"sync"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
 // a screen reader can follow, one request at a time, options chosen by
-// number. The answers are the same as in the full-screen UI.
+// number. The answers are the same as in the full-screen UI. Ctrl+D at
+// any prompt declines the request; Ctrl+C quits asktui.
 type accessibleProvider struct {
-	in     io.Reader
+	in     *eofReader
 	out    io.Writer
 	styles *styles.Styles
 	turn   chan struct{} // one request at a time holds the terminal
@@ -25,68 +28,141 @@ type accessibleProvider struct {
 }
 
 func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvider {
-	a := &accessibleProvider{in: opts.Input, out: opts.Output, turn: make(chan struct{}, 1), done: done}
-	if a.in == nil {
-		a.in = os.Stdin
+	in := opts.Input
+	if in == nil {
+		in = os.Stdin
 	}
+	a := &accessibleProvider{in: &eofReader{r: in}, out: opts.Output, turn: make(chan struct{}, 1), done: done}
 	if a.out == nil {
 		a.out = os.Stdout
 	}
+	environ := opts.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
 	// Plain text only: a screen reader reads escape sequences aloud.
-	plain := colorprofile.NewWriter(a.out, os.Environ())
+	plain := colorprofile.NewWriter(a.out, environ)
 	plain.Profile = colorprofile.NoTTY
-	a.out = plain
+	// The prompts and Ask (saying a request ended) both write.
+	a.out = &lockedWriter{w: plain}
 	a.styles = styles.For(styles.ThemeMono, true)
 	return a
 }
 
 // Ask prompts for each question in turn. A prompt blocked reading the
 // terminal cannot be interrupted: when ctx ends, Ask returns at once and
-// the prompt's answer, if one still comes, is discarded with a notice.
+// the prompt's answer, if one still comes, is discarded.
 func (a *accessibleProvider) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	select {
 	case a.turn <- struct{}{}:
 	case <-ctx.Done():
-		return interaction.Answer{}, interaction.ContextError(ctx)
+		return interaction.Answer{}, a.ended(ctx)
 	case <-a.done:
 		return interaction.Answer{}, errClosed()
 	}
-	result := make(chan askResult, 1)
+	result := make(chan inbox.Settlement, 1)
 	go func() {
 		defer func() { <-a.turn }()
 		ans, err := a.prompt(req)
-		result <- askResult{answer: ans, err: err}
+		result <- inbox.Settlement{Answer: ans, Err: err}
 	}()
 	select {
 	case r := <-result:
-		return r.answer, r.err
+		return r.Answer, r.Err
 	case <-ctx.Done():
-		_, _ = fmt.Fprintln(a.out, "\nThis question was withdrawn by the agent; press enter to continue.")
-		return interaction.Answer{}, interaction.ContextError(ctx)
+		return interaction.Answer{}, a.ended(ctx)
 	case <-a.done:
 		return interaction.Answer{}, errClosed()
 	}
 }
 
+// ended says why the request ended before it was answered, and returns
+// the error for the caller.
+func (a *accessibleProvider) ended(ctx context.Context) error {
+	err := interaction.ContextError(ctx)
+	if interaction.CodeOf(err) == interaction.CodeTimeout {
+		_, _ = fmt.Fprintln(a.out, "\nThe question timed out; no answer was sent. Press enter.")
+	} else {
+		// In accessible mode the terminal's Ctrl+C ends the context: the
+		// human quit.
+		_, _ = fmt.Fprintln(a.out, "\nQuit: no answer was sent. Press enter.")
+	}
+	return err
+}
+
 func (a *accessibleProvider) prompt(req interaction.Request) (interaction.Answer, error) {
-	r := newRequest(askMsg{req: req})
-	fmt.Fprintf(a.out, "%s asks %d question(s).\n", r.agent, len(r.questions))
-	for i := range r.questions {
+	r := newRequest(&inbox.Request{Request: req})
+	fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
+	for i, q := range r.questions {
 		r.tab = i
-		q := r.current()
 		fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.questions))
 		if q.header != "" {
 			fmt.Fprintf(a.out, " (%s)", q.header)
 		}
 		fmt.Fprintf(a.out, ":\n%s\n", q.text)
-		r.buildForm(a.styles, 80, 24, true)
-		form := r.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out)
-		if err := form.Run(); err != nil {
-			return interaction.Answer{}, interaction.WrapError(interaction.CodeDeclined, err, "the user declined to answer")
+		q.buildForm(a.styles, nil, 80, 24, "")
+		if q.input != nil {
+			q.input.Title("Your answer (enter to skip):")
 		}
-		if q.free() && strings.TrimSpace(q.typed) == "" {
+		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
+		if a.in.eof || err != nil {
+			fmt.Fprintln(a.out, "Declined: no answer was sent.")
+			return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined,
+				"the user declined to answer; do not ask the same questions again unless the user asks you to")
+		}
+		if !q.answered() {
 			fmt.Fprintln(a.out, "(skipped)")
 		}
 	}
 	return r.answer(), nil
+}
+
+// eofReader hands out at most one line per Read (huh's prompts each wrap
+// the reader in a new bufio.Scanner, which would otherwise swallow the
+// lines meant for the next prompt) and remembers that the input ended:
+// Ctrl+D on a terminal.
+type eofReader struct {
+	r   io.Reader
+	b   [1]byte
+	eof bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := e.r.Read(e.b[:])
+		if k == 1 {
+			p[n] = e.b[0]
+			n++
+			if e.b[0] == '\n' {
+				return n, nil
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				e.eof = true
+			}
+			return n, err
+		}
+		if k == 0 && n > 0 {
+			return n, nil
+		}
+	}
+	return n, nil
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func errClosed() error {
+	return interaction.Errorf(interaction.CodeProviderClosed, "the asktui window was closed before the question was answered")
 }

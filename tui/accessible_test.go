@@ -3,8 +3,13 @@ package tui
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/asktui/asktui/interaction"
 )
 
 func TestAccessibleModeGivesTheSameAnswers(t *testing.T) {
@@ -28,7 +33,7 @@ func TestAccessibleModeGivesTheSameAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"codex asks 4 question(s)", "Question 1 of 4", "Where should it run?", "Which database?"} {
+	for _, want := range []string{"codex asks 4 questions. Press ctrl+d at any prompt to decline.", "Question 1 of 4", "Where should it run?", "Which database?"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("output lacks %q:\n%s", want, s)
 		}
@@ -46,4 +51,72 @@ func TestAccessibleModeGivesTheSameAnswers(t *testing.T) {
 	if strings.Contains(s, "\x1b") {
 		t.Fatalf("accessible output contains escape sequences:\n%q", s)
 	}
+}
+
+// Ctrl+D (the end of the input) at any prompt declines the request: it is
+// never a silent skip of every question.
+func TestAccessibleCtrlDDeclines(t *testing.T) {
+	var out bytes.Buffer
+	in := strings.NewReader("2\n") // env answered, then the input ends
+	p := New(Options{Accessible: true, Input: in, Output: &out})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	_, err := p.Provider().Ask(context.Background(), setupRequest())
+	cancel()
+	<-done
+	if interaction.CodeOf(err) != interaction.CodeDeclined {
+		t.Fatalf("err = %v, want ASK_DECLINED\noutput:\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "Declined: no answer was sent.") {
+		t.Fatalf("output does not say it declined:\n%s", out.String())
+	}
+}
+
+// Ctrl+C in accessible mode ends the context (the terminal sends SIGINT):
+// the screen says the human quit, not that the agent withdrew.
+func TestAccessibleCtrlCSaysTheHumanQuit(t *testing.T) {
+	var out safeBuffer
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	p := New(Options{Accessible: true, Input: pr, Output: &out})
+	runCtx, stopRun := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(runCtx) }()
+	ctx, interrupt := context.WithCancelCause(context.Background())
+	asked := make(chan error, 1)
+	go func() {
+		_, err := p.Provider().Ask(ctx, setupRequest())
+		asked <- err
+	}()
+	interrupt(errors.New("interrupt signal received"))
+	err := <-asked
+	stopRun()
+	<-done
+	if interaction.CodeOf(err) != interaction.CodeAborted {
+		t.Fatalf("err = %v", err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "Quit: no answer was sent.") || strings.Contains(s, "withdrawn") {
+		t.Fatalf("output:\n%s", s)
+	}
+}
+
+// safeBuffer is a bytes.Buffer for a writer on another goroutine.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

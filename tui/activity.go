@@ -2,12 +2,12 @@ package tui
 
 import (
 	"encoding/json"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
@@ -19,6 +19,10 @@ const maxEntries = 2000
 
 // maxResultLines caps how much of a tool result the log shows.
 const maxResultLines = 6
+
+// maxNameColumn is the most columns the agents' name column takes: long
+// enough to tell "Project scaffolder" from "Project reviewer".
+const maxNameColumn = 20
 
 // entryKind says how an activity entry is drawn.
 type entryKind int
@@ -37,50 +41,95 @@ const (
 // entry is one line item of the activity log, already sanitized.
 type entry struct {
 	kind   entryKind
-	agent  string
+	agent  string // the agent's key in the log's table
 	text   string
 	failed bool
 }
 
 // agentState is what the session knows of one agent.
 type agentState struct {
-	name      string
+	name      string // display name, safe to draw
 	color     int
 	connected bool
 	thinking  bool
 	note      string // what it is thinking about
+	entries   int    // log entries naming it
+	waiting   int    // requests of it on screen
 }
 
 // activityLog is the session's transcript: what every agent said and did,
 // the questions it asked and what became of them. It renders only when
 // its width changes or an entry is added.
+//
+// Agents are keyed by their id (their session, for MCP clients), so two
+// sessions of one client are two agents, and an agent is forgotten once
+// it has left, has no request on screen and no entry in the log: a
+// server running for weeks does not keep every client it ever saw.
 type activityLog struct {
 	entries []entry
 	agents  map[string]*agentState
-	order   []string // agent keys in arrival order
-	widest  int      // cells of the longest agent name
+	colors  int // the next colour to hand out
+	widest  int // cells of the longest agent name; -1 when stale
 
+	// layouts are the entries rendered at the two widths drawn last
+	// (the pane beside the panel, and the whole screen when nothing
+	// waits), newest first, kept up to date as entries come and go, so
+	// switching between the two never renders the whole log again.
+	layouts [2]*logLayout
+	scroll  int // lines from the bottom; 0 follows the newest
+}
+
+// logLayout is the log rendered at one width.
+type logLayout struct {
 	width  int
 	nw     int      // name column width the lines were rendered with
-	lines  []string // rendered entries at width
+	lines  []string // rendered entries
 	counts []int    // lines each entry rendered to, in step with entries
-	scroll int      // lines from the bottom; 0 follows the newest
 }
 
 func newActivityLog() *activityLog {
 	return &activityLog{agents: map[string]*agentState{}}
 }
 
-// agent returns the state of the agent named name, adding it if new.
-func (l *activityLog) agent(name string) *agentState {
-	if a, ok := l.agents[name]; ok {
+// agentKey is how the log knows an agent: its id, else its name.
+func agentKey(a interaction.Agent) string {
+	if strings.TrimSpace(a.ID) != "" {
+		return "id:" + a.ID
+	}
+	return "name:" + a.DisplayName()
+}
+
+// agent returns the state of the agent with key k, adding it (named name)
+// if new.
+func (l *activityLog) agent(k, name string) *agentState {
+	if a, ok := l.agents[k]; ok {
 		return a
 	}
-	a := &agentState{name: name, color: len(l.order)}
-	l.agents[name] = a
-	l.order = append(l.order, name)
-	l.widest = max(l.widest, cellWidth(name))
+	a := &agentState{name: name, color: l.colors}
+	l.colors++
+	l.agents[k] = a
+	if w := cellWidth(name); l.widest >= 0 && w > l.widest {
+		l.widest = w
+	}
 	return a
+}
+
+// color is the colour index of the agent with key k.
+func (l *activityLog) color(k string) int {
+	if a, ok := l.agents[k]; ok {
+		return a.color
+	}
+	return 0
+}
+
+// forget drops the agent with key k when nothing refers to it any more.
+func (l *activityLog) forget(k string) {
+	a, ok := l.agents[k]
+	if !ok || a.connected || a.thinking || a.entries > 0 || a.waiting > 0 {
+		return
+	}
+	delete(l.agents, k)
+	l.widest = -1
 }
 
 // connected counts the agents connected now.
@@ -94,112 +143,197 @@ func (l *activityLog) connected() int {
 	return n
 }
 
-// thinking lists the agents thinking now, in arrival order.
+// thinking lists the agents thinking now, in the order they arrived.
 func (l *activityLog) thinking() []*agentState {
 	var out []*agentState
-	for _, k := range l.order {
-		if a := l.agents[k]; a.thinking {
+	for _, a := range l.agents {
+		if a.thinking {
 			out = append(out, a)
 		}
 	}
+	slices.SortFunc(out, func(a, b *agentState) int { return a.color - b.color })
 	return out
 }
 
 // report records an agent's activity.
 func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
-	name := SanitizeLine(a.Agent.DisplayName())
-	ag := l.agent(name)
+	k := agentKey(a.Agent)
+	ag := l.agent(k, displayLine(a.Agent.DisplayName()))
 	if a.Kind != interaction.ActivityThinking {
 		ag.thinking = false
 	}
 	switch a.Kind {
 	case interaction.ActivityConnected:
 		ag.connected = true
-		l.add(entry{kind: entryInfo, agent: name, text: "connected"}, st)
+		l.add(entry{kind: entryInfo, agent: k, text: "connected"}, st)
 	case interaction.ActivityDisconnected:
 		ag.connected = false
-		l.add(entry{kind: entryInfo, agent: name, text: "disconnected"}, st)
+		l.add(entry{kind: entryInfo, agent: k, text: "disconnected"}, st)
+		l.forget(k)
 	case interaction.ActivityMessage:
-		l.add(entry{kind: entryMessage, agent: name, text: Sanitize(a.Text)}, st)
+		l.add(entry{kind: entryMessage, agent: k, text: Sanitize(a.Text)}, st)
 	case interaction.ActivityThinking:
 		ag.connected = true
 		ag.thinking, ag.note = true, SanitizeLine(a.Text)
+	case interaction.ActivityIdle:
+		l.forget(k)
 	case interaction.ActivityToolCall:
-		l.add(entry{kind: entryTool, agent: name, text: SanitizeLine(a.Tool) + " " + compactArgs(a.Args)}, st)
+		l.add(entry{kind: entryTool, agent: k, text: toolLine(a.Tool, a.Args)}, st)
 	case interaction.ActivityToolResult:
-		l.add(entry{kind: entryResult, agent: name, text: Sanitize(a.Text), failed: a.Failed}, st)
+		l.add(entry{kind: entryResult, agent: k, text: Sanitize(a.Text), failed: a.Failed}, st)
 	}
 }
 
-// compactArgs shows tool arguments on one line: compact JSON when they are
-// JSON, else the text.
-func compactArgs(args string) string {
-	var v any
-	if json.Unmarshal([]byte(args), &v) == nil {
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false) // show "&&" as written
-		if enc.Encode(v) == nil {
-			args = strings.TrimSuffix(b.String(), "\n")
+// toolLine shows a tool call the way a person reads one: the tool, then
+// its main argument bare ("read_file payments/charge.go"), then any other
+// arguments as key=value. Arguments that are not a JSON object are shown
+// as they are, on one line.
+func toolLine(tool, args string) string {
+	name := SanitizeLine(tool)
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(args), &obj); err != nil || len(obj) == 0 {
+		if strings.TrimSpace(args) == "" || strings.TrimSpace(args) == "{}" {
+			return name
+		}
+		return name + " " + SanitizeLine(args)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	main := ""
+	for _, k := range []string{"command", "cmd", "path", "file_path", "file", "filename", "pattern", "query", "url", "name"} {
+		if _, ok := obj[k]; ok {
+			main = k
+			break
 		}
 	}
-	return SanitizeLine(args)
+	if main == "" && len(keys) == 1 {
+		main = keys[0]
+	}
+	parts := []string{name}
+	if main != "" {
+		parts = append(parts, argValue(obj[main], false))
+	}
+	for _, k := range keys {
+		if k != main {
+			parts = append(parts, SanitizeLine(k)+"="+argValue(obj[k], true))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
-// add appends an entry and renders it at the current width.
-func (l *activityLog) add(e entry, st *styles.Styles) {
-	l.agent(e.agent) // known before the name column is measured
-	l.entries = append(l.entries, e)
-	if l.nameWidth() != l.nw {
-		l.width = 0 // a longer name widened the name column: re-render
+// argValue shows one argument on one line: a string as it is (quoted
+// when it has spaces and quote is set), a multi-line string by its first
+// line, anything else as compact JSON.
+func argValue(v any, quote bool) string {
+	s, ok := v.(string)
+	if !ok {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "?"
+		}
+		return SanitizeLine(string(b))
 	}
-	if l.width > 0 {
-		rendered := l.renderEntry(e, l.width, st)
-		l.lines = append(l.lines, rendered...)
-		l.counts = append(l.counts, len(rendered))
-		if l.scroll > 0 {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	s = SanitizeLine(s)
+	if quote && strings.ContainsAny(s, " \t") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// add appends an entry and renders it in every layout kept.
+func (l *activityLog) add(e entry, st *styles.Styles) {
+	if a, ok := l.agents[e.agent]; ok {
+		a.entries++
+	}
+	l.entries = append(l.entries, e)
+	nw := l.nameWidth()
+	for i, lay := range l.layouts {
+		if lay == nil {
+			continue
+		}
+		if lay.nw != nw {
+			l.layouts[i] = nil // a longer name widened the name column: re-render
+			continue
+		}
+		rendered := l.renderEntry(e, lay.width, st)
+		lay.lines = append(lay.lines, rendered...)
+		lay.counts = append(lay.counts, len(rendered))
+		if i == 0 && l.scroll > 0 {
 			l.scroll += len(rendered) // keep the view still while scrolled back
 		}
 	}
 	if drop := len(l.entries) - maxEntries; drop > 0 {
 		// The oldest entries go with their rendered lines, so a full log
 		// costs the same per entry as a short one.
+		for _, old := range l.entries[:drop] {
+			if a, ok := l.agents[old.agent]; ok {
+				a.entries--
+				l.forget(old.agent)
+			}
+		}
 		l.entries = l.entries[drop:]
-		if l.width > 0 {
+		for _, lay := range l.layouts {
+			if lay == nil {
+				continue
+			}
 			n := 0
-			for _, c := range l.counts[:drop] {
+			for _, c := range lay.counts[:drop] {
 				n += c
 			}
-			l.counts = l.counts[drop:]
-			l.lines = l.lines[n:]
+			lay.counts = lay.counts[drop:]
+			lay.lines = lay.lines[n:]
 		}
 	}
 }
 
-// layout renders every entry at width, when the width changed.
-func (l *activityLog) layout(width int, st *styles.Styles) {
-	if width == l.width {
-		return
+// layout returns the entries rendered at width: a layout kept, or a new
+// one that replaces the older of the two.
+func (l *activityLog) layout(width int, st *styles.Styles) *logLayout {
+	nw := l.nameWidth()
+	for i, lay := range l.layouts {
+		if lay != nil && lay.width == width && lay.nw == nw {
+			if i == 1 {
+				l.layouts[0], l.layouts[1] = lay, l.layouts[0]
+			}
+			return lay
+		}
 	}
-	l.width = width
-	l.nw = l.nameWidth()
-	l.lines, l.counts = nil, make([]int, 0, len(l.entries))
+	lay := &logLayout{width: width, nw: nw, counts: make([]int, 0, len(l.entries))}
 	for _, e := range l.entries {
 		rendered := l.renderEntry(e, width, st)
-		l.lines = append(l.lines, rendered...)
-		l.counts = append(l.counts, len(rendered))
+		lay.lines = append(lay.lines, rendered...)
+		lay.counts = append(lay.counts, len(rendered))
 	}
+	l.layouts[1], l.layouts[0] = l.layouts[0], lay
+	return lay
 }
 
 // restyle drops the rendered lines, after a theme change.
-func (l *activityLog) restyle() { l.width = 0 }
+func (l *activityLog) restyle() { l.layouts = [2]*logLayout{} }
 
 // nameWidth is the column the agents' names take.
-func (l *activityLog) nameWidth() int { return min(l.widest, 14) }
+func (l *activityLog) nameWidth() int {
+	if l.widest < 0 {
+		l.widest = 0
+		for _, a := range l.agents {
+			l.widest = max(l.widest, cellWidth(a.name))
+		}
+	}
+	return min(l.widest, maxNameColumn)
+}
 
 func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []string {
-	nw := l.nameWidth()
-	ag := l.agent(e.agent)
+	nw := min(l.nameWidth(), max(width/4, 6))
+	name, color := "agent", 0
+	if a, ok := l.agents[e.agent]; ok {
+		name, color = a.name, a.color
+	}
 	glyph, body := "•", st.Activity.Message
 	switch e.kind {
 	case entryTool:
@@ -220,90 +354,44 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 	case entryInfo:
 		glyph, body = "·", st.Activity.Info
 	}
-	name := ansi.Truncate(e.agent, nw, "…")
-	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(ag.color).Render(name) + strings.Repeat(" ", nw-lipgloss.Width(name)) + " "
-	indent := strings.Repeat(" ", lipgloss.Width(prefix))
-	textW := max(width-lipgloss.Width(prefix), 8)
-	text := e.text
-	if e.kind == entryResult {
-		text = capLines(text, maxResultLines)
+	name = ansi.Truncate(name, nw, "…")
+	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(color).Render(name) + strings.Repeat(" ", max(nw-cellWidth(name), 0)) + " "
+	pw := 2 + nw + 1
+	indent := strings.Repeat(" ", pw)
+	textW := max(width-pw, 8)
+	var wrapped []string
+	switch e.kind {
+	case entryMessage:
+		wrapped = wrapMarkdown(e.text, textW, body, st.Activity.Code)
+	case entryResult:
+		wrapped = strings.Split(ansi.Wrap(styleLines(capLines(e.text, maxResultLines), body), textW, ""), "\n")
+	default:
+		wrapped = strings.Split(ansi.Wrap(styleLines(e.text, body), textW, ""), "\n")
 	}
-	var styled string
-	if e.kind == entryMessage {
-		styled = inlineMarkdown(text, body, st.Activity.Code)
-	} else {
-		styled = styleLines(text, body)
-	}
-	var out []string
-	for i, line := range strings.Split(ansi.Wrap(styled, textW, ""), "\n") {
+	out := make([]string, len(wrapped))
+	for i, line := range wrapped {
 		p := indent
 		if i == 0 {
 			p = prefix
 		}
-		out = append(out, ansi.Truncate(p+line, width, "…"))
+		out[i] = ansi.Truncate(p+line, width, "…")
 	}
 	return out
 }
 
-// styleLines styles each line of s on its own, so wrapping never carries
-// a style across the prefix of the next row.
-func styleLines(s string, st lipgloss.Style) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = st.Render(l)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// mdInline finds the inline Markdown an agent message may use: **bold**
-// and `code`.
-var mdInline = regexp.MustCompile("\\*\\*([^*\n]+)\\*\\*|`([^`\n]+)`")
-
-// inlineMarkdown renders **bold** and `code` in an agent's message; the
-// rest stays as written.
-func inlineMarkdown(s string, base, code lipgloss.Style) string {
-	var b strings.Builder
-	for _, line := range strings.Split(s, "\n") {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		last := 0
-		for _, m := range mdInline.FindAllStringSubmatchIndex(line, -1) {
-			b.WriteString(base.Render(line[last:m[0]]))
-			if m[2] >= 0 {
-				b.WriteString(base.Bold(true).Render(line[m[2]:m[3]]))
-			} else {
-				b.WriteString(code.Render(line[m[4]:m[5]]))
-			}
-			last = m[1]
-		}
-		b.WriteString(base.Render(line[last:]))
-	}
-	return b.String()
-}
-
-// capLines keeps the first n lines of s and says how many were cut.
-func capLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
-	}
-	return strings.Join(lines[:n], "\n") + "\n… " + itoaPlural(len(lines)-n, "more line", "more lines")
-}
-
 // view draws the last height lines (or the scrolled-back ones).
 func (l *activityLog) view(width, height int, st *styles.Styles) string {
-	l.layout(width, st)
+	lines := l.layout(width, st).lines
 	if height <= 0 {
 		return ""
 	}
-	maxScroll := max(len(l.lines)-height, 0)
+	maxScroll := max(len(lines)-height, 0)
 	l.scroll = min(max(l.scroll, 0), maxScroll)
-	end := len(l.lines) - l.scroll
+	end := len(lines) - l.scroll
 	start := max(end-height, 0)
-	rows := append([]string(nil), l.lines[start:end]...)
+	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
-		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+itoaPlural(l.scroll, "newer line", "newer lines")+" · end to follow", width, "…"))
+		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · end to follow", width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -311,26 +399,95 @@ func (l *activityLog) view(width, height int, st *styles.Styles) string {
 // scrollBy moves the view back (positive) or forward (negative).
 func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
 
+// activityPane is the session's activity pane: the log, who is thinking,
+// and its keys while it has the focus.
+type activityPane struct {
+	keys ActivityKeyMap
+	log  *activityLog
+}
+
+// HandleKey scrolls the log; it reports true when the human leaves the
+// pane. page is the rows a page scrolls.
+func (p *activityPane) HandleKey(msg keyMsg, page int) (leave bool) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.log.scrollBy(1)
+	case key.Matches(msg, k.Down):
+		p.log.scrollBy(-1)
+	case key.Matches(msg, k.PageUp):
+		p.log.scrollBy(page)
+	case key.Matches(msg, k.PageDown):
+		p.log.scrollBy(-page)
+	case key.Matches(msg, k.End):
+		p.log.scroll = 0
+	case key.Matches(msg, k.Back):
+		return true
+	}
+	return false
+}
+
+// ShortHelp lists the pane's keys.
+func (p *activityPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "scroll"), k.PageUp, k.End, k.Back}
+}
+
+// FullHelp lists the pane's keys, all of them.
+func (p *activityPane) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.End, k.Back}}
+}
+
+// View draws the pane: a title, the log and who is thinking.
+func (p *activityPane) View(width, height int, focused bool, spinner string, st *styles.Styles) string {
+	title := st.Activity.Title.Render("Activity")
+	hint := ""
+	if focused {
+		title = st.Activity.TitleFocused.Render("Activity")
+		hint = st.Activity.Info.Render("  ↑/↓ scroll · esc back")
+	}
+	var live []string
+	for _, a := range p.log.thinking() {
+		note := "thinking…"
+		if a.note != "" {
+			note = "thinking… " + a.note
+		}
+		live = append(live, ansi.Truncate(spinner+" "+st.AgentStyle(a.color).Render(a.name)+" "+st.Activity.Thinking.Render(note), width, "…"))
+	}
+	rows := height - 1 - len(live)
+	var body string
+	if len(p.log.entries) == 0 && len(live) == 0 {
+		body = st.App.Empty.Render("No agent activity yet.")
+	} else {
+		body = p.log.view(width, max(rows, 0), st)
+	}
+	out := []string{ansi.Truncate(title+hint, width, "…")}
+	if body != "" {
+		out = append(out, body)
+	}
+	out = append(out, live...)
+	return strings.Join(out, "\n")
+}
+
 // age formats how long a request has waited: "now", "45s", "3m", "2h".
 func age(d time.Duration) string {
 	switch {
 	case d < 5*time.Second:
 		return "now"
 	case d < time.Minute:
-		return itoa(int(d/time.Second)) + "s"
+		return strconv.Itoa(int(d/time.Second)) + "s"
 	case d < time.Hour:
-		return itoa(int(d/time.Minute)) + "m"
+		return strconv.Itoa(int(d/time.Minute)) + "m"
 	default:
-		return itoa(int(d/time.Hour)) + "h"
+		return strconv.Itoa(int(d/time.Hour)) + "h"
 	}
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
-// itoaPlural formats "1 more line" or "3 more lines".
-func itoaPlural(n int, one, many string) string {
+// plural formats "1 more line" or "3 more lines".
+func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return itoa(n) + " " + many
+	return strconv.Itoa(n) + " " + many
 }

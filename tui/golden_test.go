@@ -37,7 +37,7 @@ func TestGolden(t *testing.T) {
 		{name: "review", req: setupRequest(), keys: []string{"enter", "tab", "space", "enter", "tab"}},
 		{name: "decline", req: setupRequest(), keys: []string{"esc"}},
 		{name: "freetext", req: single(interaction.Question{ID: "n", Header: "Name", Question: "What should the service be called?"}), keys: []string{"billing-api"}},
-		{name: "other", req: single(deployQuestion()), keys: []string{"end", "after the demo"}},
+		{name: "other", req: single(deployQuestion()), keys: []string{"end", "down", "after the demo"}},
 		{name: "long", req: single(interaction.Question{
 			ID: "long", Question: strings.Repeat("The migration rewrites every row of the events table and takes the database offline while it runs. ", 12),
 			Options: many,
@@ -50,19 +50,21 @@ func TestGolden(t *testing.T) {
 		{name: "empty"},
 	}
 	for _, c := range cases {
-		for _, size := range [][2]int{{100, 30}, {60, 20}} {
+		for _, size := range [][2]int{{100, 30}, {60, 20}, {40, 12}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
-				m := testModel(t, size[0], size[1])
-				if c.req.Questions != nil {
-					ask(t, m, c.req)
-				}
-				if c.extra != nil {
-					c.extra(m)
-				}
-				press(m, c.keys...)
-				s := screen(m)
-				mustFit(t, s, size[0], size[1])
-				golden.RequireEqual(t, s)
+				run(t, func(t *testing.T) {
+					m := testModel(t, size[0], size[1])
+					if c.req.Questions != nil {
+						ask(t, m, c.req)
+					}
+					if c.extra != nil {
+						c.extra(m)
+					}
+					press(m, c.keys...)
+					s := screen(m)
+					mustFit(t, s, size[0], size[1])
+					golden.RequireEqual(t, s)
+				})
 			})
 		}
 	}
@@ -73,14 +75,40 @@ func TestGolden(t *testing.T) {
 // what NO_COLOR selects; the command line resolves that (styles reads no
 // environment).
 func TestMonochromeShowsCursorAndSelection(t *testing.T) {
-	m := testModel(t, 100, 30)
-	m.setStyles(styles.For(styles.ThemeMono, true))
-	ask(t, m, single(interaction.Question{ID: "x", Question: "Pick?", MultiSelect: true, Options: opts("Alpha", "Beta")}))
-	press(m, "space", "down")
-	raw := m.render()
-	if strings.Contains(raw, "\x1b[38") || strings.Contains(raw, "\x1b[48") {
-		t.Fatalf("NO_COLOR screen still has colour sequences")
+	run(t, func(t *testing.T) {
+		m := testModel(t, 100, 30)
+		m.theme = styles.ThemeMono
+		m.setStyles(styles.For(styles.ThemeMono, true))
+		ask(t, m, single(interaction.Question{ID: "x", Question: "Pick?", MultiSelect: true, Options: opts("Alpha", "Beta")}))
+		press(m, "space", "down")
+		raw := m.render()
+		if strings.Contains(raw, "\x1b[38") || strings.Contains(raw, "\x1b[48") {
+			t.Fatalf("mono screen still has colour sequences")
+		}
+		s := screen(m)
+		mustContain(t, s, "❯", "[✓]", "[ ]")
+	})
+}
+
+// TestGoldenTabRowColours pins the tab row with its styling, in every
+// theme: the active tab is one pill from edge to edge, its mark included.
+func TestGoldenTabRowColours(t *testing.T) {
+	for _, theme := range []styles.Theme{styles.ThemeDark, styles.ThemeLight, styles.ThemeANSI, styles.ThemeMono} {
+		t.Run(string(theme), func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				m := testModel(t, 100, 30)
+				m.setStyles(styles.For(theme, true))
+				ask(t, m, setupRequest())
+				press(m, "enter") // env answered, Database active
+				row := m.tabsView(m.activeRequest(), 96)
+				golden.RequireEqual(t, strings.ReplaceAll(row, "\x1b", "\\e")+"\n")
+				// The active pill: its background is on from its first
+				// cell to its last, with no reset inside.
+				active := m.styles.Tabs.Active.Render("○ Database")
+				if !strings.Contains(row, active) {
+					t.Fatalf("the active tab is not one pill:\n%q\nwant it to contain\n%q", row, active)
+				}
+			})
+		})
 	}
-	s := screen(m)
-	mustContain(t, s, "❯", "[✓]", "[ ]")
 }

@@ -1,119 +1,194 @@
 package tui
 
 import (
-	"context"
-	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
-// fixedNow is the clock of every test: screens never show wall-clock time.
+// The model tests drive Update directly with synthetic keys, as huh's own
+// tests do, and run inside a synctest bubble: a command that waits on a
+// timer (a tick, the notice, a blinking cursor) is recognised as one
+// because it is durably blocked, and is left for later instead of being
+// waited for. No test sleeps.
+
+// fixedNow is the clock of every screen: ages and countdowns never show
+// wall-clock time.
 var fixedNow = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
-// testModel builds a root model of the given size with the dark theme and
-// a fixed clock.
+// fakeInbox is the model's answerer in Update tests: it records what the
+// model answered, declined and drafted, and can end a request first (a
+// withdrawal or another view's answer racing the human).
+type fakeInbox struct {
+	replies map[uint64]inbox.Settlement
+	ended   map[uint64]inbox.Settlement
+	drafts  map[uint64]*interaction.Answer
+	saves   int
+}
+
+func newFakeInbox() *fakeInbox {
+	return &fakeInbox{replies: map[uint64]inbox.Settlement{}, ended: map[uint64]inbox.Settlement{}, drafts: map[uint64]*interaction.Answer{}}
+}
+
+func (f *fakeInbox) end(id uint64, s inbox.Settlement) (inbox.Settlement, bool) {
+	if prev, ok := f.ended[id]; ok {
+		return prev, false
+	}
+	if prev, ok := f.replies[id]; ok {
+		return prev, false
+	}
+	f.replies[id] = s
+	return s, true
+}
+
+func (f *fakeInbox) Answer(id uint64, a interaction.Answer) (inbox.Settlement, bool) {
+	return f.end(id, inbox.Settlement{Answer: a, By: f.Name()})
+}
+
+func (f *fakeInbox) Decline(id uint64) (inbox.Settlement, bool) {
+	return f.end(id, inbox.Settlement{Err: interaction.Errorf(interaction.CodeDeclined, "declined"), By: f.Name()})
+}
+
+func (f *fakeInbox) SaveDraft(id uint64, a *interaction.Answer) {
+	f.drafts[id] = a
+	f.saves++
+}
+
+func (f *fakeInbox) Name() string { return "test" }
+
+// testModel builds a root model of the given size with the dark theme, a
+// fixed display clock and a fake key clock. Call it inside run.
 func testModel(t *testing.T, w, h int) *model {
 	t.Helper()
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.clock = func() time.Time { return fixedNow } // the key clock; see advance
+	m.answers = newFakeInbox()
+	send(m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 
-// pending is a request delivered to a model, with its reply channel.
+// run runs a model test in a synctest bubble. The timers its commands
+// left waiting fire when it ends: time in a bubble is fake, so letting an
+// hour pass takes no time, and every command goroutine then returns.
+func run(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	synctest.Test(t, func(t *testing.T) {
+		defer func() {
+			time.Sleep(time.Hour) // fake time: fires the pending timers at once
+			synctest.Wait()
+		}()
+		f(t)
+	})
+}
+
+func fake(m *model) *fakeInbox { return m.answers.(*fakeInbox) }
+
+// pending is a request delivered to a model.
 type pending struct {
-	id    uint64
-	reply chan askResult
+	id uint64
+	m  *model
 }
 
 var nextTestID uint64
 
-// ask delivers req to m as the provider would and runs the commands that
-// setting up the form returns (huh focuses its field through them).
+// ask delivers req to m as the inbox would.
 func ask(t *testing.T, m *model, req interaction.Request) pending {
 	t.Helper()
-	return askCtx(t, m, context.Background(), req, time.Time{})
+	return askDeadline(t, m, req, time.Time{})
 }
 
-func askCtx(t *testing.T, m *model, ctx context.Context, req interaction.Request, deadline time.Time) pending {
+func askDeadline(t *testing.T, m *model, req interaction.Request, deadline time.Time) pending {
 	t.Helper()
 	if err := req.Validate(); err != nil {
 		t.Fatalf("test request is invalid: %v", err)
 	}
 	nextTestID++
-	p := pending{id: nextTestID, reply: make(chan askResult, 1)}
-	send(m, askMsg{id: p.id, ctx: ctx, req: req, reply: p.reply, deadline: deadline, arrived: fixedNow})
-	return p
+	send(m, askMsg{req: &inbox.Request{ID: nextTestID, Request: req, Arrived: fixedNow, Deadline: deadline}})
+	return pending{id: nextTestID, m: m}
 }
 
-// send delivers msg and then every message its commands produce at once
-// (ticks and other timers excluded), like the event loop would.
+// withdraw ends p as its caller withdrawing it (or timing out) would.
+func withdraw(p pending, err error) {
+	s := inbox.Settlement{Err: err}
+	fake(p.m).ended[p.id] = s
+	send(p.m, settledMsg{id: p.id, s: s})
+}
+
+// send delivers msg and then every message its commands produce at once,
+// like the event loop would; commands waiting on a timer are left alone.
 func send(m *model, msg tea.Msg) {
 	_, cmd := m.Update(msg)
-	drain(m, cmd, 0)
+	drain(m, cmd)
 }
 
-func drain(m *model, cmd tea.Cmd, depth int) {
-	if cmd == nil || depth > 8 {
-		return
+// drain runs cmd and the commands that follow from it, delivering their
+// messages to m. It must run inside a synctest bubble: a command still
+// blocked once every goroutine of the bubble is blocked waits on a timer.
+func drain(m *model, cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg, ok := runCmd(c)
+		if !ok {
+			continue // a timer: not part of this step
+		}
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			_, next := m.Update(msg)
+			queue = append(queue, next)
+		}
 	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
+}
+
+// runCmd runs c and returns its message, or false when c waits on a timer.
+func runCmd(c tea.Cmd) (tea.Msg, bool) {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- c() }()
+	synctest.Wait()
 	select {
-	case msg = <-done:
-	case <-time.After(50 * time.Millisecond):
-		return // a timer (tick, blink, notice): not part of this step
-	}
-	switch msg := msg.(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			drain(m, c, depth+1)
-		}
-	case tickMsg, clearNoticeMsg:
+	case msg := <-ch:
+		return msg, true
 	default:
-		if isSequence(msg) {
-			for _, c := range sequenceCmds(msg) {
-				drain(m, c, depth+1)
-			}
-			return
-		}
-		_, next := m.Update(msg)
-		drain(m, next, depth+1)
+		return nil, false
 	}
 }
 
-// isSequence reports whether msg is bubbletea's internal sequence message
-// (a slice of commands to run in order).
-func isSequence(msg tea.Msg) bool {
-	v := reflect.ValueOf(msg)
-	return v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]()
-}
-
-func sequenceCmds(msg tea.Msg) []tea.Cmd {
-	v := reflect.ValueOf(msg)
-	out := make([]tea.Cmd, v.Len())
-	for i := range out {
-		out[i], _ = v.Index(i).Interface().(tea.Cmd)
-	}
-	return out
-}
-
-// press sends key presses: names like "enter", "shift+tab", "down",
-// "space", "esc", or any other string typed rune by rune.
+// press sends key presses a second apart (a human pace, past any grace):
+// names like "enter", "shift+tab", "down", "space", "esc", or any other
+// string typed rune by rune.
 func press(m *model, keys ...string) {
+	pressEvery(m, time.Second, keys...)
+}
+
+// pressEvery sends key presses gap apart on the key clock.
+func pressEvery(m *model, gap time.Duration, keys ...string) {
 	for _, k := range keys {
 		for _, msg := range keyMsgs(k) {
+			advance(m, gap)
 			send(m, msg)
 		}
 	}
+}
+
+// advance moves the model's key clock on.
+func advance(m *model, d time.Duration) {
+	now := m.clock()
+	m.clock = func() time.Time { return now.Add(d) }
 }
 
 func keyMsgs(k string) []tea.KeyPressMsg {
@@ -129,24 +204,20 @@ func screen(m *model) string {
 	return ansi.Strip(m.render())
 }
 
-// result returns the reply the request got, failing if it got none.
-func result(t *testing.T, p pending) askResult {
+// result returns the reply the model gave the request, failing if none.
+func result(t *testing.T, p pending) inbox.Settlement {
 	t.Helper()
-	select {
-	case r := <-p.reply:
-		return r
-	default:
+	s, ok := fake(p.m).replies[p.id]
+	if !ok {
 		t.Fatalf("request %d got no reply", p.id)
-		return askResult{}
 	}
+	return s
 }
 
 func noResult(t *testing.T, p pending) {
 	t.Helper()
-	select {
-	case r := <-p.reply:
-		t.Fatalf("request %d got an unexpected reply: %+v", p.id, r)
-	default:
+	if s, ok := fake(p.m).replies[p.id]; ok {
+		t.Fatalf("request %d got an unexpected reply: %+v", p.id, s)
 	}
 }
 
@@ -197,3 +268,11 @@ func mustFit(t *testing.T, s string, w, h int) {
 		}
 	}
 }
+
+// settled is a request answered from another view.
+func settled(by string) inbox.Settlement {
+	return inbox.Settlement{Answer: interaction.Answer{Answers: []interaction.AnswerItem{{ID: "deploy", Selected: []string{"No"}}}}, By: by}
+}
+
+// inboxRequest is a request as the inbox hands it to views.
+type inboxRequest = inbox.Request

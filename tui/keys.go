@@ -10,81 +10,195 @@ import (
 	"github.com/asktui/asktui/tui/field"
 )
 
-// KeyMap is the root model's key bindings. The question panel adds the
-// option list's own bindings (field.KeyMap) to the help bar.
+// KeyMap holds every binding of the program, one table per mode. The same
+// tables dispatch keys (with key.Matches), draw the help bar and the ?
+// overlay, and generate the README's key reference (see [KeyReference]),
+// so the three never disagree.
 type KeyMap struct {
+	// Global keys work in every mode but the help overlay and the
+	// confirmation dialog (there only Quit does).
+	Global GlobalKeyMap
+	// Question keys work while a question is shown; the option list adds
+	// its own (Choice).
+	Question QuestionKeyMap
+	// Choice is the option list's table, shared by every option question.
+	Choice *field.KeyMap
+	// Review keys work on the review step of a request.
+	Review ReviewKeyMap
+	// Confirm keys answer a confirmation dialog.
+	Confirm ConfirmKeyMap
+	// Inbox keys move through the waiting requests while the inbox has the
+	// focus.
+	Inbox InboxKeyMap
+	// Activity keys scroll the activity pane while it has the focus.
+	Activity ActivityKeyMap
+	// Past keys browse the answers given in this session.
+	Past PastKeyMap
+	// Overlay keys close the full help.
+	Overlay OverlayKeyMap
+}
+
+// GlobalKeyMap is the keys shared by the modes.
+type GlobalKeyMap struct {
+	// Quit closes asktui; every waiting request fails with PROVIDER_CLOSED.
+	Quit key.Binding
+	// Help opens the full help. "?" types text in a text field; F1 works
+	// there too.
+	Help key.Binding
+	// NextRequest and PrevRequest show the next or previous waiting
+	// request (session view); the drafts stay with each.
+	NextRequest, PrevRequest key.Binding
+	// Inbox moves the focus to the list of waiting requests.
+	Inbox key.Binding
+	// Activity moves the focus to the activity pane.
+	Activity key.Binding
+	// Past lists the answers given in this session.
+	Past key.Binding
+}
+
+// QuestionKeyMap is the question panel's keys.
+type QuestionKeyMap struct {
 	// NextTab and PrevTab move between the questions of a request and its
-	// review step. NextTabArrow and PrevTabArrow do the same with ←/→,
-	// except while typing, where the arrows move the text cursor.
-	NextTab, PrevTab           key.Binding
-	NextTabArrow, PrevTabArrow key.Binding
-	// Submit sends the answers from the review step.
-	Submit key.Binding
-	// Decline asks to decline the request. A confirmation is answered with
-	// Confirm or Back, or by Press on the focused button.
-	Decline, Confirm, Back, Press key.Binding
-	// ScrollUp and ScrollDown scroll a long question text.
+	// review step; NextArrow and PrevArrow do the same with →/← when the
+	// keys are not typing text.
+	NextTab, PrevTab, NextArrow, PrevArrow key.Binding
+	// Decline asks to decline the whole request.
+	Decline key.Binding
+	// ScrollUp and ScrollDown scroll a question text too long for the
+	// screen.
 	ScrollUp, ScrollDown key.Binding
-	// NewLine inserts a line break in a free-text answer; TextSubmit
-	// confirms one.
-	NewLine, TextSubmit key.Binding
-	// NextRequest and PrevRequest switch between waiting requests in the
-	// session view; Activity moves the focus to the activity pane and back.
-	NextRequest, PrevRequest, Activity key.Binding
-	// Past opens the answers given in this session and closes them again;
-	// Copy copies the focused one's JSON to the clipboard.
-	Past, Copy key.Binding
-	// LogUp, LogDown, LogPageUp, LogPageDown and LogEnd scroll the activity
-	// pane while it has the focus.
-	LogUp, LogDown, LogPageUp, LogPageDown, LogEnd key.Binding
-	// Help toggles the full help; Quit closes asktui, failing every waiting
-	// request with PROVIDER_CLOSED.
-	Help, Quit key.Binding
+	// TextSubmit confirms a free-text answer; NewLine breaks its line.
+	TextSubmit, NewLine key.Binding
+}
+
+// ReviewKeyMap is the review step's keys.
+type ReviewKeyMap struct {
+	// Submit sends the answers.
+	Submit key.Binding
+	// Jump opens question 1–9 to change its answer.
+	Jump key.Binding
+	// NextTab and PrevTab leave the review for the first or last question.
+	NextTab, PrevTab key.Binding
+	// Decline asks to decline the whole request.
+	Decline key.Binding
+	// ScrollUp and ScrollDown scroll a long review.
+	ScrollUp, ScrollDown key.Binding
+}
+
+// ConfirmKeyMap is a confirmation dialog's keys.
+type ConfirmKeyMap struct {
+	// Yes takes the action, No goes back; Press acts on the focused button
+	// and Switch moves the focus between the two.
+	Yes, No, Press, Switch key.Binding
+}
+
+// InboxKeyMap is the inbox's keys while it has the focus.
+type InboxKeyMap struct {
+	// Up and Down move through the requests; Open shows the one under the
+	// cursor; Back returns to the question without switching.
+	Up, Down, Open, Back key.Binding
+}
+
+// ActivityKeyMap is the activity pane's keys while it has the focus.
+type ActivityKeyMap struct {
+	// Up and Down scroll a line, PageUp and PageDown a page; End follows
+	// the newest entry again. Back returns the focus to the question.
+	Up, Down, PageUp, PageDown, End, Back key.Binding
+}
+
+// PastKeyMap is the past answers list's keys.
+type PastKeyMap struct {
+	// Up and Down move; Copy copies the focused answer's JSON to the
+	// clipboard (OSC 52); Back closes the list.
+	Up, Down, Copy, Back key.Binding
+}
+
+// OverlayKeyMap is the full help overlay's keys.
+type OverlayKeyMap struct {
+	// Close closes the overlay.
+	Close key.Binding
 }
 
 // DefaultKeyMap returns asktui's default bindings.
 func DefaultKeyMap() KeyMap {
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+	}
 	return KeyMap{
-		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab/⇧tab", "question")),
-		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("⇧tab", "previous question")),
-		NextTabArrow: key.NewBinding(key.WithKeys("right"), key.WithHelp("←/→", "question")),
-		PrevTabArrow: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous question")),
-		Submit:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "submit answers")),
-		Decline:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "decline")),
-		Confirm:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		Press:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Back:         key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("n/esc", "go back")),
-		ScrollUp:     key.NewBinding(key.WithKeys("shift+up", "alt+up"), key.WithHelp("shift+↑/↓", "scroll question")),
-		ScrollDown:   key.NewBinding(key.WithKeys("shift+down", "alt+down"), key.WithHelp("shift+↓", "scroll question down")),
-		NewLine:      key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
-		TextSubmit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm answer")),
-		NextRequest:  key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n/p", "next request")),
-		PrevRequest:  key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous request")),
-		Activity:     key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "activity")),
-		Past:         key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "past answers")),
-		Copy:         key.NewBinding(key.WithKeys("enter", "c", "y"), key.WithHelp("enter/c", "copy JSON")),
-		LogUp:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "older")),
-		LogDown:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "newer")),
-		LogPageUp:    key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		LogPageDown:  key.NewBinding(key.WithKeys("pgdown", "f"), key.WithHelp("pgdn", "page down")),
-		LogEnd:       key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "follow")),
-		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more")),
-		Quit:         key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Global: GlobalKeyMap{
+			Quit:        b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+			Help:        b([]string{"?", "f1"}, "?", "help"),
+			NextRequest: b([]string{"ctrl+n"}, "ctrl+n", "next request"),
+			PrevRequest: b([]string{"ctrl+p"}, "ctrl+p", "previous request"),
+			Inbox:       b([]string{"ctrl+g"}, "ctrl+g", "inbox"),
+			Activity:    b([]string{"ctrl+t"}, "ctrl+t", "activity"),
+			Past:        b([]string{"ctrl+o"}, "ctrl+o", "past answers"),
+		},
+		Question: QuestionKeyMap{
+			NextTab:    b([]string{"tab"}, "tab", "next question"),
+			PrevTab:    b([]string{"shift+tab"}, "⇧tab", "previous question"),
+			NextArrow:  b([]string{"right"}, "→", "next question"),
+			PrevArrow:  b([]string{"left"}, "←", "previous question"),
+			Decline:    b([]string{"esc"}, "esc", "decline"),
+			ScrollUp:   b([]string{"shift+up", "alt+up"}, "⇧↑", "scroll question up"),
+			ScrollDown: b([]string{"shift+down", "alt+down"}, "⇧↓", "scroll question down"),
+			TextSubmit: b([]string{"enter"}, "enter", "confirm answer"),
+			NewLine:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		},
+		Choice: field.DefaultKeyMap(),
+		Review: ReviewKeyMap{
+			Submit:     b([]string{"enter"}, "enter", "submit answers"),
+			Jump:       b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "change answer"),
+			NextTab:    b([]string{"tab", "right"}, "tab", "first question"),
+			PrevTab:    b([]string{"shift+tab", "left"}, "⇧tab", "last question"),
+			Decline:    b([]string{"esc"}, "esc", "decline"),
+			ScrollUp:   b([]string{"shift+up", "alt+up", "up", "k"}, "↑", "scroll up"),
+			ScrollDown: b([]string{"shift+down", "alt+down", "down", "j"}, "↓", "scroll down"),
+		},
+		Confirm: ConfirmKeyMap{
+			Yes:    b([]string{"y"}, "y", "yes"),
+			No:     b([]string{"n", "esc"}, "n/esc", "go back"),
+			Press:  b([]string{"enter"}, "enter", "press button"),
+			Switch: b([]string{"tab", "shift+tab", "left", "right"}, "tab", "switch button"),
+		},
+		Inbox: InboxKeyMap{
+			Up:   b([]string{"up", "k"}, "↑/k", "up"),
+			Down: b([]string{"down", "j"}, "↓/j", "down"),
+			Open: b([]string{"enter"}, "enter", "open request"),
+			Back: b([]string{"esc", "ctrl+g"}, "esc", "back"),
+		},
+		Activity: ActivityKeyMap{
+			Up:       b([]string{"up", "k"}, "↑/k", "older"),
+			Down:     b([]string{"down", "j"}, "↓/j", "newer"),
+			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
+			PageDown: b([]string{"pgdown", "f"}, "pgdn", "page down"),
+			End:      b([]string{"end", "G"}, "end", "follow newest"),
+			Back:     b([]string{"esc", "ctrl+t"}, "esc", "back"),
+		},
+		Past: PastKeyMap{
+			Up:   b([]string{"up", "k"}, "↑/k", "up"),
+			Down: b([]string{"down", "j"}, "↓/j", "down"),
+			Copy: b([]string{"enter", "c", "y"}, "enter", "copy JSON"),
+			Back: b([]string{"esc", "ctrl+o"}, "esc", "close"),
+		},
+		Overlay: OverlayKeyMap{
+			Close: b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
+		},
 	}
 }
 
-// helpKeys adapts a list of bindings to help.KeyMap for the one help.Model.
-type helpKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-	keep  []int // indexes into short that must stay when space is short
+// pair is one help entry for two bindings that differ only in direction,
+// such as ctrl+n and ctrl+p: the short help has room for one. It matches
+// both keys.
+func pair(a, b key.Binding, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(append(append([]string{}, a.Keys()...), b.Keys()...)...), key.WithHelp(helpKey, desc))
 }
 
-func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
-func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
-
-// fieldKeys is shared by every option list so their help stays consistent.
-var fieldKeys = field.DefaultKeyMap()
+// relabel returns b with other help text; the keys it matches are b's.
+func relabel(b key.Binding, helpKey, desc string) key.Binding {
+	b.SetHelp(helpKey, desc)
+	return b
+}
 
 // namedKeys are the key names [Program.Press] understands; any other
 // string is typed rune by rune.
@@ -105,8 +219,11 @@ var namedKeys = map[string]tea.Key{
 	"end":        {Code: tea.KeyEnd},
 	"pgup":       {Code: tea.KeyPgUp},
 	"pgdown":     {Code: tea.KeyPgDown},
+	"f1":         {Code: tea.KeyF1},
 	"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
+	"ctrl+a":     {Code: 'a', Mod: tea.ModCtrl},
 	"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+g":     {Code: 'g', Mod: tea.ModCtrl},
 	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
 	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
 	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},

@@ -60,3 +60,71 @@ func fitBlock(s string, w, rows int) []string {
 
 // lineCount is the number of lines of s, as lipgloss.Height counts them.
 func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
+
+// frame is the geometry of the screen's body: where the question panel,
+// the inbox and the activity pane go.
+type frame struct {
+	wide           bool // session columns side by side
+	panelW, panelH int  // the question panel
+	sideW          int  // the left column (wide session)
+	inboxRows      int  // rows of the inbox block, title included (0 = hidden)
+	activityRows   int  // rows of the activity pane under the panel (narrow session)
+}
+
+// Session layout: side by side from wideFrom columns, the question panel
+// a little over half the width, between minPanelW and maxPanelW (longer
+// lines read badly), and the activity column the rest, at least minSideW
+// (tool calls stay readable).
+const (
+	wideFrom  = 120
+	minPanelW = 60
+	maxPanelW = 96
+	minSideW  = 48
+)
+
+// frame lays out the body. With nothing waiting, the activity takes the
+// whole body. Narrow screens stack the inbox, the panel and the activity;
+// the panel keeps its room first, the inbox and activity get what is
+// left.
+func (m *model) frame() frame {
+	w, h := m.contentWidth(), m.bodyHeight()
+	f := frame{panelW: w, panelH: h}
+	waiting := len(m.requests)
+	if !m.session || waiting == 0 {
+		return f
+	}
+	if m.width >= wideFrom {
+		f.wide = true
+		f.panelW = min(max(w*11/20, minPanelW), maxPanelW, w-3-minSideW)
+		f.sideW = w - 3 - f.panelW // " │ "
+		f.inboxRows = min(waiting+1, max(h/3, 3))
+		if waiting+1 > f.inboxRows {
+			f.inboxRows = max(f.inboxRows, 3) // title, a row, the "more" line
+		}
+		return f
+	}
+	used := 0
+	if waiting > 1 && h >= 14 {
+		f.inboxRows = min(waiting+1, 4)
+		if waiting+1 > f.inboxRows {
+			f.inboxRows++ // the "more" line
+		}
+		used += f.inboxRows + 1 // and a gap
+	}
+	rest := h - used
+	f.panelH = max(rest, 1)
+	if rest >= 20 {
+		// The panel takes the rows it needs (at least half), the
+		// activity the rest.
+		r := m.activeRequest()
+		need := max(m.layoutFit(r, w, rest, true).used(), rest/2)
+		if spare := rest - need - 1; spare >= 5 {
+			f.activityRows = spare
+			f.panelH = need
+		}
+	}
+	return f
+}
+
+// contentWidth is the screen's width inside its one-column margins.
+func (m *model) contentWidth() int { return max(m.width-2, 1) }

@@ -1,45 +1,44 @@
 package tui
 
 import (
-	"context"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
-// The program's own messages. Requests and withdrawals arrive from
-// Provider.Ask through the dispatcher; the rest are produced by Cmds.
+// The program's own messages. Requests, settlements and activity arrive
+// from the inbox through the link; scripted keys and focus from
+// Program.Press and Program.Focus; the rest are produced by Cmds.
 type (
-	// askMsg brings a new request into the program.
-	askMsg struct {
-		id       uint64
-		ctx      context.Context
-		req      interaction.Request
-		reply    chan<- askResult
-		settled  *atomic.Bool // claimed by whichever settles the request first: the program replying, or a withdrawn Ask that stopped waiting
-		deadline time.Time
-		arrived  time.Time
-	}
+	// askMsg brings a request waiting in the inbox onto this view.
+	askMsg struct{ req *inbox.Request }
 
-	// withdrawMsg says the request's context ended: its caller left.
-	withdrawMsg struct {
-		id  uint64
-		err error
+	// settledMsg says a request left the inbox: answered (here or on
+	// another view), declined, withdrawn by its caller or closed.
+	settledMsg struct {
+		id uint64
+		s  inbox.Settlement
 	}
 
 	// activityMsg brings an agent's activity into the session log.
 	activityMsg struct{ activity interaction.Activity }
 
-	// pressMsg is a key pressed through Program.Press, not the keyboard:
-	// it waits while a focus request is pending.
-	pressMsg struct{ key tea.KeyPressMsg }
+	// pressMsg is a key pressed through Program.Press, not the keyboard. A
+	// scripted key is aimed: it never waits out the arrival grace, and
+	// with a target it is dropped unless that request is on screen.
+	pressMsg struct {
+		key    tea.KeyPressMsg
+		target uint64
+	}
 
-	// focusMsg brings the oldest waiting request of an agent to the front,
-	// holding pressMsgs until one is there.
-	focusMsg struct{ agentID string }
+	// focusMsg shows request id, as the human would from the inbox.
+	focusMsg struct{ id uint64 }
+
+	// statusMsg replaces the line about where requests come from.
+	statusMsg struct{ text string }
 
 	// tickMsg refreshes countdowns and ages once a second.
 	tickMsg time.Time
@@ -52,11 +51,11 @@ type (
 
 	// redrawMsg ends a frame in which the screen was not redrawn.
 	redrawMsg struct{}
-)
 
-// askResult is what the program sends back on a request's reply channel:
-// exactly one of an answer or an error.
-type askResult struct {
-	answer interaction.Answer
-	err    error
-}
+	// graceMsg checks whether the keyboard has been quiet long enough for
+	// a request that arrived while the human typed to take keys.
+	graceMsg struct{ seq int }
+
+	// alertMsg sends the alerts held back while they were coalesced.
+	alertMsg struct{}
+)

@@ -2,121 +2,119 @@ package tui
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
-// dialogKind names what a confirmation decides.
-type dialogKind int
-
-const (
-	dialogDecline dialogKind = iota // decline the whole request
-	dialogSubmit                    // submit with unanswered questions
-)
-
-// dialog is an open confirmation. Backing out of it changes nothing.
-type dialog struct {
-	kind  dialogKind
-	focus int // 0 = the action, 1 = go back
+// answerer is how the model answers: the inbox handle of this view (a
+// fake in tests). Answer and Decline report false when the request had
+// already ended, with how it ended.
+type answerer interface {
+	Answer(id uint64, a interaction.Answer) (inbox.Settlement, bool)
+	Decline(id uint64) (inbox.Settlement, bool)
+	SaveDraft(id uint64, a *interaction.Answer)
+	Name() string
 }
 
-// model is the one tea.Model of asktui: it owns the waiting requests and
-// every child view.
+// model is the one tea.Model of asktui: it owns this view's requests and
+// every child component. Which component the keys go to is one value,
+// m.focus, read through m.mode() by both the key routing and the help.
 type model struct {
 	keys   KeyMap
 	theme  styles.Theme
 	styles *styles.Styles
-	help   help.Model
-	now    func() time.Time
+	now    func() time.Time // the clock of ages and countdowns
+	clock  func() time.Time // the clock of key timing and alert pacing
+	wall   func() time.Time // time.Now, for frame pacing; tests stop it
 
-	helpCache helpCache // the help bar last drawn
+	answers answerer
 
-	// drawn is the screen last drawn, at drawnAt (wall clock, not now);
-	// while redrawing, a redrawMsg is on its way and View reuses it.
+	// drawn is the screen last drawn, at drawnAt; while redrawing, a
+	// redrawMsg is on its way and View reuses it.
 	drawn      string
 	drawnAt    time.Time
 	redrawing  bool
-	wall       func() time.Time // time.Now; tests stop it
-	frameEvery time.Duration    // bubbletea's frame: 1/FPS
+	frameEvery time.Duration // bubbletea's frame: 1/FPS
 
 	width, height int
+	sized         bool
 	altScreen     bool
+	inline        bool
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
+	shown    *question  // the question whose form has the keys
 
-	fullHelp  bool
+	focus   focus // where the keys go; see mode()
+	back    focus // where the help overlay returns to
+	confirm confirmDialog
+	inbox   inboxPane
+	acts    activityPane
+	past    pastPane
+	review  reviewStep
+	help    helpBar
+
 	notice    string
 	noticeSeq int
 	ticking   bool
 	quitting  bool
-	// focusWait is the agent whose request a focusMsg waits for; held are
-	// the pressMsgs that arrived meanwhile.
-	focusWait string
-	held      []tea.KeyPressMsg
-
-	// interrupted records a Ctrl+C quit; sized that a window size arrived.
+	// interrupted records a Ctrl+C quit; summary is the line an inline
+	// prompt leaves behind.
 	interrupted bool
-	sized       bool
+	summary     string
 
-	// The session view: the activity log, its spinner and focus, and the
-	// alerts sent when a request arrives.
-	session       bool
-	log           *activityLog
-	spin          spinner.Model
-	spinning      bool
-	focusActivity bool
-	alerts        Alerts
-	status        string // where requests come from, for the empty panel
+	// The session view: the activity log, its spinner, and the alerts
+	// sent when a request arrives.
+	session  bool
+	log      *activityLog
+	spin     spinner.Model
+	spinning bool
+	alerts   Alerts
+	pacing   alertPacing
+	status   string // where requests come from, for the empty panel
 
-	// past holds the answers given in this session, newest last; showPast
-	// opens them in the panel, pastCursor is the one focused.
-	past       []pastAnswer
-	showPast   bool
-	pastCursor int
-}
-
-// pastAnswer is an answer the human gave, kept to be looked at or copied
-// again (an agent's client may have given up waiting for it).
-type pastAnswer struct {
-	agent   string
-	summary string
-	json    string
-	at      time.Time
+	lastKey time.Time // the last key the human pressed (clock)
+	grace   grace
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
+	keys := DefaultKeyMap()
 	m := &model{
-		keys:       DefaultKeyMap(),
+		keys:       keys,
 		theme:      theme,
-		help:       help.New(),
 		now:        now,
+		clock:      time.Now,
 		wall:       time.Now,
 		frameEvery: frameInterval,
 		altScreen:  altScreen,
+		inline:     !altScreen,
 		width:      80,
 		height:     24,
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
+		help:       newHelpBar(),
+		confirm:    confirmDialog{keys: keys.Confirm},
+		inbox:      inboxPane{keys: keys.Inbox},
+		past:       pastPane{keys: keys.Past},
+		review:     reviewStep{keys: keys.Review},
 	}
+	m.acts = activityPane{keys: keys.Activity, log: m.log}
 	m.setStyles(styles.For(theme, isDark))
 	return m
 }
 
 func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
-	m.help.Styles = st.Help
-	m.helpCache = helpCache{}
+	m.help.setStyles(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
 }
@@ -130,19 +128,19 @@ func (m *model) Init() tea.Cmd {
 	return nil
 }
 
-// Update handles every message of the program. The panel's layout
-// depends on more than the window (the inbox, the help, the notices), so
-// after each message the form is rebuilt when the room it has changed.
+// Update handles every message of the program, then readies the form of
+// the question shown (its size follows the layout, which depends on more
+// than the window) and saves the draft the human changed.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(redrawMsg); ok {
 		m.redrawing = false // View draws afresh
 		return m, nil
 	}
-	_, cmd := m.update(msg)
-	if r := m.activeRequest(); r != nil && r.form != nil {
-		if w, h := m.formSize(r); w != r.formW || h != r.formH {
-			cmd = tea.Batch(cmd, m.open(r))
-		}
+	cmd := m.update(msg)
+	cmd = tea.Batch(cmd, m.readyForm())
+	switch msg.(type) {
+	case tea.KeyPressMsg, pressMsg, tea.PasteMsg:
+		m.saveDraft()
 	}
 	return m, tea.Batch(cmd, m.pace())
 }
@@ -171,72 +169,81 @@ func (m *model) pace() tea.Cmd {
 	return tea.Tick(wait, func(time.Time) tea.Msg { return redrawMsg{} })
 }
 
-func (m *model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		// huh asks for the window size whenever a form starts; only a real
-		// change rebuilds the form, or each answer would ask again, forever.
-		if msg.Width == m.width && msg.Height == m.height && m.sized {
-			return m, nil
-		}
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
-		return m, m.resize()
+		return nil
 	case tea.BackgroundColorMsg:
 		if m.theme == styles.ThemeAuto {
 			m.setStyles(styles.For(m.theme, msg.IsDark()))
-			return m, m.rebuild()
 		}
-		return m, nil
+		return nil
 	case askMsg:
-		return m, m.add(msg)
+		return m.add(msg.req)
+	case settledMsg:
+		return m.settled(msg)
 	case activityMsg:
 		m.log.report(msg.activity, m.styles)
-		return m, m.spinIfThinking()
+		return m.spinIfThinking()
 	case spinner.TickMsg:
 		if len(m.log.thinking()) == 0 {
 			m.spinning = false
-			return m, nil
+			return nil
 		}
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
-		return m, cmd
-	case withdrawMsg:
-		return m, m.withdraw(msg)
+		return cmd
 	case tickMsg:
 		if len(m.requests) == 0 {
 			m.ticking = false
-			return m, nil
+			return nil
 		}
-		return m, tick()
+		return tick()
+	case graceMsg:
+		return m.checkGrace(msg)
+	case alertMsg:
+		return m.flushAlerts()
+	case statusMsg:
+		m.status = SanitizeLine(msg.text)
+		return nil
 	case quitMsg:
 		m.quitting = true
-		return m, tea.Quit
+		return tea.Quit
 	case clearNoticeMsg:
 		if msg.seq == m.noticeSeq {
 			m.notice = ""
 		}
-		return m, nil
-	case tea.KeyPressMsg:
-		return m, m.handleKey(msg)
-	case pressMsg:
-		if m.focusWait != "" {
-			m.held = append(m.held, msg.key)
-			return m, nil
-		}
-		return m, m.handleKey(msg.key)
+		return nil
 	case focusMsg:
-		return m, m.focus(msg.agentID)
+		if i := m.indexOf(msg.id); i >= 0 {
+			m.show(i)
+		}
+		return nil
+	case tea.KeyPressMsg:
+		m.lastKey = m.clock()
+		return m.handleKey(msg, false)
+	case pressMsg:
+		if r := m.activeRequest(); msg.target != 0 && (r == nil || r.id != msg.target) {
+			return nil // aimed at a request no longer on screen
+		}
+		return m.handleKey(msg.key, true)
+	case tea.PasteMsg:
+		if m.mode() != modeQuestion || m.graceHolds() {
+			return nil
+		}
+		return m.updateForm(msg)
 	}
 	// Anything else (huh's internal messages, cursor blinks) belongs to the
 	// form on screen.
-	return m, m.updateForm(msg)
+	return m.updateForm(msg)
 }
 
 // View draws the screen.
 func (m *model) View() tea.View {
 	var v tea.View
 	if m.quitting {
-		return v
+		return v // Program.Run prints an inline prompt's summary
 	}
 	if !m.redrawing || m.drawn == "" {
 		m.drawn, m.drawnAt = m.render(), m.wall()
@@ -254,59 +261,6 @@ func (m *model) activeRequest() *request {
 	return m.requests[m.active]
 }
 
-// add queues a new request; the first one waiting is shown at once.
-func (m *model) add(msg askMsg) tea.Cmd {
-	r := newRequest(msg)
-	if msg.ctx.Err() != nil {
-		r.respond(askResult{err: interaction.ContextError(msg.ctx)})
-		// The caller left before the request reached the screen; its
-		// withdrawal follows and finds nothing, so say it here.
-		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "withdrawn by " + r.agent + " before it was shown: " + r.summary()}, m.styles)
-		if m.focusWait != "" && m.focusWait == r.agentID {
-			m.focusWait, m.held = "", nil // the keys were for this request
-		}
-		return nil
-	}
-	m.requests = append(m.requests, r)
-	m.log.agent(r.agent).connected = true
-	m.log.agent(r.agent).thinking = false
-	m.log.add(entry{kind: entryAsked, agent: r.agent, text: "asks: " + r.summary()}, m.styles)
-	cmds := []tea.Cmd{m.alert(r)}
-	if len(m.requests) == 1 {
-		m.active = 0
-		cmds = append(cmds, m.open(r))
-	}
-	if m.focusWait != "" && m.focusWait == r.agentID {
-		cmds = append(cmds, m.focus(r.agentID))
-	}
-	if !m.ticking {
-		m.ticking = true
-		cmds = append(cmds, tick())
-	}
-	return tea.Batch(cmds...)
-}
-
-// withdraw removes a request whose caller left, and says so.
-func (m *model) withdraw(msg withdrawMsg) tea.Cmd {
-	i := m.indexOf(msg.id)
-	if i < 0 {
-		return nil
-	}
-	r := m.requests[i]
-	werr := &withdrawnError{err: msg.err}
-	if r.unanswered() < len(r.questions) {
-		a := r.answer()
-		werr.draft = &a
-	}
-	r.respond(askResult{err: werr})
-	if interaction.CodeOf(msg.err) == interaction.CodeTimeout {
-		m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "timed out: " + r.summary()}, m.styles)
-		return m.remove(i, "⏱ "+r.agent+"'s question timed out")
-	}
-	m.log.add(entry{kind: entryWithdrawn, agent: r.agent, text: "withdrawn by " + r.agent + ": " + r.summary()}, m.styles)
-	return m.remove(i, "⊘ "+r.agent+" withdrew its question")
-}
-
 func (m *model) indexOf(id uint64) int {
 	for i, r := range m.requests {
 		if r.id == id {
@@ -316,24 +270,116 @@ func (m *model) indexOf(id uint64) int {
 	return -1
 }
 
-// remove takes request i off the screen, shows the next one and a notice.
+// agentColor is the colour of request r's agent.
+func (m *model) agentColor(r *request) int {
+	return m.log.color(m.requestAgentKey(r))
+}
+
+func (m *model) requestAgentKey(r *request) string {
+	if strings.TrimSpace(r.agentID) != "" {
+		return "id:" + r.agentID
+	}
+	return "name:" + r.agent
+}
+
+// add shows a request that arrived in the inbox; the first one waiting
+// is shown at once.
+func (m *model) add(req *inbox.Request) tea.Cmd {
+	r := newRequest(req)
+	m.requests = append(m.requests, r)
+	k := m.requestAgentKey(r)
+	a := m.log.agent(k, r.agent)
+	a.connected, a.thinking = true, false
+	a.waiting++
+	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.styles)
+	cmds := []tea.Cmd{m.alert(r)}
+	if len(m.requests) == 1 {
+		m.active = 0
+		cmds = append(cmds, m.startGrace(r))
+	}
+	if !m.ticking {
+		m.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// settled takes a request that ended elsewhere off this view: answered or
+// declined on another view, withdrawn by its caller, timed out, or the
+// inbox closed. A request this view answered is already gone.
+func (m *model) settled(msg settledMsg) tea.Cmd {
+	i := m.indexOf(msg.id)
+	if i < 0 {
+		return nil
+	}
+	return m.ended(m.requests[i], msg.s)
+}
+
+// ended takes r off the screen after it ended as s, and says how.
+func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
+	k := m.requestAgentKey(r)
+	var notice string
+	switch code := interaction.CodeOf(s.Err); {
+	case s.Err == nil:
+		notice = "✓ " + r.agent + "'s question was answered from " + displayLine(s.By)
+		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + displayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.styles)
+	case code == interaction.CodeDeclined:
+		notice = "✗ " + r.agent + "'s question was declined from " + displayLine(s.By)
+		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + displayLine(s.By) + ": " + r.summary()}, m.styles)
+	case code == interaction.CodeTimeout:
+		notice = "⏱ " + r.agent + "'s question timed out"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.styles)
+	case code == interaction.CodeProviderClosed:
+		notice = "⊘ the inbox closed"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.summary()}, m.styles)
+	default:
+		notice = "⊘ " + r.agent + " withdrew its question"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.summary()}, m.styles)
+	}
+	return m.remove(m.indexOf(r.id), notice)
+}
+
+// remove takes request i off the screen and shows a notice. When it was
+// the one shown, the next one takes its place, absorbing keys for a
+// moment when the human was typing (see grace).
 func (m *model) remove(i int, notice string) tea.Cmd {
+	if i < 0 {
+		return nil
+	}
+	r := m.requests[i]
 	wasActive := i == m.active
 	m.requests = append(m.requests[:i], m.requests[i+1:]...)
+	if a, ok := m.log.agents[m.requestAgentKey(r)]; ok {
+		a.waiting--
+	}
+	m.log.forget(m.requestAgentKey(r))
 	if i < m.active {
 		m.active--
 	}
-	var cmds []tea.Cmd
 	if m.active >= len(m.requests) {
 		m.active = max(len(m.requests)-1, 0)
 	}
-	if wasActive {
-		if r := m.activeRequest(); r != nil {
-			cmds = append(cmds, m.open(r))
-		}
+	if m.focus == focusConfirm && m.confirm.request == r.id {
+		m.focus = focusPanel
 	}
-	cmds = append(cmds, m.setNotice(notice))
+	if m.focus == focusInbox && len(m.requests) == 0 {
+		m.focus = focusPanel
+	}
+	cmds := []tea.Cmd{m.setNotice(notice)}
+	if next := m.activeRequest(); wasActive && next != nil {
+		cmds = append(cmds, m.startGrace(next))
+	}
 	return tea.Batch(cmds...)
+}
+
+// show makes request i the one on screen, as the human chose it: no
+// grace.
+func (m *model) show(i int) {
+	m.active = i
+	m.grace = grace{seq: m.grace.seq}
+	if m.focus == focusInbox {
+		m.focus = focusPanel
+	}
 }
 
 func (m *model) setNotice(s string) tea.Cmd {
@@ -347,204 +393,127 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// open (re)builds the form of a request's current tab at the current size.
-func (m *model) open(r *request) tea.Cmd {
-	w, h := m.formSize(r)
-	r.formW, r.formH = w, h
-	return r.buildForm(m.styles, w, h, false)
-}
-
-// rebuild rebuilds the active form, after a theme or size change.
-func (m *model) rebuild() tea.Cmd {
-	if r := m.activeRequest(); r != nil {
-		return m.open(r)
+// readyForm sizes and styles the form of the question shown, builds it
+// the first time, and moves the keys to it from the question shown
+// before.
+func (m *model) readyForm() tea.Cmd {
+	var q *question
+	r := m.activeRequest()
+	if r != nil {
+		q = r.current()
+	}
+	var cmds []tea.Cmd
+	if q != m.shown {
+		if m.shown != nil {
+			m.shown.blurForm()
+		}
+		m.shown = q
+		if q != nil {
+			cmds = append(cmds, m.sizeForm(r, q), q.focusForm())
+		}
+		return tea.Batch(cmds...)
+	}
+	if q != nil {
+		return m.sizeForm(r, q)
 	}
 	return nil
 }
 
-// resize rebuilds the active form at the new size. A huh group caches its
-// rendered content and hands a new height down only to fields taller than
-// it, so resizing a live form in place would leave a grown window with a
-// stale list; the drafts live outside the form, so nothing is lost.
-func (m *model) resize() tea.Cmd {
-	return m.rebuild()
+// sizeForm gives q's form the rows the layout has for it.
+func (m *model) sizeForm(r *request, q *question) tea.Cmd {
+	f := m.frame()
+	p := m.layout(r, f.panelW, f.panelH)
+	verb := "submit"
+	if !r.single() {
+		verb = "next"
+	}
+	return q.showForm(m.styles, m.keys.Choice, p.width, p.formRows, verb)
 }
 
-// updateForm forwards a message to the form on screen and acts on its
-// state afterwards.
+// updateForm forwards a message to the form on screen and moves on when
+// it confirmed its question.
 func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	r := m.activeRequest()
-	if r == nil || r.form == nil || r.dialog != nil {
+	if r == nil {
 		return nil
 	}
-	confirms := -1
-	if q := r.current(); q != nil && q.choice != nil {
-		confirms = q.choice.Confirms
+	q := r.current()
+	if q == nil || q.form == nil || q != m.shown {
+		return nil
 	}
-	fm, cmd := r.form.Update(msg)
-	if f, ok := fm.(*huh.Form); ok {
-		r.form = f
-	}
-	if q := r.current(); confirms >= 0 && q.choice.Confirms != confirms {
-		// Confirmed: move on now. huh's NextField message in cmd would
-		// arrive after keys typed meanwhile, and at the next form.
-		return m.questionDone(r)
-	}
-	if r.form.State == huh.StateCompleted {
+	_, cmd := q.form.Update(msg)
+	if q.choice != nil && q.choice.Confirmed() {
+		// Move on now, in this Update: keys typed meanwhile belong to
+		// the next question.
 		return tea.Batch(cmd, m.questionDone(r))
 	}
 	return cmd
 }
 
-// questionDone moves on after the human confirmed a question: a one-question
-// request is answered at once, otherwise the next tab opens.
+// questionDone moves on after the human confirmed a question: a lone
+// question is answered at once (after asking, if it would go unanswered),
+// otherwise the next tab opens.
 func (m *model) questionDone(r *request) tea.Cmd {
 	if r.single() {
+		if !r.questions[0].answered() {
+			m.openConfirm(r, confirmSkip)
+			return nil
+		}
 		return m.submit(r)
 	}
-	return m.gotoTab(r, r.tab+1)
+	m.gotoTab(r, r.tab+1)
+	return nil
 }
 
-func (m *model) gotoTab(r *request, tab int) tea.Cmd {
-	n := len(r.questions)
+// gotoTab shows tab (wrapping), a question or the review step.
+func (m *model) gotoTab(r *request, tab int) {
 	if r.single() {
-		return nil
+		return
 	}
-	tab = (tab%(n+1) + n + 1) % (n + 1)
-	r.tab, r.scroll = tab, 0
-	return m.open(r)
+	n := len(r.questions) + 1
+	r.tab = (tab%n + n) % n
+	r.scroll = 0
 }
 
 // submit sends the request's answer and takes it off the screen.
 func (m *model) submit(r *request) tea.Cmd {
 	a := r.answer()
-	if !r.respond(askResult{answer: a}) {
-		return m.withdraw(withdrawMsg{id: r.id, err: interaction.ContextError(r.ctx)}) // the caller left first
+	s, ok := m.answers.Answer(r.id, a)
+	if !ok {
+		return m.ended(r, s) // it ended first: say how
 	}
+	k := m.requestAgentKey(r)
 	if b, err := json.Marshal(a); err == nil {
-		m.past = append(m.past, pastAnswer{agent: r.agent, summary: r.answerSummary(a), json: string(b), at: m.now()})
+		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.now()})
 	}
-	m.log.add(entry{kind: entryAnswered, agent: r.agent, text: "answered: " + r.answerSummary(a)}, m.styles)
+	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)
+	m.summary = m.styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
 	return m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
 }
 
 // decline tells the agent the human declined.
 func (m *model) decline(r *request) tea.Cmd {
-	if !r.respond(askResult{err: interaction.Errorf(interaction.CodeDeclined,
-		"the user declined to answer; do not ask the same questions again unless the user asks you to")}) {
-		return m.withdraw(withdrawMsg{id: r.id, err: interaction.ContextError(r.ctx)}) // the caller left first
+	s, ok := m.answers.Decline(r.id)
+	if !ok {
+		return m.ended(r, s)
 	}
-	m.log.add(entry{kind: entryDeclined, agent: r.agent, text: "declined: " + r.summary()}, m.styles)
+	m.log.add(entry{kind: entryDeclined, agent: m.requestAgentKey(r), text: "declined: " + r.summary()}, m.styles)
+	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
 	return m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
 }
 
-func (m *model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Quit) {
-		// A clean quit, reported as an interruption by Program.Run: a
-		// tea.Interrupt would tear the program down as killed.
-		m.quitting, m.interrupted = true, true
-		return tea.Quit
-	}
-	if m.session && (m.showPast || key.Matches(msg, m.keys.Past)) {
-		return m.handlePastKey(msg)
-	}
+// saveDraft hands the shown request's draft to the inbox when it changed,
+// so a withdrawal (or another view's answer) keeps what was typed here.
+func (m *model) saveDraft() {
 	r := m.activeRequest()
 	if r == nil {
-		switch {
-		case key.Matches(msg, m.keys.Help):
-			m.fullHelp = !m.fullHelp
-		case m.session:
-			return m.handleActivityKey(msg)
-		}
-		return nil
+		return
 	}
-	if m.session {
-		switch {
-		case key.Matches(msg, m.keys.Activity):
-			m.focusActivity = !m.focusActivity
-			return nil
-		case m.focusActivity:
-			return m.handleActivityKey(msg)
-		case key.Matches(msg, m.keys.NextRequest):
-			return m.switchRequest(+1)
-		case key.Matches(msg, m.keys.PrevRequest):
-			return m.switchRequest(-1)
-		}
+	d := r.draft()
+	if r.draftChanged(d) {
+		r.saved = d
+		m.answers.SaveDraft(r.id, d)
 	}
-	if r.dialog != nil {
-		return m.handleDialogKey(r, msg)
-	}
-	typing := m.typing(r)
-	switch {
-	case key.Matches(msg, m.keys.NextTab):
-		return m.gotoTab(r, r.tab+1)
-	case key.Matches(msg, m.keys.PrevTab):
-		return m.gotoTab(r, r.tab-1)
-	case !typing && key.Matches(msg, m.keys.NextTabArrow):
-		return m.gotoTab(r, r.tab+1)
-	case !typing && key.Matches(msg, m.keys.PrevTabArrow):
-		return m.gotoTab(r, r.tab-1)
-	case key.Matches(msg, m.keys.Decline):
-		if r.choice != nil && r.choice.Filtering() {
-			break // Esc clears the filter first
-		}
-		r.dialog = &dialog{kind: dialogDecline, focus: 1}
-		return nil
-	case key.Matches(msg, m.keys.ScrollUp):
-		r.scroll = max(r.scroll-1, 0)
-		return nil
-	case key.Matches(msg, m.keys.ScrollDown):
-		r.scroll++ // clamped when drawn
-		return nil
-	case !typing && key.Matches(msg, m.keys.Help):
-		m.fullHelp = !m.fullHelp
-		return nil
-	case r.current() != nil && r.current().free() && key.Matches(msg, m.keys.TextSubmit):
-		// Enter confirms free text here and now; huh's own Enter would
-		// move on only after a round trip through the event loop.
-		return m.questionDone(r)
-	case r.reviewing() && key.Matches(msg, m.keys.Submit):
-		if r.unanswered() > 0 {
-			r.dialog = &dialog{kind: dialogSubmit, focus: 0}
-			return nil
-		}
-		return m.submit(r)
-	}
-	return m.updateForm(msg)
-}
-
-// typing reports whether keys go to a text input, so letters, digits and
-// arrows are text rather than commands.
-func (m *model) typing(r *request) bool {
-	if q := r.current(); q != nil && q.free() {
-		return true
-	}
-	return r.choice != nil && r.choice.Typing()
-}
-
-func (m *model) handleDialogKey(r *request, msg tea.KeyPressMsg) tea.Cmd {
-	d := r.dialog
-	act := func() tea.Cmd {
-		r.dialog = nil
-		if d.kind == dialogDecline {
-			return m.decline(r)
-		}
-		return m.submit(r)
-	}
-	switch {
-	case key.Matches(msg, m.keys.Press):
-		if d.focus == 0 {
-			return act()
-		}
-		r.dialog = nil
-	case key.Matches(msg, m.keys.Confirm):
-		return act()
-	case key.Matches(msg, m.keys.Back):
-		r.dialog = nil
-	case key.Matches(msg, m.keys.NextTab, m.keys.PrevTab, m.keys.NextTabArrow, m.keys.PrevTabArrow):
-		d.focus = 1 - d.focus
-	}
-	return nil
 }
 
 // spinIfThinking starts the spinner when an agent thinks and it is not
@@ -559,104 +528,18 @@ func (m *model) spinIfThinking() tea.Cmd {
 
 // switchRequest shows the next (+1) or previous (-1) waiting request. The
 // drafts stay with each request.
-func (m *model) switchRequest(delta int) tea.Cmd {
+func (m *model) switchRequest(delta int) {
 	n := len(m.requests)
 	if n < 2 {
-		return nil
+		return
 	}
-	m.active = ((m.active+delta)%n + n) % n
-	return m.open(m.requests[m.active])
+	m.show(((m.active+delta)%n + n) % n)
 }
 
-// handleActivityKey scrolls the activity log.
-func (m *model) handleActivityKey(msg tea.KeyPressMsg) tea.Cmd {
-	page := max(m.bodyHeight()-2, 1)
-	switch {
-	case key.Matches(msg, m.keys.LogUp):
-		m.log.scrollBy(1)
-	case key.Matches(msg, m.keys.LogDown):
-		m.log.scrollBy(-1)
-	case key.Matches(msg, m.keys.LogPageUp):
-		m.log.scrollBy(page)
-	case key.Matches(msg, m.keys.LogPageDown):
-		m.log.scrollBy(-page)
-	case key.Matches(msg, m.keys.LogEnd):
-		m.log.scroll = 0
-	case key.Matches(msg, m.keys.Back):
-		m.focusActivity = false
+func (m *model) windowTitle() string {
+	n := len(m.requests)
+	if n == 0 || (m.session && !m.alerts.Title) {
+		return "asktui"
 	}
-	return nil
-}
-
-// alert tells the human a request arrived, in the ways switched on.
-func (m *model) alert(r *request) tea.Cmd {
-	if !m.session {
-		return nil
-	}
-	var seq strings.Builder
-	if m.alerts.Bell {
-		seq.WriteByte(ansi.BEL)
-	}
-	if m.alerts.Notify {
-		body := ansi.Truncate(r.summary(), 120, "…")
-		title := "asktui: " + r.agent + " asks"
-		seq.WriteString(ansi.Notify(title + ": " + body))                                         // OSC 9
-		seq.WriteString("\x1b]777;notify;" + notifyText(title) + ";" + notifyText(body) + "\x07") // OSC 777
-	}
-	if seq.Len() == 0 {
-		return nil
-	}
-	return tea.Raw(seq.String())
-}
-
-// notifyText keeps an OSC 777 field from ending early: no ';', and the
-// text is already sanitized.
-func notifyText(s string) string { return strings.ReplaceAll(SanitizeLine(s), ";", ",") }
-
-// focus shows the oldest waiting request of the agent, then the keys held
-// for it. Without one, it waits for the agent's next request.
-func (m *model) focus(agentID string) tea.Cmd {
-	for i, r := range m.requests {
-		if r.agentID != agentID {
-			continue
-		}
-		var cmds []tea.Cmd
-		if i != m.active {
-			m.active = i
-			cmds = append(cmds, m.open(r))
-		}
-		m.focusWait = ""
-		held := m.held
-		m.held = nil
-		for _, k := range held {
-			cmds = append(cmds, m.handleKey(k))
-		}
-		return tea.Batch(cmds...)
-	}
-	m.focusWait = agentID
-	return nil
-}
-
-// handlePastKey runs the past-answers list: move, copy the focused answer
-// (its JSON, to the clipboard through OSC 52), close.
-func (m *model) handlePastKey(msg tea.KeyPressMsg) tea.Cmd {
-	if !m.showPast { // the Past key opens the list at the newest answer
-		m.showPast = true
-		m.pastCursor = max(len(m.past)-1, 0)
-		return nil
-	}
-	switch {
-	case key.Matches(msg, m.keys.Past, m.keys.Back):
-		m.showPast = false
-	case key.Matches(msg, m.keys.LogUp):
-		m.pastCursor = max(m.pastCursor-1, 0)
-	case key.Matches(msg, m.keys.LogDown):
-		m.pastCursor = min(m.pastCursor+1, max(len(m.past)-1, 0))
-	case key.Matches(msg, m.keys.Copy):
-		if m.pastCursor < len(m.past) {
-			p := m.past[m.pastCursor]
-			return tea.Batch(tea.SetClipboard(p.json), m.setNotice("⧉ Copied "+p.agent+"'s answer to the clipboard"))
-		}
-	}
-	return nil
+	return "asktui (" + strconv.Itoa(questionCount(m.requests)) + " waiting)"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -27,7 +28,9 @@ type Options struct {
 	Output io.Writer
 	// Theme picks the palette; the zero value detects the background.
 	Theme styles.Theme
-	// Inline draws in the normal screen instead of the alternate one.
+	// Inline draws in the normal screen instead of the alternate one,
+	// taking only the rows the question needs, and leaves one line saying
+	// what was answered.
 	Inline bool
 	// Accessible asks with huh's plain, linear prompts instead of the full
 	// screen: one question at a time, options by number.
@@ -36,6 +39,13 @@ type Options struct {
 	// the agents' activity and the question panel. Without it the screen
 	// shows only the question panel, as a one-shot `ask` wants.
 	Session bool
+	// Inbox is the inbox this program is a view of. Nil gives the program
+	// an inbox of its own, which [Program.Provider] returns and which
+	// closes when Run returns; with an inbox given, the caller closes it.
+	Inbox *inbox.Inbox
+	// Name is this view's name, shown on other views of the same inbox
+	// when an answer comes from here; empty means "this terminal".
+	Name string
 	// Alerts says how the session tells the human a request arrived.
 	Alerts Alerts
 	// Status is a line about where requests come from (the MCP address,
@@ -55,19 +65,28 @@ type Options struct {
 
 	// programOptions are extra bubbletea options, for tests.
 	programOptions []tea.ProgramOption
-	// now is the clock, for tests.
-	now func() time.Time
+	// now is the clock of ages and countdowns, and clock the clock of key
+	// timing, for tests.
+	now, clock func() time.Time
 }
+
+// xterm's window title stack (XTWINOPS 22 and 23): save the icon name
+// and title, and restore them. Terminals without the stack ignore both.
+const (
+	pushTitle = "\x1b[22;0t"
+	popTitle  = "\x1b[23;0t"
+)
 
 // maxFPS is bubbletea's highest frame rate.
 const maxFPS = 120
 
 // Alerts are the ways the session view announces a new request; each is
-// switchable because terminals and people differ.
+// switchable because terminals and people differ. A burst of arrivals
+// alerts about once a second.
 type Alerts struct {
 	// Bell rings the terminal bell.
 	Bell bool
-	// Title shows the number of waiting requests in the window title.
+	// Title shows the number of waiting questions in the window title.
 	Title bool
 	// Notify sends a desktop notification (OSC 9 and OSC 777), which
 	// terminals that support either show; others ignore it.
@@ -75,32 +94,46 @@ type Alerts struct {
 }
 
 // Program is asktui's terminal UI: run it with [Program.Run] and hand its
-// [Program.Provider] to an interaction.Service.
+// [Program.Provider] to an interaction.Service, or make it a view of an
+// inbox shared with other views ([Options.Inbox]).
 type Program struct {
 	prog     *tea.Program
 	model    *model
+	inbox    *inbox.Inbox
+	ownInbox bool
+	handle   *inbox.Handle
+	link     *link
 	provider interaction.Provider
+	output   io.Writer // the terminal, when given (for the title stack)
 	done     chan struct{}
 	quit     chan struct{}
 	quitOnce sync.Once
 	access   bool
 }
 
-// New builds the program; nothing is drawn until Run.
+// New builds the program and attaches it to its inbox; nothing is drawn
+// until Run.
 func New(opts Options) *Program {
 	now := opts.now
 	if now == nil {
 		now = time.Now
 	}
-	p := &Program{done: make(chan struct{}), quit: make(chan struct{}), access: opts.Accessible}
+	p := &Program{done: make(chan struct{}), quit: make(chan struct{}), access: opts.Accessible, inbox: opts.Inbox}
 	if opts.Accessible {
 		p.provider = newAccessibleProvider(opts, p.done)
 		return p
 	}
+	if p.inbox == nil {
+		p.inbox, p.ownInbox = inbox.New(now), true
+	}
+	p.provider = p.inbox
 	p.model = newModel(opts.Theme, true, !opts.Inline, now)
+	if opts.clock != nil {
+		p.model.clock = opts.clock
+	}
 	p.model.session = opts.Session
 	p.model.alerts = opts.Alerts
-	p.model.status = Sanitize(opts.Status)
+	p.model.status = SanitizeLine(opts.Status)
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.FPS > 0 {
 		fps := min(opts.FPS, maxFPS)
@@ -110,6 +143,7 @@ func New(opts Options) *Program {
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))
 	}
+	p.output = opts.Output
 	if opts.Output != nil {
 		teaOpts = append(teaOpts, tea.WithOutput(opts.Output))
 	}
@@ -121,26 +155,42 @@ func New(opts Options) *Program {
 	}
 	teaOpts = append(teaOpts, opts.programOptions...)
 	p.prog = tea.NewProgram(p.model, teaOpts...)
-	p.provider = newProvider(p.prog, p.done, now)
+	p.link = newLink(p.prog, p.done)
+	name := opts.Name
+	if name == "" {
+		name = "this terminal"
+	}
+	p.handle = p.inbox.Attach(name, p.link)
+	p.model.answers = p.handle
 	return p
 }
 
 // Provider returns the interaction.Provider that asks through this
-// program. It may be used before Run starts; every Ask still waiting when
-// Run returns fails with PROVIDER_CLOSED.
+// program: its inbox. It may be used before Run starts. When the program
+// has its own inbox, every Ask still waiting when Run returns fails with
+// PROVIDER_CLOSED.
 func (p *Program) Provider() interaction.Provider { return p.provider }
 
 // Run draws the UI and handles input until ctx ends, Quit is called or the
 // human presses Ctrl+C (ErrInterrupted). It may be called once.
 func (p *Program) Run(ctx context.Context) error {
-	defer close(p.done)
 	if p.access {
+		defer close(p.done)
 		select {
 		case <-ctx.Done():
 		case <-p.quit:
 		}
 		return nil
 	}
+	defer func() {
+		// Gone first, then detached: whoever sees PROVIDER_CLOSED sees
+		// the program ended.
+		close(p.done)
+		p.handle.Detach()
+		if p.ownInbox {
+			p.inbox.Close()
+		}
+	}()
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -154,7 +204,20 @@ func (p *Program) Run(ctx context.Context) error {
 		// program has ended.
 		p.prog.Send(quitMsg{})
 	}()
+	// Save the terminal's window title (xterm's title stack), to restore
+	// it when done: bubbletea leaves an empty title behind.
+	if p.output != nil {
+		_, _ = io.WriteString(p.output, pushTitle)
+	}
 	_, err := p.prog.Run()
+	if p.output != nil {
+		_, _ = io.WriteString(p.output, popTitle)
+		// An inline prompt leaves one line saying what became of it
+		// (bubbletea erases its last frame).
+		if p.model.inline && p.model.summary != "" {
+			_, _ = io.WriteString(p.output, p.model.summary+"\r\n")
+		}
+	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted), err == nil && p.model.interrupted:
 		// The model is no longer touched once Run has returned.
@@ -169,10 +232,19 @@ func (p *Program) Run(ctx context.Context) error {
 // before Run.
 func (p *Program) Quit() { p.quitOnce.Do(func() { close(p.quit) }) }
 
+// SetStatus replaces the line about where requests come from (shown
+// while none waits): a demo says it has finished, say.
+func (p *Program) SetStatus(s string) {
+	if p.link != nil {
+		p.link.send(statusMsg{text: s})
+	}
+}
+
 // Press types keys into the program as if the human pressed them: key
 // names such as "enter", "down", "shift+tab", "space", or any other text,
 // typed rune by rune. Demos use it to play the human's side. The presses
-// are queued behind every request already handed to the program.
+// are queued behind every request already handed to the program; after
+// [Program.Focus], they go only to the request it focused.
 func (p *Program) Press(keys ...string) error {
 	var msgs []tea.KeyPressMsg
 	for _, k := range keys {
@@ -182,26 +254,23 @@ func (p *Program) Press(keys ...string) error {
 		}
 		msgs = append(msgs, m...)
 	}
-	prov, ok := p.provider.(*Provider)
-	if !ok {
+	if p.link == nil {
 		return errors.New("keys cannot be pressed in accessible mode")
 	}
-	for _, m := range msgs {
-		prov.enqueue(pressMsg{key: m})
-	}
+	p.link.press(msgs)
 	return nil
 }
 
 // Focus brings the oldest waiting request of agent a to the front, as the
-// human would with the inbox keys. When none has arrived yet, keys given
-// to Press wait until one does, so scripted keys never answer another
-// agent's question.
+// human would from the inbox, and aims the keys given to Press after it at
+// that request. When none has arrived yet, those keys wait until one does,
+// so scripted keys never answer another agent's question; they are
+// dropped if the request leaves before they are pressed.
 func (p *Program) Focus(a interaction.Agent) error {
-	prov, ok := p.provider.(*Provider)
-	if !ok {
+	if p.link == nil {
 		return errors.New("requests cannot be focused in accessible mode")
 	}
-	prov.enqueue(focusMsg{agentID: a.ID})
+	p.link.focus(a.ID)
 	return nil
 }
 

@@ -186,12 +186,7 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 			tea.WithoutSignals(), tea.WithEnvironment([]string{"TERM=xterm-256color"}),
 		},
 	})
-	prov := p.Provider().(*Provider)
-	// A withdrawn Ask waits for the program's word however slow it is
-	// under -race, so no outcome here depends on timing. (With the bounded
-	// wait, an answer the human gives while the program lags behind a
-	// withdrawal is shown as sent though its Ask returned ASK_ABORTED.)
-	prov.withdrawAck = propertyDeadline
+	prov := p.inbox
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
 	runErr := make(chan error, 1)
@@ -274,10 +269,10 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 		}
 		switch human.IntN(20) {
 		case 0:
-			look(prov, p.done)
+			look(p)
 		case 1:
 			s := sizes[human.IntN(len(sizes))]
-			prov.enqueue(tea.WindowSizeMsg{Width: s[0], Height: s[1]})
+			p.link.send(tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		case 2, 3, 4, 5:
 			// Keys given to Press queue behind the requests already sent.
 			if err := p.Press(randomKeys(human)...); err != nil {
@@ -468,13 +463,22 @@ func (a *asker) check() string {
 // look waits until the program has taken every message queued so far
 // and drawn its screen, as a human glancing at it would; it gives up when
 // the program has ended.
-func look(prov *Provider, done <-chan struct{}) {
+func look(p *Program) {
 	ch := make(chan string, 1)
-	prov.enqueue(probeMsg{screen: ch})
+	p.link.send(probeMsg{screen: ch})
 	select {
 	case <-ch:
-	case <-done:
+	case <-p.done:
 	}
+}
+
+// probeFilter answers a probeMsg with the model's screen, unstyled.
+func probeFilter(m tea.Model, msg tea.Msg) tea.Msg {
+	if p, ok := msg.(probeMsg); ok {
+		p.screen <- screen(m.(*model))
+		return nil
+	}
+	return msg
 }
 
 // humanKeys are the keys the random human presses, the common ones listed

@@ -1,10 +1,9 @@
 package tui
 
 import (
-	"context"
+	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,13 +11,19 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 )
 
 // question is one question of a request: the agent's raw text (answers echo
-// labels exactly as sent), its sanitized display text, and the human's
-// draft, which outlives the form that edits it.
+// labels exactly as sent), its sanitized display text, the human's draft
+// and the huh form that edits it.
+//
+// The form is built the first time the question is shown and kept for the
+// request's life: moving between questions, resizing the window and
+// changing the theme adjust it in place, so nothing the human did (cursor,
+// filter, typed text) is lost.
 type question struct {
 	raw interaction.Question
 
@@ -28,7 +33,15 @@ type question struct {
 	labels []string // sanitized labels, nil for a free-text question
 	descs  []string // sanitized descriptions, nil when none has one
 
-	choice *field.Draft // draft of an option question
+	draft *field.Draft // the option list's draft; nil for free text
+	typed string       // the free-text draft
+
+	form   *huh.Form
+	choice *field.Choice // the form's field, for an option question
+	input  *huh.Text     // the form's field, for a free-text question
+	formW  int           // the size the form was last given
+	formH  int
+	formSt *styles.Styles // the styles the form was built or restyled with
 
 	// wrap caches the styled, wrapped question text for one width and
 	// palette: long questions are wrapped once, not every frame.
@@ -37,11 +50,10 @@ type question struct {
 		styles *styles.Styles
 		lines  []string
 	}
-	typed string // draft of a free-text question
 }
 
 func newQuestion(i int, q interaction.Question) *question {
-	qs := &question{raw: q, header: SanitizeLine(q.Header), text: Sanitize(q.Question)}
+	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question)}
 	qs.title = qs.header
 	if qs.title == "" {
 		qs.title = "Q" + strconv.Itoa(i+1)
@@ -59,17 +71,18 @@ func newQuestion(i int, q interaction.Question) *question {
 			}
 		}
 		qs.descs = descs
-		qs.choice = field.NewDraft(len(q.Options))
+		qs.draft = field.NewDraft(len(q.Options))
 	}
 	return qs
 }
 
 // free reports whether the question takes free text only.
-func (q *question) free() bool { return q.choice == nil }
+func (q *question) free() bool { return q.draft == nil }
 
-// answer is the question's answer as the draft stands. An option question
-// whose Other text is chosen answers with custom only (an override, never
-// a supplement); a question with nothing chosen answers as skipped.
+// answer is the question's answer as the draft stands. This is the one
+// rule for what counts as an answer: typed free text, typed Other text
+// (which overrides the options, never supplements them), or chosen
+// options; with none of them the question is skipped.
 func (q *question) answer() interaction.AnswerItem {
 	item := interaction.AnswerItem{ID: q.raw.ID, Selected: []string{}}
 	if q.free() {
@@ -78,64 +91,186 @@ func (q *question) answer() interaction.AnswerItem {
 		}
 		return item
 	}
-	d := q.choice
-	if d.OtherChosen && strings.TrimSpace(d.OtherText) != "" {
-		item.Custom = strings.TrimSpace(d.OtherText)
+	if t, ok := q.draft.Custom(); ok {
+		item.Custom = t
 		return item
 	}
-	for i, on := range d.Chosen {
-		if on {
-			item.Selected = append(item.Selected, q.raw.Options[i].Label)
-		}
+	for _, i := range q.draft.ChosenIndices() {
+		item.Selected = append(item.Selected, q.raw.Options[i].Label)
 	}
 	return item
 }
 
-// answered reports whether the draft holds an answer.
+// answered reports whether the draft holds an answer (see answer).
 func (q *question) answered() bool {
-	a := q.answer()
-	return a.Custom != "" || len(a.Selected) > 0
+	if q.free() {
+		return strings.TrimSpace(q.typed) != ""
+	}
+	return q.draft.Answered()
 }
 
-// request is one waiting AskUserQuestionRequest and everything the human
-// did to it so far. Requests are plain structs owned by the root model.
+// wrapped returns the question text styled (with its inline Markdown) and
+// wrapped to width.
+func (q *question) wrapped(width int, st *styles.Styles) []string {
+	if q.wrap.width != width || q.wrap.styles != st {
+		q.wrap.width, q.wrap.styles = width, st
+		q.wrap.lines = wrapMarkdown(q.text, width, st.Question.Text, st.Question.Code)
+	}
+	return q.wrap.lines
+}
+
+// formKeys is huh's keymap with every binding asktui handles itself
+// switched off, so a key does one thing only and a kept form never
+// completes or moves on by itself: Enter and Tab belong to the panel.
+var formKeys = func() *huh.KeyMap {
+	k := huh.NewDefaultKeyMap()
+	k.Quit.SetEnabled(false)
+	k.Text.Next.SetEnabled(false)
+	k.Text.Prev.SetEnabled(false)
+	k.Text.Submit.SetEnabled(false)
+	k.Text.Editor.SetEnabled(false)
+	return k
+}()
+
+// formRefreshMsg makes a form redraw its content after a resize or a
+// restyle; huh's group renders into a viewport only when it updates.
+type formRefreshMsg struct{}
+
+// showForm readies the question's form for display at w×h with st: built
+// on first use, resized and restyled in place afterwards. It returns the
+// form's commands (focusing its field).
+func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
+	w, h = max(w, 1), max(h, 1)
+	if q.form == nil {
+		return q.buildForm(st, keys, w, h, confirmHelp)
+	}
+	if q.choice != nil {
+		q.choice.SetConfirmHelp(confirmHelp)
+	}
+	changed := false
+	if q.formSt != st {
+		q.formSt = st
+		q.form.WithTheme(st.HuhTheme())
+		if q.choice != nil {
+			q.choice.SetStyles(st)
+		}
+		changed = true
+	}
+	if q.formW != w || q.formH != h {
+		q.formW, q.formH = w, h
+		q.form.WithWidth(w).WithHeight(h)
+		// huh hands a new height down only to a field taller than it:
+		// a grown window needs the field told directly.
+		if q.choice != nil {
+			q.choice.WithWidth(w)
+			q.choice.WithHeight(h)
+		} else {
+			q.input.WithHeight(h)
+		}
+		changed = true
+	}
+	if changed {
+		q.form.Update(formRefreshMsg{})
+	}
+	return nil
+}
+
+func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
+	var f huh.Field
+	if q.free() {
+		q.input = huh.NewText().
+			Value(&q.typed).
+			Placeholder("Type your answer…").
+			CharLimit(interaction.MaxCustomLen).
+			ExternalEditor(false).
+			ShowLineNumbers(false)
+		f = q.input
+	} else {
+		q.choice = field.NewChoice(field.ChoiceConfig{
+			Labels:       q.labels,
+			Descriptions: q.descs,
+			Multi:        q.raw.MultiSelect,
+			Draft:        q.draft,
+			Styles:       st,
+			Keys:         keys,
+			ConfirmHelp:  confirmHelp,
+		})
+		// Tell the list its size directly: huh passes a group's height
+		// down only to a field taller than it.
+		q.choice.WithWidth(w)
+		q.choice.WithHeight(h)
+		f = q.choice
+	}
+	q.formW, q.formH, q.formSt = w, h, st
+	q.form = huh.NewForm(huh.NewGroup(f)).
+		WithShowHelp(false).
+		WithShowErrors(false).
+		WithTheme(st.HuhTheme()).
+		WithKeyMap(formKeys).
+		WithWidth(w).
+		WithHeight(h)
+	return q.form.Init()
+}
+
+// focusForm gives the question's field the keys; blurForm takes them away
+// when another question (or request) is shown.
+func (q *question) focusForm() tea.Cmd {
+	switch {
+	case q.choice != nil:
+		return q.choice.Focus()
+	case q.input != nil:
+		return q.input.Focus()
+	}
+	return nil
+}
+
+func (q *question) blurForm() {
+	switch {
+	case q.choice != nil:
+		q.choice.Blur()
+	case q.input != nil:
+		q.input.Blur()
+	}
+}
+
+// typing reports whether keys go to a text input, so letters, digits,
+// space and ←/→ are text rather than commands.
+func (q *question) typing() bool {
+	if q.free() {
+		return true
+	}
+	return q.choice != nil && q.choice.Typing()
+}
+
+// request is one waiting request and everything the human did to it on
+// this view. Requests are plain structs owned by the root model.
 type request struct {
 	id       uint64
-	ctx      context.Context
-	reply    chan<- askResult
-	settled  *atomic.Bool
-	agent    string // sanitized display name of the asking agent
+	agent    string // display name of the asking agent, safe to draw
 	agentID  string // the agent's id as sent
 	arrived  time.Time
 	deadline time.Time
 
 	questions []*question
 	tab       int // index of the question shown; len(questions) is the review step
-	scroll    int // first line of the question text shown
+	scroll    int // first line of the question text (or review) shown
 
-	form         *huh.Form
-	formW, formH int           // the size the form was built for
-	choice       *field.Choice // the form's field when the tab is an option question
-
-	dialog *dialog // an open confirmation, if any
+	saved *interaction.Answer // the draft last saved to the inbox
 }
 
-func newRequest(m askMsg) *request {
-	r := &request{
-		id: m.id, ctx: m.ctx, reply: m.reply, settled: m.settled, arrived: m.arrived, deadline: m.deadline,
-		agent: "agent",
-	}
-	if a := m.req.Agent; a != nil {
-		r.agentID = a.ID
-		if n := SanitizeLine(a.DisplayName()); strings.TrimSpace(n) != "" {
-			r.agent = n
+func newRequest(r *inbox.Request) *request {
+	req := &request{id: r.ID, arrived: r.Arrived, deadline: r.Deadline, agent: "agent"}
+	if a := r.Request.Agent; a != nil {
+		req.agentID = a.ID
+		if n := displayLine(a.DisplayName()); strings.TrimSpace(n) != "" {
+			req.agent = n
 		}
 	}
-	r.questions = make([]*question, len(m.req.Questions))
-	for i, q := range m.req.Questions {
-		r.questions[i] = newQuestion(i, q)
+	req.questions = make([]*question, len(r.Request.Questions))
+	for i, q := range r.Request.Questions {
+		req.questions[i] = newQuestion(i, q)
 	}
-	return r
+	return req
 }
 
 // single reports whether the request is one question, which skips the tabs
@@ -174,88 +309,57 @@ func (r *request) answer() interaction.Answer {
 	return a
 }
 
-// respond delivers the outcome. The reply channel has room for exactly one
-// value and is written once, so this never blocks. It reports false when
-// the caller has already stopped waiting, so nothing reached it.
-func (r *request) respond(res askResult) bool {
-	if r.settled != nil && !r.settled.CompareAndSwap(false, true) {
-		return false
-	}
-	select {
-	case r.reply <- res:
-	default:
-	}
-	return true
-}
-
-// buildForm makes a fresh huh form for the current tab; drafts live in the
-// questions, so a rebuilt form starts where the human left off.
-func (r *request) buildForm(st *styles.Styles, w, h int, accessible bool) tea.Cmd {
-	r.form, r.choice = nil, nil
-	q := r.current()
-	if q == nil {
+// draft is the answer so far, or nil when nothing is answered yet.
+func (r *request) draft() *interaction.Answer {
+	if r.unanswered() == len(r.questions) {
 		return nil
 	}
-	var f huh.Field
-	if q.free() {
-		f = huh.NewText().
-			Value(&q.typed).
-			Placeholder("Type your answer…").
-			CharLimit(interaction.MaxCustomLen).
-			ExternalEditor(false).
-			ShowLineNumbers(false)
-		if accessible {
-			f.(*huh.Text).Title("Your answer (enter to skip):")
-		}
-	} else {
-		r.choice = field.NewChoice(field.ChoiceConfig{
-			Labels:       q.labels,
-			Descriptions: q.descs,
-			Multi:        q.raw.MultiSelect,
-			Draft:        q.choice,
-			Styles:       st,
-			Keys:         fieldKeys,
-		})
-		f = r.choice
-	}
-	if r.choice != nil {
-		// Tell the list its height directly: huh passes a group's height
-		// down only to a field taller than it.
-		r.choice.WithWidth(max(w, 1))
-		r.choice.WithHeight(max(h, 1))
-	}
-	r.form = huh.NewForm(huh.NewGroup(f)).
-		WithShowHelp(false).
-		WithShowErrors(false).
-		WithTheme(st.HuhTheme()).
-		WithKeyMap(huhKeys).
-		WithWidth(max(w, 1)).
-		WithHeight(max(h, 1))
-	return r.form.Init()
+	a := r.answer()
+	return &a
 }
 
-// huhKeys is huh's keymap with the bindings asktui handles itself removed,
-// so a key does one thing only.
-var huhKeys = func() *huh.KeyMap {
-	k := huh.NewDefaultKeyMap()
-	k.Quit.SetEnabled(false)
-	k.Text.Next.SetKeys("enter")
-	k.Text.Prev.SetEnabled(false)
-	k.Text.Editor.SetEnabled(false)
-	return k
-}()
+// draftChanged reports whether d differs from the draft last saved.
+func (r *request) draftChanged(d *interaction.Answer) bool {
+	if (d == nil) != (r.saved == nil) {
+		return true
+	}
+	if d == nil {
+		return false
+	}
+	for i, item := range d.Answers {
+		old := r.saved.Answers[i]
+		if item.Custom != old.Custom || !slices.Equal(item.Selected, old.Selected) {
+			return true
+		}
+	}
+	return false
+}
 
-// summary names the request in one line for the log and the inbox: its
+// questionCount counts the questions of the requests.
+func questionCount(rs []*request) int {
+	n := 0
+	for _, r := range rs {
+		n += len(r.questions)
+	}
+	return n
+}
+
+// what names the request in a few words: its first header, else the first
+// line of its first question.
+func (r *request) what() string {
+	q := r.questions[0]
+	if q.header != "" {
+		return q.header
+	}
+	return firstLine(q.text)
+}
+
+// summary names the request in one line for the log and notifications: its
 // first question (header, else text) and how many more follow.
 func (r *request) summary() string {
-	q := r.questions[0]
-	s := q.header
-	if s == "" {
-		s = firstLine(q.text)
-	}
-	s = ansi.Truncate(s, 80, "…")
+	s := ansi.Truncate(r.what(), 80, "…")
 	if n := len(r.questions) - 1; n > 0 {
-		s += " (+" + itoaPlural(n, "more question", "more questions") + ")"
+		s += " (+" + plural(n, "more question", "more questions") + ")"
 	}
 	return s
 }
@@ -264,19 +368,7 @@ func (r *request) summary() string {
 func (r *request) answerSummary(a interaction.Answer) string {
 	parts := make([]string, 0, len(a.Answers))
 	for i, item := range a.Answers {
-		var v string
-		switch {
-		case item.Custom != "":
-			v = "“" + SanitizeLine(item.Custom) + "”"
-		case len(item.Selected) > 0:
-			shown := make([]string, len(item.Selected))
-			for j, l := range item.Selected {
-				shown[j] = SanitizeLine(l)
-			}
-			v = strings.Join(shown, ", ")
-		default:
-			v = "skipped"
-		}
+		v := itemText(item)
 		if len(a.Answers) > 1 {
 			v = r.questions[i].title + " = " + v
 		}
@@ -285,13 +377,25 @@ func (r *request) answerSummary(a interaction.Answer) string {
 	return ansi.Truncate(strings.Join(parts, "; "), 200, "…")
 }
 
-// wrapped returns the question text styled (with its inline Markdown) and
-// wrapped to width.
-func (q *question) wrapped(width int, st *styles.Styles) []string {
-	if q.wrap.width != width || q.wrap.styles != st {
-		styled := inlineMarkdown(q.text, st.Question.Text, st.Question.Code)
-		q.wrap.width, q.wrap.styles = width, st
-		q.wrap.lines = strings.Split(ansi.Wrap(styled, width, ""), "\n")
+// itemText shows one answer item, safe to draw.
+func itemText(item interaction.AnswerItem) string {
+	switch {
+	case item.Custom != "":
+		return "“" + SanitizeLine(item.Custom) + "”"
+	case len(item.Selected) > 0:
+		shown := make([]string, len(item.Selected))
+		for j, l := range item.Selected {
+			shown[j] = SanitizeLine(l)
+		}
+		return strings.Join(shown, ", ")
+	default:
+		return "skipped"
 	}
-	return q.wrap.lines
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

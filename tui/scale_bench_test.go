@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -65,15 +66,18 @@ func (p *viewProbe) expect(cond func(*model) bool) {
 	p.mu.Unlock()
 }
 
-// newest is the condition that the request numbered id has arrived last.
-func newest(id uint64) func(*model) bool {
-	return func(m *model) bool { n := len(m.requests); return n > 0 && m.requests[n-1].id == id }
+// newest is the condition that the request asking text has arrived last.
+func newest(text string) func(*model) bool {
+	return func(m *model) bool {
+		n := len(m.requests)
+		return n > 0 && m.requests[n-1].questions[0].raw.Question == text
+	}
 }
 
-// scaleRig is a running headless program with its provider.
+// scaleRig is a running headless program, a view of its inbox.
 type scaleRig struct {
 	probe *viewProbe
-	prov  *Provider
+	in    *inbox.Inbox
 	done  chan struct{}
 	prog  *tea.Program
 }
@@ -87,8 +91,8 @@ func startScaleRig(b *testing.B) *scaleRig {
 		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40),
 		tea.WithoutSignals(), tea.WithoutSignalHandler(),
 		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	rig := &scaleRig{probe: probe, prog: prog, done: make(chan struct{})}
-	rig.prov = newProvider(prog, rig.done, time.Now)
+	rig := &scaleRig{probe: probe, prog: prog, done: make(chan struct{}), in: inbox.New(time.Now)}
+	m.answers = rig.in.Attach("bench", newLink(prog, rig.done))
 	go func() {
 		defer close(rig.done)
 		_, _ = prog.Run()
@@ -96,6 +100,7 @@ func startScaleRig(b *testing.B) *scaleRig {
 	b.Cleanup(func() {
 		prog.Send(quitMsg{})
 		<-rig.done
+		rig.in.Close()
 	})
 	return rig
 }
@@ -125,11 +130,11 @@ func scaleRequest(i int) interaction.Request {
 func (rig *scaleRig) askAndShow(b *testing.B, req interaction.Request) (time.Duration, func()) {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	rig.probe.expect(newest(rig.prov.nextID.Load() + 1))
+	rig.probe.expect(newest(req.Questions[0].Question))
 	returned := make(chan error, 1)
 	start := time.Now()
 	go func() {
-		_, err := rig.prov.Ask(ctx, req)
+		_, err := rig.in.Ask(ctx, req)
 		returned <- err
 	}()
 	select {
@@ -160,7 +165,7 @@ func (rig *scaleRig) fill(b *testing.B, n int) func() {
 	rig.probe.expect(func(m *model) bool { return len(m.requests) == n })
 	for i := range n {
 		go func() {
-			_, err := rig.prov.Ask(ctx, scaleRequest(i))
+			_, err := rig.in.Ask(ctx, scaleRequest(i))
 			returned <- err
 		}()
 	}
@@ -256,11 +261,10 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 func BenchmarkSessionRender(b *testing.B) {
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
 	m.session = true
+	m.answers = newFakeInbox()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := range 100 {
-		msg := askMsg{id: uint64(i + 1), ctx: context.Background(), req: scaleRequest(i), reply: make(chan askResult, 1), arrived: fixedNow}
-		_, cmd := m.Update(msg)
-		_ = cmd
+		m.Update(askMsg{req: &inbox.Request{ID: uint64(i + 1), Request: scaleRequest(i), Arrived: fixedNow}})
 	}
 	for b.Loop() {
 		_ = m.View()

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,7 +46,7 @@ func busySession(t *testing.T, w, h int) (*model, pending, pending) {
 	report(m, "claude-code", interaction.ActivityMessage, "I'll migrate the **events** table first.")
 	tool(m, "claude-code", "bash", `{"cmd": "go vet && go test ./..."}`, "ok  \tgithub.com/acme/events\t1.2s")
 	report(m, "codex", interaction.ActivityConnected, "")
-	tool(m, "codex", "grep", `{"pattern":"TODO"}`, strings.Repeat("internal/store/events.go:12: TODO remove\n", 9))
+	tool(m, "codex", "grep", `{"pattern":"TODO","path":"internal/store"}`, strings.Repeat("internal/store/events.go:12: TODO remove\n", 9))
 	report(m, "gemini", interaction.ActivityThinking, "Reading the docs")
 	a := askFrom(t, m, "claude-code", deployQuestion())
 	b := askFrom(t, m, "codex", interaction.Question{ID: "db", Header: "Database", Question: "Which database?", Options: opts("Postgres", "SQLite")})
@@ -63,200 +62,376 @@ func TestSessionGolden(t *testing.T) {
 		{name: "inbox"},
 		{name: "switched", keys: []string{"ctrl+n"}},
 		{name: "withdrawn", then: func(m *model, a, _ pending) {
-			send(m, withdrawMsg{id: a.id, err: interaction.Errorf(interaction.CodeAborted, "gone")})
+			withdraw(a, interaction.Errorf(interaction.CodeAborted, "gone"))
 		}},
 		{name: "activity", keys: []string{"ctrl+t"}},
+		{name: "inboxfocus", keys: []string{"ctrl+g", "down"}},
+		{name: "past", then: func(m *model, _, _ pending) {
+			press(m, "1", "ctrl+o")
+		}},
 	}
 	for _, c := range cases {
-		for _, size := range [][2]int{{140, 40}, {100, 30}, {60, 20}} {
+		for _, size := range [][2]int{{200, 60}, {140, 40}, {100, 30}, {60, 20}, {40, 12}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
-				m, a, b := busySession(t, size[0], size[1])
-				press(m, c.keys...)
-				if c.then != nil {
-					c.then(m, a, b)
-				}
-				s := screen(m)
-				mustFit(t, s, size[0], size[1])
-				golden.RequireEqual(t, s)
+				run(t, func(t *testing.T) {
+					m, a, b := busySession(t, size[0], size[1])
+					press(m, c.keys...)
+					if c.then != nil {
+						c.then(m, a, b)
+					}
+					s := screen(m)
+					mustFit(t, s, size[0], size[1])
+					golden.RequireEqual(t, s)
+				})
 			})
 		}
 	}
 }
 
 func TestInboxAnswersInAnyOrderAndKeepsDrafts(t *testing.T) {
-	m, a, b := busySession(t, 140, 40)
-	s := screen(m)
-	mustContain(t, s, `{"cmd":"go vet && go test ./..."}`, "Inbox · 2 waiting", "claude-code", "codex", "Deploy", "Database", "3 agents connected", "2 questions waiting")
-	press(m, "down")   // claude-code's draft: cursor on "No"
-	press(m, "ctrl+n") // to codex
-	mustContain(t, screen(m), "Which database?")
-	press(m, "2") // answer codex first
-	rb := result(t, b)
-	if rb.err != nil || rb.answer.Answers[0].Selected[0] != "SQLite" {
-		t.Fatalf("codex got %+v %v", rb.answer, rb.err)
-	}
-	noResult(t, a)
-	if m.requests[0].questions[0].choice.Cursor != 1 {
-		t.Fatal("claude-code's draft was lost while answering codex")
-	}
-	press(m, "enter")
-	if ra := result(t, a); ra.answer.Answers[0].Selected[0] != "No" {
-		t.Fatalf("claude-code got %+v", ra.answer)
-	}
-	mustContain(t, screen(m), "answered: SQLite", "answered: No")
+	run(t, func(t *testing.T) {
+		m, a, b := busySession(t, 140, 40)
+		s := screen(m)
+		mustContain(t, s, "bash go vet && go test ./...", "Inbox · 2 requests", "claude-code", "codex", "Deploy", "Database", "3 agents connected", "2 questions waiting")
+		press(m, "down")   // claude-code's draft: cursor on "No"
+		press(m, "ctrl+n") // to codex
+		mustContain(t, screen(m), "Which database?")
+		press(m, "2") // answer codex first
+		rb := result(t, b)
+		if rb.Err != nil || rb.Answer.Answers[0].Selected[0] != "SQLite" {
+			t.Fatalf("codex got %+v %v", rb.Answer, rb.Err)
+		}
+		noResult(t, a)
+		if m.requests[0].questions[0].draft.Cursor != 1 {
+			t.Fatal("claude-code's draft was lost while answering codex")
+		}
+		press(m, "enter")
+		if ra := result(t, a); ra.Answer.Answers[0].Selected[0] != "No" {
+			t.Fatalf("claude-code got %+v", ra.Answer)
+		}
+		mustContain(t, screen(m), "answered: SQLite", "answered: No")
+	})
+}
+
+// Inbox rows keep the header apart from the count, the header counts
+// questions as the rows do, and a long inbox says what it cut.
+func TestInboxRowsCountsAndCuts(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		for i := range 15 {
+			askFrom(t, m, fmt.Sprintf("agent-%02d", i), interaction.Question{ID: "c", Header: "Callers", Question: "How?", Options: opts("A", "B")})
+		}
+		askFrom(t, m, "big", interaction.Question{ID: "a", Question: "One?"}, interaction.Question{ID: "b", Question: "Two?"})
+		s := screen(m)
+		mustContain(t, s, "agent-00 · Callers · 1 question", "17 questions waiting", "Inbox · 16 requests", "↓ +13 more")
+	})
+}
+
+func TestInboxFocusOpensTheChosenRequest(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, _, b := busySession(t, 100, 30)
+		press(m, "ctrl+g")
+		if m.mode() != modeInbox {
+			t.Fatalf("mode %v, want inbox", m.mode())
+		}
+		mustContain(t, screen(m), "enter open request")
+		press(m, "down", "enter")
+		if m.mode() != modeQuestion || m.activeRequest().id != b.id {
+			t.Fatalf("enter in the inbox did not open codex's request")
+		}
+		press(m, "ctrl+g", "esc")
+		if m.mode() != modeQuestion || m.activeRequest().id != b.id {
+			t.Fatal("esc in the inbox switched the request")
+		}
+	})
 }
 
 func TestWithdrawnShowsInActivity(t *testing.T) {
-	m, a, _ := busySession(t, 100, 30)
-	send(m, withdrawMsg{id: a.id, err: interaction.Errorf(interaction.CodeAborted, "gone")})
-	mustContain(t, screen(m), "withdrawn by claude-code", "Which database?")
+	run(t, func(t *testing.T) {
+		m, a, _ := busySession(t, 100, 30)
+		withdraw(a, interaction.Errorf(interaction.CodeAborted, "gone"))
+		mustContain(t, screen(m), "claude-code withdrew: Deploy", "Which database?")
+	})
 }
 
-func TestActivityFocusScrolls(t *testing.T) {
-	m, _, _ := busySession(t, 60, 20)
-	for i := range 40 {
-		report(m, "codex", interaction.ActivityMessage, fmt.Sprintf("line %02d", i))
+func TestAnsweredOnAnotherViewShowsWhere(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, a, _ := busySession(t, 140, 40)
+		fake(m).ended[a.id] = settled("ssh bob@laptop")
+		send(m, settledMsg{id: a.id, s: settled("ssh bob@laptop")})
+		mustContain(t, screen(m), "answered from ssh bob@laptop", "Which database?")
+	})
+}
+
+func TestActivityFocusScrollsAndLeavingFollowsAgain(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, _, _ := busySession(t, 60, 20)
+		for i := range 40 {
+			report(m, "codex", interaction.ActivityMessage, fmt.Sprintf("line %02d", i))
+		}
+		press(m, "ctrl+t")
+		mustContain(t, screen(m), "line 39")
+		press(m, "pgup", "pgup")
+		s := screen(m)
+		mustNotContain(t, s, "line 39")
+		mustContain(t, s, "newer lines")
+		press(m, "esc")
+		mustContain(t, screen(m), "Deploy the release")
+		if m.log.scroll != 0 {
+			t.Fatal("leaving the activity did not follow the newest entry again")
+		}
+	})
+}
+
+// alertsOf runs cmd and returns what its tea.Raw messages write.
+func alertsOf(cmd tea.Cmd) string {
+	var raw string
+	for _, msg := range messages(cmd) {
+		if r, ok := msg.(tea.RawMsg); ok {
+			raw += fmt.Sprint(r.Msg)
+		}
 	}
-	press(m, "ctrl+t")
-	mustContain(t, screen(m), "line 39")
-	press(m, "pgup", "pgup")
-	s := screen(m)
-	mustNotContain(t, s, "line 39")
-	mustContain(t, s, "newer lines")
-	press(m, "end")
-	mustContain(t, screen(m), "line 39")
-	press(m, "ctrl+t")
-	mustContain(t, screen(m), "Deploy the release")
+	return raw
+}
+
+// messages runs cmd and the batches in it, returning their messages;
+// commands waiting on a timer are left alone. Inside a synctest bubble.
+func messages(cmd tea.Cmd) []tea.Msg {
+	var out []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg, ok := runCmd(c)
+		if !ok {
+			continue
+		}
+		if batch, isBatch := msg.(tea.BatchMsg); isBatch {
+			queue = append(queue, batch...)
+			continue
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 func TestArrivalAlerts(t *testing.T) {
-	m := testSession(t, 100, 30)
-	_, cmd := m.Update(askMsg{id: 999, ctx: t.Context(), req: single(deployQuestion()), reply: make(chan askResult, 1), arrived: fixedNow})
-	var raw string
-	var collect func(tea.Cmd)
-	collect = func(c tea.Cmd) {
-		if c == nil {
-			return
-		}
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		select {
-		case <-time.After(time.Second):
-		case msg := <-done:
-			switch msg := msg.(type) {
-			case tea.BatchMsg:
-				for _, c := range msg {
-					collect(c)
-				}
-			case tea.RawMsg:
-				raw += fmt.Sprint(msg.Msg)
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		raw := alertsOf(m.add(askReq(1, single(deployQuestion()))))
+		for _, want := range []string{"\a", "\x1b]9;", "\x1b]777;notify;"} {
+			if !strings.Contains(raw, want) {
+				t.Fatalf("alerts lack %q: %q", want, raw)
 			}
 		}
-	}
-	collect(cmd)
-	for _, want := range []string{"\a", "\x1b]9;", "\x1b]777;notify;"} {
-		if !strings.Contains(raw, want) {
-			t.Fatalf("alerts lack %q: %q", want, raw)
+		if got := m.View().WindowTitle; got != "asktui (1 waiting)" {
+			t.Fatalf("window title %q", got)
 		}
-	}
-	if got := m.View().WindowTitle; got != "asktui (1 waiting)" {
-		t.Fatalf("window title %q", got)
-	}
+	})
 }
 
-func TestFocusHoldsScriptedKeysUntilTheAgentsRequestArrives(t *testing.T) {
-	m := testSession(t, 100, 30)
-	a := askFrom(t, m, "claude-code", deployQuestion())
-	send(m, focusMsg{agentID: "codex"})
-	for _, k := range keyMsgs("2") {
-		send(m, pressMsg{key: k})
-	}
-	noResult(t, a) // held: codex has not asked yet
-	b := askFrom(t, m, "codex", interaction.Question{ID: "db", Question: "Which database?", Options: opts("Postgres", "SQLite")})
-	if r := result(t, b); r.answer.Answers[0].Selected[0] != "SQLite" {
-		t.Fatalf("codex got %+v", r.answer)
-	}
-	noResult(t, a)
+// A burst of arrivals alerts about once a second: one alert at once, one
+// for the rest when the second is up.
+func TestAlertsOfABurstAreCoalesced(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		var raw string
+		for i := range 200 {
+			advance(m, time.Millisecond)
+			raw += alertsOf(m.add(askReq(uint64(i+1), single(deployQuestion()))))
+		}
+		if n := strings.Count(raw, "\x1b]9;"); n != 1 {
+			t.Fatalf("%d notifications during the burst, want 1", n)
+		}
+		advance(m, time.Second)
+		flushed := alertsOf(m.flushAlerts())
+		if strings.Count(flushed, "\x1b]9;") != 1 || !strings.Contains(flushed, "199 new requests") {
+			t.Fatalf("the held alerts went out as %q, want one notification counting 199", flushed)
+		}
+		// Each notification ends its two OSC strings with BEL too.
+		all := raw + flushed
+		if bells := strings.Count(all, "\a") - 2*strings.Count(all, "\x1b]9;"); bells != 2 {
+			t.Fatalf("bell rang %d times, want 2", bells)
+		}
+	})
 }
 
-func TestRequestWithdrawnBeforeShownIsLogged(t *testing.T) {
-	m := testSession(t, 100, 30)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	askCtx(t, m, ctx, interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Too late?"}}}, time.Time{})
-	mustContain(t, screen(m), "withdrawn by gemini before it was shown: Too late?")
+func askReq(id uint64, req interaction.Request) *inboxRequest {
+	return &inboxRequest{ID: id, Request: req, Arrived: fixedNow}
+}
+
+// A scripted key aimed at a request no longer on screen is dropped, never
+// pressed into another one.
+func TestAimedKeysNeverReachAnotherRequest(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		a := askFrom(t, m, "claude-code", deployQuestion())
+		b := askFrom(t, m, "codex", interaction.Question{ID: "db", Question: "Which database?", Options: opts("Postgres", "SQLite")})
+		send(m, focusMsg{id: b.id})
+		withdraw(b, interaction.Errorf(interaction.CodeAborted, "gone"))
+		send(m, pressMsg{key: keyMsgs("2")[0], target: b.id})
+		noResult(t, a)
+		send(m, pressMsg{key: keyMsgs("2")[0]})
+		if r := result(t, a); r.Answer.Answers[0].Selected[0] != "No" {
+			t.Fatalf("an unaimed key answered %+v, want No", r.Answer)
+		}
+	})
 }
 
 // TestPanelShrinksWhenTheInboxAppears: a second request adds the inbox
 // above the panel; the option list must be re-fitted, keeping its scroll
 // indicator on screen rather than being cut off.
 func TestPanelShrinksWhenTheInboxAppears(t *testing.T) {
-	m := testSession(t, 60, 20)
-	q := interaction.Question{ID: "c", Header: "Callers", Question: "services/legacy-checkout still calls the old Charge API in 3 places. How should I handle them?",
-		Options: []interaction.Option{
-			{Label: "Keep a deprecated wrapper (Recommended)", Description: "Charge() calls PaymentIntent underneath; remove it next quarter"},
-			{Label: "Migrate the callers now", Description: "Touches code the checkout team owns"},
-			{Label: "Leave them broken", Description: "legacy-checkout stops building until someone migrates it"},
-		}}
-	askFrom(t, m, "claude-code", q)
-	mustNotContain(t, screen(m), "more\n")
-	askFrom(t, m, "codex", interaction.Question{ID: "x", Question: "Later?"})
-	mustContain(t, screen(m), "Inbox · 2 waiting", "↓ 2 more")
+	run(t, func(t *testing.T) {
+		m := testSession(t, 60, 20)
+		q := interaction.Question{ID: "c", Header: "Callers", Question: "services/legacy-checkout still calls the old Charge API in 3 places. How should I handle them?",
+			Options: []interaction.Option{
+				{Label: "Keep a deprecated wrapper (Recommended)", Description: "Charge() calls PaymentIntent underneath; remove it next quarter"},
+				{Label: "Migrate the callers now", Description: "Touches code the checkout team owns"},
+				{Label: "Leave them broken", Description: "legacy-checkout stops building until someone migrates it"},
+			}}
+		askFrom(t, m, "claude-code", q)
+		mustNotContain(t, screen(m), "more\n")
+		askFrom(t, m, "codex", interaction.Question{ID: "x", Question: "Later?"})
+		s := screen(m)
+		mustFit(t, s, 60, 20)
+		mustContain(t, s, "Inbox · 2 requests", "1. ○ Keep", "more")
+	})
 }
 
-func TestPastAnswersCanBeCopied(t *testing.T) {
-	m, a, b := busySession(t, 60, 20)
-	press(m, "enter") // claude-code: Yes (Recommended)
-	result(t, a)
-	press(m, "2") // codex: SQLite
-	result(t, b)
-	press(m, "ctrl+o")
-	s := screen(m)
-	mustContain(t, s, "Past answers · 2", "Yes (Recommended)", "SQLite", "enter copies")
-	press(m, "up")
-	_, cmd := m.Update(keyMsgs("enter")[0])
-	var copied string
-	for _, c := range flatten(cmd) {
-		if msg := c(); msg != nil && fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
-			copied = fmt.Sprint(msg)
-		}
-	}
-	if !strings.Contains(copied, `"selected":["Yes (Recommended)"]`) {
-		t.Fatalf("copied %q, want claude-code's answer JSON", copied)
-	}
-	press(m, "esc")
-	mustNotContain(t, screen(m), "Past answers")
-}
-
-// flatten returns the commands of a batch (and cmd itself otherwise),
-// leaving timers unrun.
-func flatten(cmd tea.Cmd) []tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	select {
-	case msg := <-done:
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			var out []tea.Cmd
-			for _, c := range batch {
-				out = append(out, flatten(c)...)
+func TestPastAnswersShowQuestionTimeAndCopy(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, a, b := busySession(t, 60, 20)
+		press(m, "enter") // claude-code: Yes (Recommended)
+		result(t, a)
+		press(m, "2") // codex: SQLite
+		result(t, b)
+		press(m, "ctrl+o")
+		s := screen(m)
+		mustContain(t, s, "Past answers · 2 answers", "12:00", "Deploy", "→ Yes (Recommended)", "Database", "→ SQLite", "enter copy JSON")
+		press(m, "up")
+		_, cmd := m.Update(keyMsgs("enter")[0])
+		var copied string
+		for _, msg := range messages(cmd) {
+			if s := fmt.Sprint(msg); strings.Contains(s, `"answers"`) {
+				copied = s
 			}
-			return out
 		}
-		return []tea.Cmd{func() tea.Msg { return msg }}
-	case <-time.After(100 * time.Millisecond):
-		return nil
+		if !strings.Contains(copied, `"selected":["Yes (Recommended)"]`) {
+			t.Fatalf("copied %q, want claude-code's answer JSON", copied)
+		}
+		press(m, "esc")
+		mustNotContain(t, screen(m), "Past answers")
+	})
+}
+
+// The side-by-side layout gives the question panel a readable width and
+// the activity the rest; with nothing waiting the activity takes the
+// screen; tool calls read like commands.
+func TestLayoutProportions(t *testing.T) {
+	run(t, func(t *testing.T) {
+		for _, w := range []int{120, 140, 200} {
+			m, _, _ := busySession(t, w, 40)
+			f := m.frame()
+			if !f.wide || f.panelW > maxPanelW || f.sideW < minSideW || f.sideW+3+f.panelW != m.contentWidth() {
+				t.Fatalf("at %d columns: %+v", w, f)
+			}
+		}
+		m := testSession(t, 200, 40)
+		tool(m, "codex", "read_file", `{"path":"payments/charge.go"}`, "package payments")
+		s := screen(m)
+		mustContain(t, s, "read_file payments/charge.go")
+		if f := m.frame(); f.wide || f.panelW != m.contentWidth() {
+			t.Fatalf("with nothing waiting the activity does not take the width: %+v", f)
+		}
+	})
+}
+
+func TestToolLineReadsLikeACommand(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"path":"payments/charge.go"}`:                 "read_file payments/charge.go",
+		`{"command":"go test ./...","timeout":60}`:      `read_file go test ./... timeout=60`,
+		`{"pattern":"TODO","path":"internal"}`:          "read_file internal pattern=TODO",
+		`{"a":"one two","b":true}`:                      `read_file a="one two" b=true`,
+		`not json`:                                      "read_file not json",
+		`{}`:                                            "read_file",
+		`{"text":"first line\nsecond line"}`:            "read_file first line …",
+		"{\"path\":\"x\\u001b]0;pwned\\u0007\"}":        "read_file x",
+		`{"query":"a","url":"https://example.com/a b"}`: `read_file a url="https://example.com/a b"`,
+	} {
+		if got := toolLine("read_file", args); got != want {
+			t.Errorf("toolLine(%s) = %q, want %q", args, got, want)
+		}
 	}
+}
+
+// Names that terminals measure differently (a ZWJ emoji, combining marks)
+// are reduced to what every terminal draws alike, so one agent's name
+// never shifts another's column.
+func TestNamesMeasureTheSameInEveryTerminal(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 140, 30)
+		for _, name := range []string{"👩‍💻 dev", "cafe\u0301 bot", "👍🏽 ok", "plain"} {
+			send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: name, Name: name}, Kind: interaction.ActivityMessage, Text: "hello"}})
+			ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: name, Name: name}, Questions: []interaction.Question{{ID: "q", Header: name, Question: "Go?"}}})
+		}
+		for _, line := range strings.Split(screen(m), "\n") {
+			if g, wc := ansi.StringWidth(line), ansi.StringWidthWc(line); g != wc {
+				t.Errorf("line measures %d cells by graphemes and %d by wcwidth: %q", g, wc, line)
+			}
+		}
+	})
+}
+
+// Agents that left, with nothing on screen or in the log, are forgotten:
+// a long-running inbox does not keep every session it ever saw.
+func TestAgentsThatLeftAreForgotten(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		for i := range 60 {
+			id := fmt.Sprintf("session-%d", i)
+			report(m, id, interaction.ActivityConnected, "")
+			report(m, id, interaction.ActivityDisconnected, "")
+		}
+		if n := len(m.log.agents); n != 60 {
+			t.Fatalf("%d agents while their entries are in the log, want 60", n)
+		}
+		for i := range maxEntries {
+			report(m, "worker", interaction.ActivityMessage, fmt.Sprint(i))
+		}
+		if n := len(m.log.agents); n != 1 {
+			t.Fatalf("%d agents kept after their entries left the log, want 1 (the worker)", n)
+		}
+		if n := m.log.connected(); n != 0 {
+			t.Fatalf("%d agents connected, want 0", n)
+		}
+	})
+}
+
+// Two sessions of one client are two agents, and one leaving does not
+// disconnect the other.
+func TestAgentsAreCountedBySession(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: "s1", Name: "claude"}, Kind: interaction.ActivityConnected}})
+		send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: "s2", Name: "claude"}, Kind: interaction.ActivityConnected}})
+		mustContain(t, screen(m), "2 agents connected")
+		send(m, activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: "s1", Name: "claude"}, Kind: interaction.ActivityDisconnected}})
+		mustContain(t, screen(m), "1 agent connected")
+	})
 }
 
 func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	st := styles.For(styles.ThemeDark, true)
 	l := newActivityLog()
+	l.agent("codex", "codex")
 	for i := range maxEntries + 50 {
 		if i == 1 {
-			l.view(60, 10, st) // lay out at 60 columns, as the screen would
+			l.view(60, 10, st) // lay out at 60 and 100 columns, as the screen would
+			l.view(100, 10, st)
 		}
 		text := fmt.Sprintf("entry %d", i)
 		if i%7 == 0 {
@@ -267,49 +442,55 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	if len(l.entries) != maxEntries {
 		t.Fatalf("%d entries kept, want %d", len(l.entries), maxEntries)
 	}
-	incremental := append([]string(nil), l.lines...)
+	incremental := append([]string(nil), l.layout(60, st).lines...)
 	l.restyle()
-	l.layout(60, st)
-	if !slices.Equal(incremental, l.lines) {
-		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(l.lines))
+	if fresh := l.layout(60, st).lines; !slices.Equal(incremental, fresh) {
+		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(fresh))
 	}
 	if got := ansi.Strip(l.view(60, 1, st)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
 		t.Errorf("newest line = %q, want the last entry", got)
 	}
+	// The other width was kept up to date too.
+	kept := append([]string(nil), l.layout(100, st).lines...)
+	l.restyle()
+	if fresh := l.layout(100, st).lines; !slices.Equal(kept, fresh) {
+		t.Fatalf("the second layout drifted from a fresh one: %d vs %d lines", len(kept), len(fresh))
+	}
 }
 
 func TestRendersAtMostOncePerFrame(t *testing.T) {
-	m := testSession(t, 120, 40)
-	wall := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	m.wall = func() time.Time { return wall }
-	ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "codex"}, Questions: []interaction.Question{{ID: "q", Question: "First?"}}})
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "First?") {
-		t.Fatalf("the first request is not drawn:\n%s", v)
-	}
+	run(t, func(t *testing.T) {
+		m := testSession(t, 120, 40)
+		wall := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+		m.wall = func() time.Time { return wall }
+		ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "codex"}, Questions: []interaction.Question{{ID: "q", Question: "First?"}}})
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "First?") {
+			t.Fatalf("the first request is not drawn:\n%s", v)
+		}
 
-	// A second request within the same frame: the screen waits for the
-	// frame's end, which a redraw is scheduled for.
-	wall = wall.Add(frameInterval / 2)
-	_, cmd := m.Update(askMsg{id: 99, ctx: context.Background(), reply: make(chan askResult, 1), arrived: fixedNow,
-		req: interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Second?"}}}})
-	if v := ansi.Strip(m.View().Content); strings.Contains(v, "2 questions waiting") {
-		t.Fatalf("redrawn within the frame:\n%s", v)
-	}
-	if !m.redrawing || cmd == nil {
-		t.Fatal("no redraw was scheduled")
-	}
-	if got := m.View().WindowTitle; got != "asktui (2 waiting)" {
-		t.Errorf("window title %q, want it current", got)
-	}
-	m.Update(redrawMsg{})
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 questions waiting") {
-		t.Fatalf("the redraw did not draw the second request:\n%s", v)
-	}
+		// A second request within the same frame: the screen waits for
+		// the frame's end, which a redraw is scheduled for.
+		wall = wall.Add(frameInterval / 2)
+		_, cmd := m.Update(askMsg{req: askReq(99, interaction.Request{Agent: &interaction.Agent{ID: "gemini"}, Questions: []interaction.Question{{ID: "q", Question: "Second?"}}})})
+		if v := ansi.Strip(m.View().Content); strings.Contains(v, "2 questions waiting") {
+			t.Fatalf("redrawn within the frame:\n%s", v)
+		}
+		if !m.redrawing || cmd == nil {
+			t.Fatal("no redraw was scheduled")
+		}
+		if got := m.View().WindowTitle; got != "asktui (2 waiting)" {
+			t.Errorf("window title %q, want it current", got)
+		}
+		m.Update(redrawMsg{})
+		if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 questions waiting") {
+			t.Fatalf("the redraw did not draw the second request:\n%s", v)
+		}
 
-	// After a quiet spell a message is drawn at once.
-	wall = wall.Add(time.Second)
-	press(m, "ctrl+n")
-	if m.redrawing {
-		t.Error("a key after a quiet spell waited for a redraw")
-	}
+		// After a quiet spell a message is drawn at once.
+		wall = wall.Add(time.Second)
+		press(m, "ctrl+n")
+		if m.redrawing {
+			t.Error("a key after a quiet spell waited for a redraw")
+		}
+	})
 }

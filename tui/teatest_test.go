@@ -8,22 +8,25 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
 // TestTeatestRoundTrip drives the root model in teatest's program: the
-// provider hands the request in, the test reads the rendered terminal
-// output and presses a key, and the answer comes back.
+// inbox hands the request in through the link, the test reads the
+// rendered terminal output and presses a key, and the answer comes back.
 func TestTeatestRoundTrip(t *testing.T) {
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	done := make(chan struct{})
 	go func() { tm.WaitFinished(t); close(done) }()
-	prov := newProvider(tm.GetProgram(), done, time.Now)
+	in := inbox.New(nil)
+	defer in.Close()
+	m.answers = in.Attach("teatest", newLink(tm.GetProgram(), done))
 
 	ch := make(chan outcome, 1)
 	go func() {
-		a, err := prov.Ask(context.Background(), single(deployQuestion()))
+		a, err := in.Ask(context.Background(), single(deployQuestion()))
 		ch <- outcome{a, err}
 	}()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

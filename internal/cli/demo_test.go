@@ -34,7 +34,7 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 		},
 		"parallel": {
 			outcome: map[string]interaction.Outcome{"gemini": interaction.OutcomeWithdrawn},
-			screen:  []string{"withdrawn by gemini", "answered:"},
+			screen:  []string{"gemini      withdrew: Docs", "answered:"},
 		},
 	}
 	for _, sc := range script.Builtin() {

@@ -124,6 +124,9 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		})
 	}()
 	term.WaitFor(mark, "release")
+	// It arrived just after the last key: it takes keys once the keyboard
+	// has been quiet (the arrival grace), when its hint replaces the cue.
+	term.WaitFor(mark, "Pick one")
 	term.Type("2")
 	select {
 	case code := <-asked:

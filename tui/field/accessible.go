@@ -81,7 +81,6 @@ func (c *Choice) runAccessible(w io.Writer, r io.Reader) error {
 	} else {
 		d.OtherChosen = false
 	}
-	d.Done = true
 	c.sync()
 	return nil
 }

@@ -36,6 +36,15 @@ type ChoiceConfig struct {
 	Styles *styles.Styles
 	// Keys are the bindings; nil means DefaultKeyMap().
 	Keys *KeyMap
+	// ConfirmHelp is what the help says Enter does: "submit" when it
+	// sends the request, "next" when another question follows; empty
+	// means "confirm".
+	ConfirmHelp string
+	// NextFieldOnConfirm makes a confirmation move the huh form on
+	// (huh.NextField), as a field among others in a form expects. Leave
+	// it off when the owner reads Confirmed and decides itself, keeping
+	// the form alive; Run sets it.
+	NextFieldOnConfirm bool
 }
 
 // Choice is a huh.Field that picks one or several of a question's options,
@@ -71,8 +80,6 @@ type Choice struct {
 	preFilterCursor int  // option the cursor was on when filtering began
 	movedInFilter   bool // the human moved the cursor since the filter changed
 
-	hint string // transient message on the Other row
-
 	layouts  map[int32]*rowLayout
 	rows     map[rowKey][]string
 	layoutW  int
@@ -82,7 +89,15 @@ type Choice struct {
 	viewOK   bool
 	pageRows int // rows shown by the last render, for PgUp/PgDn
 
-	typeHelp key.Binding
+	typeHelp    key.Binding
+	confirmHelp string
+
+	// confirmed reports that the last key confirmed the question: the
+	// owner moves on at once, in the same Update, so keys typed meanwhile
+	// reach the next question rather than this one.
+	confirmed bool
+	// nextField moves huh on when confirmed (NextFieldOnConfirm).
+	nextField bool
 }
 
 var _ huh.Field = (*Choice)(nil)
@@ -135,7 +150,9 @@ func NewChoice(cfg ChoiceConfig) *Choice {
 		c.nChosen = 0
 	}
 
-	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your answer"))
+	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type"))
+	c.confirmHelp = cfg.ConfirmHelp
+	c.nextField = cfg.NextFieldOnConfirm
 	c.g = newGlyphs(c.st, c.multi)
 	c.p = newPaints(c.st)
 	c.filterInput = c.newInput("/", "filter options")
@@ -157,6 +174,12 @@ func (c *Choice) newInput(prompt, placeholder string) textinput.Model {
 	in := textinput.New()
 	in.Prompt = prompt
 	in.Placeholder = placeholder
+	c.styleInput(&in)
+	return in
+}
+
+// styleInput gives a text input the field's look.
+func (c *Choice) styleInput(in *textinput.Model) {
 	s := in.Styles()
 	o := c.st.Option
 	s.Focused.Prompt = o.Focused
@@ -168,8 +191,32 @@ func (c *Choice) newInput(prompt, placeholder string) textinput.Model {
 	s.Cursor.Color = o.Cursor.GetForeground()
 	s.Cursor.Blink = false // a blinking cursor would redraw the list twice a second
 	in.SetStyles(s)
-	return in
 }
+
+// SetStyles gives the field another look (after the terminal reported its
+// background, say), keeping everything the human did.
+func (c *Choice) SetStyles(st *styles.Styles) {
+	if st == nil || st == c.st {
+		return
+	}
+	c.st = st
+	c.g = newGlyphs(st, c.multi)
+	c.p = newPaints(st)
+	c.styleInput(&c.filterInput)
+	c.styleInput(&c.otherInput)
+	c.layouts = nil // cached rows carry the old styles
+	c.viewOK = false
+}
+
+// SetConfirmHelp changes what the help says Enter does (see
+// ChoiceConfig.ConfirmHelp).
+func (c *Choice) SetConfirmHelp(s string) { c.confirmHelp = s }
+
+// Confirmed reports whether the last message the field handled confirmed
+// the question: Enter, or a digit that picks in single-select. It is the
+// field's completion signal; the answer itself is in the Draft and may be
+// empty (Enter on an empty Other row), which the owner decides about.
+func (c *Choice) Confirmed() bool { return c.confirmed }
 
 // Key sets the key the form stores the field's value under.
 func (c *Choice) Key(k string) *Choice {
@@ -274,7 +321,10 @@ func (c *Choice) Blur() tea.Cmd {
 func (c *Choice) Error() error { return nil }
 
 // Run runs the field on its own, as a one-field huh form.
-func (c *Choice) Run() error { return huh.Run(c) }
+func (c *Choice) Run() error {
+	c.nextField = true
+	return huh.Run(c)
+}
 
 // Skip implements huh.Field.
 func (c *Choice) Skip() bool { return false }
@@ -329,37 +379,27 @@ func (c *Choice) GetKey() string { return c.key }
 func (c *Choice) GetValue() any { return c.draft }
 
 // ShortHelp returns the bindings that apply now, with help text that fits
-// the context: filter editing, the Other row, single- or multi-select.
+// the context: filter editing, the Other row, single- or multi-select. It
+// lists only keys that work in that context, the most important first.
 func (c *Choice) ShortHelp() []key.Binding {
 	k := c.keys
-	withHelp := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
+	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
 	switch {
 	case c.filterEditing:
-		move := k.Up
-		move.SetHelp("↑/↓", "move")
-		return []key.Binding{move, k.AcceptFilter, k.ClearFilter}
+		return []key.Binding{k.AcceptFilter, k.ClearFilter, relabel(k.Up, "↑/↓", "move")}
 	case c.onOther():
-		bs := []key.Binding{c.typeHelp, k.Up}
-		if c.multi {
-			bs = append(bs, withHelp(k.Confirm, "confirm"))
-		} else {
-			bs = append(bs, withHelp(k.Confirm, "submit"))
-		}
+		// k and j type text here: only the arrows move.
+		bs := []key.Binding{c.typeHelp, confirm, relabel(k.Up, "↑", "options")}
 		if c.filtered {
 			bs = append(bs, k.ClearFilter)
 		}
 		return bs
 	}
-	move := k.Up
-	move.SetHelp("↑/↓", "move")
-	bs := []key.Binding{move}
+	var bs []key.Binding
 	if c.multi {
-		bs = append(bs, k.Toggle, withHelp(k.Confirm, "confirm"), withHelp(k.Pick, "toggle"))
+		bs = []key.Binding{k.Toggle, confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "toggle")}
 	} else {
-		bs = append(bs, withHelp(k.Confirm, "choose"), k.Pick)
+		bs = []key.Binding{confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "choose")}
 	}
 	bs = append(bs, k.Filter)
 	if c.filtered {
@@ -368,25 +408,39 @@ func (c *Choice) ShortHelp() []key.Binding {
 	return bs
 }
 
+// confirmVerb is what Enter does, for the help.
+func (c *Choice) confirmVerb() string {
+	if c.confirmHelp != "" {
+		return c.confirmHelp
+	}
+	return "confirm"
+}
+
 // FullHelp returns all the bindings, grouped: movement, answering,
 // filtering.
 func (c *Choice) FullHelp() [][]key.Binding {
 	k := c.keys
 	move := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
 	var answer []key.Binding
 	if c.multi {
-		answer = []key.Binding{k.Toggle, k.Pick, k.SelectAll, k.Confirm}
+		answer = []key.Binding{relabel(k.Toggle, "space/x", "toggle"), relabel(k.Pick, k.Pick.Help().Key, "toggle"), k.SelectAll, confirm}
 	} else {
-		answer = []key.Binding{k.Pick, k.Confirm}
+		answer = []key.Binding{relabel(k.Pick, k.Pick.Help().Key, "choose"), confirm}
 	}
-	answer = append(answer, c.typeHelp)
+	answer = append(answer, relabel(c.typeHelp, "a-z", "type on the Other row"))
 	return [][]key.Binding{move, answer, {k.Filter, k.AcceptFilter, k.ClearFilter}}
+}
+
+// relabel returns b with other help text; it matches b's keys.
+func relabel(b key.Binding, helpKey, desc string) key.Binding {
+	b.SetHelp(helpKey, desc)
+	return b
 }
 
 // RunAccessible runs the field as plain prompts for screen readers: a
 // numbered huh Select (or MultiSelect) of the options plus "Other", then a
-// text prompt when Other is chosen. The answer goes into the Draft, which
-// ends Done.
+// text prompt when Other is chosen. The answer goes into the Draft.
 func (c *Choice) RunAccessible(w io.Writer, r io.Reader) error {
 	return c.runAccessible(w, r)
 }

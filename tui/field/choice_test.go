@@ -29,16 +29,16 @@ func chosenIdx(d *Draft) []int {
 func TestSinglePickByEnter(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(5)}, 60, 10)
 	press(c, kDown, kDown)
-	if c.Draft().Done || len(chosenIdx(c.Draft())) != 0 {
+	if c.Confirmed() || len(chosenIdx(c.Draft())) != 0 {
 		t.Fatal("moving the cursor must not choose")
 	}
 	cmd := press(c, kEnter)
 	d := c.Draft()
-	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !d.Done || d.OtherChosen {
-		t.Fatalf("chosen %v done %v other %v, want [2] true false", got, d.Done, d.OtherChosen)
+	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !c.Confirmed() || d.OtherChosen {
+		t.Fatalf("chosen %v confirmed %v other %v, want [2] true false", got, c.Confirmed(), d.OtherChosen)
 	}
-	if !returnsNextField(cmd) {
-		t.Fatal("Enter must return huh.NextField")
+	if returnsNextField(cmd) {
+		t.Fatal("Enter in asktui's own form must not move huh on: the owner reads Confirmed")
 	}
 	if !d.Answered() {
 		t.Fatal("Answered() = false")
@@ -55,15 +55,13 @@ func TestSinglePickByDigit(t *testing.T) {
 	}
 	cmd := press(c, ch('3'))
 	d := c.Draft()
-	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !d.Done || d.Cursor != 2 {
-		t.Fatalf("chosen %v done %v cursor %d, want [2] true 2", got, d.Done, d.Cursor)
+	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !c.Confirmed() || d.Cursor != 2 {
+		t.Fatalf("chosen %v confirmed %v cursor %d, want [2] true 2", got, c.Confirmed(), d.Cursor)
 	}
-	if !returnsNextField(cmd) {
-		t.Fatal("a digit pick must return huh.NextField")
-	}
+	_ = cmd
 	// A digit past the rows does nothing.
 	c2 := newChoice(t, ChoiceConfig{Labels: numbered(2)}, 60, 10)
-	if cmd := press(c2, ch('9')); cmd != nil || c2.Draft().Done {
+	if cmd := press(c2, ch('9')); cmd != nil || c2.Confirmed() {
 		t.Fatal("digit 9 with 3 rows must do nothing")
 	}
 	// Digit 3 with 2 options is the Other row: it starts typing.
@@ -83,19 +81,19 @@ func TestMultiToggle(t *testing.T) {
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1, 3}) {
 		t.Fatalf("chosen %v, want [0 1 3]", got)
 	}
-	if d.Done {
+	if c.Confirmed() {
 		t.Fatal("toggling must not confirm")
 	}
 	if v := screen(c); !strings.Contains(v, "[✓] Option 3") || !strings.Contains(v, "[ ] Option 2") {
 		t.Fatalf("checkboxes wrong:\n%s", v)
 	}
 	press(c, kDown, kDown) // cursor on option 3, checked
-	cmd := press(c, kEnter)
+	press(c, kEnter)
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1, 3}) {
 		t.Fatalf("Enter toggled: chosen %v, want [0 1 3]", got)
 	}
-	if !d.Done || !returnsNextField(cmd) || !d.Answered() {
-		t.Fatalf("Enter must confirm: done %v", d.Done)
+	if !c.Confirmed() || !d.Answered() {
+		t.Fatalf("Enter must confirm: confirmed %v", c.Confirmed())
 	}
 	press(c, kSpace)
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1}) {
@@ -148,18 +146,18 @@ func TestOtherTypingNeverPicks(t *testing.T) {
 		if d.OtherText != "42 k j" {
 			t.Fatalf("OtherText %q, want %q", d.OtherText, "42 k j")
 		}
-		if got := chosenIdx(d); len(got) != 0 || d.Done || d.Cursor != 5 {
-			t.Fatalf("typing picked or moved: chosen %v done %v cursor %d", got, d.Done, d.Cursor)
+		if got := chosenIdx(d); len(got) != 0 || c.Confirmed() || d.Cursor != 5 {
+			t.Fatalf("typing picked or moved: chosen %v confirmed %v cursor %d", got, c.Confirmed(), d.Cursor)
 		}
 		if v := screen(c); !strings.Contains(v, "42 k j") {
 			t.Fatalf("typed text not shown:\n%s", v)
 		}
-		if multi != d.OtherChosen {
-			t.Fatalf("multi=%v: OtherChosen %v while typing", multi, d.OtherChosen)
+		if !d.OtherChosen {
+			t.Fatalf("multi=%v: typed Other text is not the answer", multi)
 		}
-		cmd := press(c, kEnter)
-		if !d.OtherChosen || !d.Done || !returnsNextField(cmd) || !d.Answered() {
-			t.Fatalf("Enter on Other: chosen %v done %v", d.OtherChosen, d.Done)
+		press(c, kEnter)
+		if !d.OtherChosen || !c.Confirmed() || !d.Answered() {
+			t.Fatalf("Enter on Other: chosen %v confirmed %v", d.OtherChosen, c.Confirmed())
 		}
 		// Up leaves the Other row; the text stays.
 		press(c, kUp)
@@ -172,22 +170,54 @@ func TestOtherTypingNeverPicks(t *testing.T) {
 	}
 }
 
-func TestOtherEmptyEnterHints(t *testing.T) {
+// Enter on an empty Other row confirms an empty answer: the owner asks
+// the human before sending it as skipped.
+func TestOtherEmptyEnterConfirmsNothing(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(3)}, 60, 12)
 	press(c, kEnd, kDown)
 	if v := screen(c); !strings.Contains(v, "type your own answer") {
 		t.Fatalf("placeholder missing:\n%s", v)
 	}
-	cmd := press(c, kEnter)
-	if cmd != nil || c.Draft().Done || c.Draft().OtherChosen {
-		t.Fatal("Enter on an empty Other must do nothing")
-	}
-	if v := screen(c); !strings.Contains(v, "type an answer first") {
-		t.Fatalf("hint missing:\n%s", v)
+	press(c, kEnter)
+	if !c.Confirmed() || c.Draft().Answered() || c.Draft().OtherChosen {
+		t.Fatalf("Enter on an empty Other: confirmed %v answered %v", c.Confirmed(), c.Draft().Answered())
 	}
 	press(c, ch('a'))
-	if v := screen(c); strings.Contains(v, "type an answer first") {
-		t.Fatalf("hint must go on the next key:\n%s", v)
+	if c.Confirmed() {
+		t.Fatal("Confirmed must report only the last key")
+	}
+}
+
+// Typed Other text replaces a single-select choice too: it is the answer
+// however the human leaves the row.
+func TestSingleOtherReplacesTheChoice(t *testing.T) {
+	c := newChoice(t, ChoiceConfig{Labels: numbered(3)}, 60, 12)
+	d := c.Draft()
+	press(c, kDown, kEnter) // choose option 1
+	press(c, kEnd, kDown)
+	if v := screen(c); !strings.Contains(v, replacesOne) {
+		t.Fatalf("replace hint missing:\n%s", v)
+	}
+	press(c, typed("mine")...)
+	if got := chosenIdx(d); len(got) != 0 || !d.OtherChosen {
+		t.Fatalf("typing into Other: chosen %v other %v", got, d.OtherChosen)
+	}
+	if text, ok := d.Custom(); !ok || text != "mine" {
+		t.Fatalf("custom = %q %v", text, ok)
+	}
+	press(c, kUp, kEnter) // choose option 2: the text stays, unchosen
+	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || d.OtherChosen || d.OtherText != "mine" {
+		t.Fatalf("choosing an option: chosen %v other %v text %q", got, d.OtherChosen, d.OtherText)
+	}
+}
+
+// A lone Enter in multi-select with nothing checked takes the option under
+// the cursor, so one key never confirms an empty answer.
+func TestMultiEnterWithNothingCheckedTakesTheCursorOption(t *testing.T) {
+	c := newChoice(t, ChoiceConfig{Labels: numbered(3), Multi: true}, 60, 12)
+	press(c, kDown, kEnter)
+	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{1}) || !c.Confirmed() {
+		t.Fatalf("chosen %v confirmed %v, want [1] true", got, c.Confirmed())
 	}
 }
 
@@ -234,7 +264,7 @@ func TestFilter(t *testing.T) {
 	if !strings.Contains(v, "19/1000") || !strings.Contains(v, "Option 99\n") || strings.Contains(v, "Option 5\n") {
 		t.Fatalf("filter 99:\n%s", v)
 	}
-	if c.Draft().Done || len(chosenIdx(c.Draft())) != 0 {
+	if c.Confirmed() || len(chosenIdx(c.Draft())) != 0 {
 		t.Fatal("digits typed into the filter picked an option")
 	}
 	// Esc right away: the cursor returns to where it was.
@@ -251,7 +281,7 @@ func TestFilter(t *testing.T) {
 	if !c.Filtering() || c.Typing() || c.Draft().Filter != "99" {
 		t.Fatalf("Enter: filtering %v typing %v filter %q", c.Filtering(), c.Typing(), c.Draft().Filter)
 	}
-	if c.Draft().Done {
+	if c.Confirmed() {
 		t.Fatal("Enter in the filter must not choose")
 	}
 	press(c, ch('j'))
@@ -267,8 +297,8 @@ func TestFilter(t *testing.T) {
 	}
 
 	// Enter on a filtered row picks that option.
-	cmd := press(c, ch('/'), ch('9'), ch('9'), ch('8'), kEnter, kEnter)
-	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{998}) || !returnsNextField(cmd) {
+	press(c, ch('/'), ch('9'), ch('9'), ch('8'), kEnter, kEnter)
+	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{998}) || !c.Confirmed() {
 		t.Fatalf("pick in the filter: %v", got)
 	}
 }
@@ -465,7 +495,9 @@ func TestDraftRepair(t *testing.T) {
 	if c.GetKey() != "" || c.Key("q1").GetKey() != "q1" {
 		t.Fatal("Key/GetKey")
 	}
-	if (&Draft{Done: true}).Answered() || !(&Draft{Done: true, OtherChosen: true, OtherText: "a"}).Answered() {
+	if (&Draft{Chosen: []bool{false}}).Answered() || !(&Draft{OtherChosen: true, OtherText: "a"}).Answered() ||
+		(&Draft{OtherChosen: true, OtherText: "  "}).Answered() || (&Draft{OtherText: "typed, not chosen"}).Answered() ||
+		!(&Draft{Chosen: []bool{false, true}}).Answered() {
 		t.Fatal("Answered")
 	}
 }
@@ -535,7 +567,7 @@ func TestBlurredView(t *testing.T) {
 	if strings.Contains(v, "❯") || !strings.Contains(v, "Option 1") {
 		t.Fatalf("blurred:\n%s", v)
 	}
-	if cmd := press(c, kEnter); cmd != nil || c.Draft().Done {
+	if cmd := press(c, kEnter); cmd != nil || c.Confirmed() {
 		t.Fatal("a blurred field must ignore keys")
 	}
 }
@@ -558,8 +590,8 @@ func TestHelpIsContextual(t *testing.T) {
 	if h := joined(multi); !strings.Contains(h, "space toggle") || !strings.Contains(h, "enter confirm") {
 		t.Fatalf("multi help: %s", h)
 	}
-	single := newChoice(t, ChoiceConfig{Labels: numbered(3)}, 40, 6)
-	if h := joined(single); !strings.Contains(h, "1-9 pick") || strings.Contains(h, "toggle") {
+	single := newChoice(t, ChoiceConfig{Labels: numbered(3), ConfirmHelp: "submit"}, 40, 6)
+	if h := joined(single); !strings.Contains(h, "1-9 choose") || !strings.Contains(h, "enter submit") || strings.Contains(h, "toggle") {
 		t.Fatalf("single help: %s", h)
 	}
 	press(single, ch('/'))
@@ -567,8 +599,15 @@ func TestHelpIsContextual(t *testing.T) {
 		t.Fatalf("filter help: %s", h)
 	}
 	press(single, kEsc, kEnd, kDown)
-	if h := joined(single); !strings.Contains(h, "type your answer") || !strings.Contains(h, "enter submit") {
+	// On the Other row letters type: no "a-z"-shadowed keys (k, j) are
+	// offered, only the arrows.
+	if h := joined(single); !strings.Contains(h, "a-z type") || !strings.Contains(h, "enter submit") ||
+		strings.Contains(h, "k") && strings.Contains(h, "↑/k") || strings.Contains(h, "1-9") || strings.Contains(h, "/ filter") {
 		t.Fatalf("Other help: %s", h)
+	}
+	press(single, kUp)
+	if h := joined(single); strings.Contains(h, "a-z") {
+		t.Fatalf("the typing help shows off the Other row: %s", h)
 	}
 	if len(single.FullHelp()) != 3 || len(single.KeyBinds()) == 0 {
 		t.Fatal("FullHelp/KeyBinds")
@@ -577,7 +616,7 @@ func TestHelpIsContextual(t *testing.T) {
 
 func TestInForm(t *testing.T) {
 	for _, multi := range []bool{false, true} {
-		c := NewChoice(ChoiceConfig{Labels: numbered(1000), Multi: multi, Styles: testStyles})
+		c := NewChoice(ChoiceConfig{Labels: numbered(1000), Multi: multi, Styles: testStyles, NextFieldOnConfirm: true})
 		f := newForm(c, 80, 12)
 		runCmd(f.Init(), 0, func(m tea.Msg) { drive(f, m) })
 		v := ansi.Strip(f.View())
@@ -600,14 +639,14 @@ func TestInForm(t *testing.T) {
 		if f.State != huh.StateCompleted {
 			t.Fatalf("multi=%v: Enter did not complete the form (state %v)", multi, f.State)
 		}
-		if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{2}) || !c.Draft().Done {
+		if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{2}) || !c.Confirmed() {
 			t.Fatalf("multi=%v: chosen %v", multi, got)
 		}
 	}
 }
 
 func TestInFormOther(t *testing.T) {
-	c := NewChoice(ChoiceConfig{Labels: numbered(3), Styles: testStyles})
+	c := NewChoice(ChoiceConfig{Labels: numbered(3), Styles: testStyles, NextFieldOnConfirm: true})
 	f := newForm(c, 60, 10)
 	runCmd(f.Init(), 0, func(m tea.Msg) { drive(f, m) })
 	for _, m := range append([]tea.Msg{kEnd, kDown}, typed("q 1 x")...) {
@@ -630,7 +669,7 @@ func TestRunAccessible(t *testing.T) {
 		return c.Draft(), out.String(), err
 	}
 	d, out, err := run(false, "2\n", nil)
-	if err != nil || !slices.Equal(chosenIdx(d), []int{1}) || !d.Done || !strings.Contains(out, "1. Red — warm") {
+	if err != nil || !slices.Equal(chosenIdx(d), []int{1}) || !strings.Contains(out, "1. Red — warm") {
 		t.Fatalf("single: %v %+v\n%s", err, d, out)
 	}
 	d, _, err = run(false, "4\nmy own\n", nil)
@@ -638,7 +677,7 @@ func TestRunAccessible(t *testing.T) {
 		t.Fatalf("single Other: %v %+v", err, d)
 	}
 	d, _, err = run(true, "1\n3\n0\n", nil)
-	if err != nil || !slices.Equal(chosenIdx(d), []int{0, 2}) || !d.Done || d.OtherChosen {
+	if err != nil || !slices.Equal(chosenIdx(d), []int{0, 2}) || d.OtherChosen {
 		t.Fatalf("multi: %v %+v", err, d)
 	}
 	d, _, err = run(true, "1\n4\n0\ncustom\n", nil)

@@ -1,9 +1,13 @@
 package field
 
+import (
+	"slices"
+	"strings"
+)
+
 // Draft is the human's in-progress answer to one question. It is owned by the
-// root model and outlives the field and its form (forms are rebuilt whenever
-// the human moves between questions), so every piece of state that must
-// survive a rebuild lives here.
+// root model and outlives the field that edits it, so every piece of state
+// that must survive (cursor, checks, typed text, filter, scroll) lives here.
 //
 // While a Choice is alive it owns its Draft: change the draft through the
 // field, or build a new Choice after changing it.
@@ -16,17 +20,11 @@ type Draft struct {
 	// OtherText is the text typed in the "Other" row.
 	OtherText string
 	// OtherChosen reports that the answer is OtherText (a custom answer). It
-	// excludes the options: choosing Other clears Chosen and choosing an
+	// excludes the options: typing Other text clears Chosen and choosing an
 	// option clears OtherChosen.
 	OtherChosen bool
 	// Filter is the filter text applied to the options ("" = none).
 	Filter string
-	// Done reports that the human confirmed this question (Enter, or a digit
-	// pick in single-select). Later edits keep it set.
-	Done bool
-	// Confirms counts the human's confirmations of this question; a change
-	// tells the owner that the question was just confirmed.
-	Confirms int
 	// Offset is the first visible row, counted in the rows as displayed
 	// (after filtering), so the scroll position survives rebuilds.
 	Offset int
@@ -38,20 +36,36 @@ func NewDraft(nOptions int) *Draft {
 	return &Draft{Chosen: make([]bool, max(nOptions, 0))}
 }
 
-// Answered reports whether the draft holds an answer: it is Done and either
-// some option is chosen or OtherChosen is set with non-empty text. A Done
-// draft with nothing chosen is a skipped question.
-func (d *Draft) Answered() bool {
-	if d == nil || !d.Done {
-		return false
+// Custom returns the custom answer, trimmed, and whether there is one:
+// Other was chosen and its text is not blank.
+func (d *Draft) Custom() (string, bool) {
+	if d == nil || !d.OtherChosen {
+		return "", false
 	}
-	if d.OtherChosen {
-		return d.OtherText != ""
-	}
-	for _, c := range d.Chosen {
+	t := strings.TrimSpace(d.OtherText)
+	return t, t != ""
+}
+
+// ChosenIndices returns the chosen options' indices, in order.
+func (d *Draft) ChosenIndices() []int {
+	var out []int
+	for i, c := range d.Chosen {
 		if c {
-			return true
+			out = append(out, i)
 		}
 	}
-	return false
+	return out
+}
+
+// Answered reports whether the draft holds an answer: a custom answer (see
+// Custom) or at least one chosen option. This is the only rule for
+// "answered"; a question without one is sent as skipped.
+func (d *Draft) Answered() bool {
+	if d == nil {
+		return false
+	}
+	if _, ok := d.Custom(); ok {
+		return true
+	}
+	return slices.Contains(d.Chosen, true)
 }

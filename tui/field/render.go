@@ -16,6 +16,7 @@ const (
 	otherLabel      = "Other — type your own answer"
 	otherPrefix     = "Other: "
 	replacesHint    = "replaces the options above"
+	replacesOne     = "replaces the option chosen above"
 	noMatches       = "no matches"
 	recommendedText = "★ Recommended"
 	recommended     = "(recommended)"
@@ -67,7 +68,7 @@ func (p *painter) Render(t string) string {
 
 // paints are the painters of the option list's text styles.
 type paints struct {
-	label, focused, chosen, desc painter
+	label, focused, chosen, desc, code painter
 }
 
 func newPaints(st *styles.Styles) paints {
@@ -77,7 +78,33 @@ func newPaints(st *styles.Styles) paints {
 		focused: newPainter(o.Focused),
 		chosen:  newPainter(o.Chosen),
 		desc:    newPainter(o.Description),
+		code:    newPainter(o.Code),
 	}
+}
+
+// renderDesc styles one line of a description, with its `code` spans (the
+// Markdown agents write) drawn as code, backticks dropped. A span must
+// open and close on the line; an unpaired backtick stays as written.
+func (c *Choice) renderDesc(line string) string {
+	if strings.IndexByte(line, '`') < 0 {
+		return c.p.desc.Render(line)
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(line, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(line[i+1:], '`')
+		if j <= 0 {
+			break
+		}
+		b.WriteString(c.p.desc.Render(line[:i]))
+		b.WriteString(c.p.code.Render(line[i+1 : i+1+j]))
+		line = line[i+2+j:]
+	}
+	b.WriteString(c.p.desc.Render(line))
+	return b.String()
 }
 
 // glyphs are the pieces every row starts with, rendered once per field.
@@ -253,11 +280,11 @@ func (c *Choice) rowHeight(row int) int {
 }
 
 func (c *Choice) otherHint() string {
-	switch {
-	case c.hint != "":
-		return c.hint
-	case c.multi && c.nChosen > 0 && (c.draft.OtherText != "" || c.focused && c.onOther()):
-		return replacesHint
+	if c.nChosen > 0 && (c.draft.OtherText != "" || c.focused && c.onOther()) {
+		if c.multi {
+			return replacesHint
+		}
+		return replacesOne
 	}
 	return ""
 }
@@ -347,7 +374,7 @@ func (c *Choice) renderOption(dst []string, row, opt int, cur, chosen bool) []st
 		dst = append(dst, c.g.indent+b)
 	}
 	for _, t := range l.desc {
-		dst = append(dst, c.g.indent+"  "+c.p.desc.Render(t))
+		dst = append(dst, c.g.indent+"  "+c.renderDesc(t))
 	}
 	return dst
 }
@@ -421,6 +448,12 @@ func (c *Choice) scrollLine(arrow string, n int) string {
 	return c.g.noCursor + c.st.Option.Scroll.Render(arrow+" "+strconv.Itoa(n)+" more")
 }
 
+// bothScrollLine marks a list cut at both ends when there is room for one
+// marker line only.
+func (c *Choice) bothScrollLine(above, below int) string {
+	return c.g.noCursor + c.st.Option.Scroll.Render("↑ "+strconv.Itoa(above)+" · ↓ "+strconv.Itoa(below)+" more")
+}
+
 // fit returns the first row of a window of budget lines that starts at off
 // or later and shows the cursor row: off itself when it already does. It
 // measures only the rows between the two.
@@ -474,17 +507,24 @@ func (c *Choice) render() string {
 		scroll = total > avail
 	}
 
-	off, budget, up, indicators := 0, avail, false, false
+	// Every cut is marked: with room for a row and a marker, a "↓ N
+	// more" line; with room for two rows and both markers, "↑ N more"
+	// too; with less, one line carries both counts.
+	off, budget, up, indicators, both := 0, avail, false, false, false
 	if scroll {
-		indicators = avail >= 4
+		indicators = avail >= 2
 		if indicators {
 			budget-- // the ↓ line
 		}
 		off = c.fit(cur, c.draft.Offset, budget)
 		if off > 0 && indicators {
-			budget-- // the ↑ line
-			up = true
-			off = c.fit(cur, off, budget)
+			if budget >= 3 {
+				budget-- // the ↑ line
+				up = true
+				off = c.fit(cur, off, budget)
+			} else {
+				both = true
+			}
 		}
 		// Near the end, pull the window up to use the space left below.
 		used := 0
@@ -526,13 +566,21 @@ func (c *Choice) render() string {
 				lines = lines[:start]
 				break
 			}
-			lines = lines[:start+budget-used] // clip a row taller than the window
+			// Clip a row taller than the window, and say so.
+			lines = lines[:start+budget-used]
+			last := len(lines) - 1
+			lines[last] = ansi.Truncate(lines[last], max(w-1, 0), "") + ellipsis
 			rh = budget - used
 		}
 		used += rh
 		shown++
 	}
-	if r < nRows && indicators {
+	switch {
+	case both && r < nRows:
+		lines = append(lines, c.bothScrollLine(off, nRows-r))
+	case both:
+		lines = append(lines, c.scrollLine("↑", off))
+	case r < nRows && indicators:
 		lines = append(lines, c.scrollLine("↓", nRows-r))
 	}
 	c.pageRows = max(shown, 1)
@@ -556,4 +604,19 @@ func (c *Choice) render() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Height returns the lines the field needs to show every row at its width
+// (the filter line and the Other row included), or limit when it needs
+// more: the height to give it where space is not fixed (an inline prompt).
+// It measures at most limit rows.
+func (c *Choice) Height(limit int) int {
+	h := 0
+	if c.filterEditing || c.filtered {
+		h++
+	}
+	for r := 0; r < c.nRows() && h < limit; r++ {
+		h += c.rowHeight(r)
+	}
+	return min(h, limit)
 }

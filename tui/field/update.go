@@ -12,13 +12,14 @@ import (
 func (c *Choice) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		c.confirmed = false
 		if !c.focused {
 			return c, nil
 		}
 		c.viewOK = false
-		c.hint = "" // a hint lasts until the next key
 		return c, c.handleKey(msg)
 	case tea.PasteMsg:
+		c.confirmed = false
 		if !c.focused {
 			return c, nil
 		}
@@ -162,24 +163,25 @@ func (c *Choice) pick(msg tea.KeyPressMsg) tea.Cmd {
 	return c.finish()
 }
 
-// finish ends the question: the draft is Done and counts one more
-// confirmation, so the root can move on at once, without waiting for
-// huh's NextField message to come back through the event loop (keys typed
-// meanwhile would land on this question).
+// finish confirms the question (see Confirmed), so the owner can move on
+// at once, without waiting for a message to come back through the event
+// loop (keys typed meanwhile would land on this question). With
+// NextFieldOnConfirm it also moves its huh form on.
 func (c *Choice) finish() tea.Cmd {
-	c.draft.Done = true
-	c.draft.Confirms++
-	return tea.Batch(c.sync(), huh.NextField)
+	c.confirmed = true
+	if c.nextField {
+		return tea.Batch(c.sync(), huh.NextField)
+	}
+	return c.sync()
 }
 
-// choose makes opt the single-select answer and marks the draft Done.
+// choose makes opt the single-select answer.
 func (c *Choice) choose(opt int) {
 	d := c.draft
 	clear(d.Chosen)
 	d.Chosen[opt] = true
 	c.nChosen = 1
 	d.OtherChosen = false
-	d.Done = true
 }
 
 func (c *Choice) toggle(opt int) {
@@ -218,32 +220,30 @@ func (c *Choice) toggleAll() {
 	}
 }
 
-// confirm handles the Confirm key outside filter editing.
+// confirm handles the Confirm key outside filter editing. Enter never
+// confirms an answer the human did not see: on an option row it takes
+// that option (single-select), or, with nothing checked yet, checks it
+// (multi-select, as gum choose --no-limit does). On the Other row it
+// confirms the typed text, or an empty answer, which the owner decides
+// about (asking before it sends a skipped question).
 func (c *Choice) confirm() tea.Cmd {
 	d := c.draft
-	onOther := c.onOther()
-	if !c.multi {
-		if !onOther {
-			if c.nf() == 0 {
-				return nil
-			}
-			c.choose(c.optionAt(c.row))
-			return c.finish()
+	if c.onOther() {
+		if strings.TrimSpace(d.OtherText) != "" && c.nChosen == 0 {
+			d.OtherChosen = true
 		}
-		if strings.TrimSpace(d.OtherText) == "" {
-			c.hint = "type an answer first, then press " + c.keys.Confirm.Help().Key
-			return nil
-		}
-		clear(d.Chosen)
-		c.nChosen = 0
-		d.OtherChosen = true
-		d.Done = true
 		return c.finish()
 	}
-	if onOther && c.nChosen == 0 && strings.TrimSpace(d.OtherText) != "" {
-		d.OtherChosen = true
+	if c.nf() == 0 {
+		return nil
 	}
-	d.Done = true
+	opt := c.optionAt(c.row)
+	switch {
+	case !c.multi:
+		c.choose(opt)
+	case c.nChosen == 0 && !d.OtherChosen:
+		c.toggle(opt)
+	}
 	return c.finish()
 }
 
@@ -259,7 +259,7 @@ func (c *Choice) editOther(msg tea.Msg) tea.Cmd {
 	d.OtherText = v
 	if strings.TrimSpace(v) == "" {
 		d.OtherChosen = false
-	} else if c.multi && !d.OtherChosen {
+	} else if !d.OtherChosen {
 		// A custom answer replaces the options, never supplements them.
 		d.OtherChosen = true
 		if c.nChosen > 0 {

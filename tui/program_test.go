@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,14 +14,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
-		// drain runs a test's timer commands with a deadline and leaves
-		// them to finish on their own; they end within seconds.
-		goleak.IgnoreAnyFunction("github.com/asktui/asktui/tui.drain.func1"),
 		// bubbletea does not cancel a pending tea.Tick when its program
 		// ends; the timer goroutine (and a batch waiting on it) ends by
 		// itself within the tick's duration (at most 4 s here).
@@ -38,49 +37,87 @@ func TestMain(m *testing.M) {
 // program's filter answers it with the model's view, unstyled.
 type probeMsg struct{ screen chan string }
 
-func probeFilter(m tea.Model, msg tea.Msg) tea.Msg {
-	if p, ok := msg.(probeMsg); ok {
-		p.screen <- screen(m.(*model))
-		return nil
-	}
-	return msg
-}
-
-// harness runs a real Program headless, 100x30, with its provider
-// registered in a service.
+// harness runs a real Program headless, 100x30 unless told otherwise,
+// with its inbox registered in a service.
 type harness struct {
 	t       *testing.T
 	prog    *Program
 	svc     *interaction.Service
+	clock   *settableClock
+	changed chan struct{} // signalled whenever the program handles a message
 	runErr  chan error
 	cancel  context.CancelFunc
 	release func()
+	stopped bool
 }
 
-func startProgram(t *testing.T) *harness {
+// settableClock is a key clock tests move, shared with the program's
+// goroutine.
+type settableClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *settableClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *settableClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+func startProgram(t *testing.T, opts ...Options) *harness {
 	t.Helper()
-	p := New(Options{
-		Theme: styles.ThemeDark,
-		now:   func() time.Time { return fixedNow },
-		programOptions: []tea.ProgramOption{
-			tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30),
-			tea.WithFilter(probeFilter),
-			tea.WithoutSignals(), tea.WithEnvironment([]string{"TERM=xterm-256color"}),
-		},
-	})
-	svc := interaction.NewService()
-	unregister, err := svc.Register(p.Provider())
+	o := Options{}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	w, hgt := 100, 30
+	if o.Width > 0 {
+		w, hgt = o.Width, o.Height
+		o.Width, o.Height = 0, 0
+	}
+	h := &harness{t: t, clock: &settableClock{t: fixedNow}, changed: make(chan struct{}, 1), runErr: make(chan error, 1)}
+	o.Theme = styles.ThemeDark
+	o.now = func() time.Time { return fixedNow }
+	o.clock = h.clock.now
+	o.programOptions = []tea.ProgramOption{
+		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(w, hgt),
+		tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
+			if p, ok := msg.(probeMsg); ok {
+				p.screen <- screen(m.(*model))
+				return nil
+			}
+			select {
+			case h.changed <- struct{}{}:
+			default:
+			}
+			return msg
+		}),
+		tea.WithoutSignals(), tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+	}
+	h.prog = New(o)
+	h.svc = interaction.NewService()
+	unregister, err := h.svc.Register(h.prog.Provider())
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, prog: p, svc: svc, runErr: make(chan error, 1), cancel: cancel, release: unregister}
-	go func() { h.runErr <- p.Run(ctx) }()
+	h.cancel, h.release = cancel, unregister
+	go func() { h.runErr <- h.prog.Run(ctx) }()
 	t.Cleanup(h.stop)
 	return h
 }
 
 func (h *harness) stop() {
+	if h.stopped {
+		return
+	}
+	h.stopped = true
 	h.cancel()
 	select {
 	case <-h.runErr:
@@ -103,19 +140,21 @@ func (h *harness) screen() string {
 	}
 }
 
-// waitUntil polls the screen until cond holds, and returns that screen.
+// waitUntil returns the screen once cond holds for it, looking again
+// each time the program has handled a message.
 func (h *harness) waitUntil(cond func(screen string) bool) string {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	timeout := time.After(10 * time.Second)
 	for {
 		s := h.screen()
 		if cond(s) {
 			return s
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-h.changed:
+		case <-timeout:
 			h.t.Fatalf("condition not met; screen:\n%s", s)
 		}
-		time.Sleep(5 * time.Millisecond) // polling interval, not synchronisation
 	}
 }
 
@@ -125,12 +164,27 @@ func (h *harness) waitFor(s string) {
 	h.waitUntil(func(screen string) bool { return strings.Contains(screen, s) })
 }
 
+// press presses keys a second apart on the key clock: a human pace,
+// past any arrival grace.
 func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		for _, msg := range keyMsgs(k) {
+			h.clock.set(h.clock.now().Add(time.Second))
+			h.prog.prog.Send(msg)
+		}
+	}
+}
+
+// pressAt presses keys at time at on the key clock and returns once the
+// program has handled them.
+func (h *harness) pressAt(at time.Time, keys ...string) {
+	h.clock.set(at)
 	for _, k := range keys {
 		for _, msg := range keyMsgs(k) {
 			h.prog.prog.Send(msg)
 		}
 	}
+	h.screen() // handled in order: the keys came first
 }
 
 type outcome struct {
@@ -290,4 +344,23 @@ func TestWithdrawalCarriesTheDraft(t *testing.T) {
 	if item, _ := d.Draft().Get("env"); len(item.Selected) != 1 || item.Selected[0] != "Production" {
 		t.Fatalf("draft = %+v", d.Draft())
 	}
+}
+
+// Two views of one inbox: both show the request, the first answer wins,
+// and the other view says where it was answered.
+func TestTwoViewsOfOneInbox(t *testing.T) {
+	in := inbox.New(nil)
+	defer in.Close()
+	a := startProgram(t, Options{Inbox: in, Name: "left", Session: true})
+	b := startProgram(t, Options{Inbox: in, Name: "right", Session: true})
+	ch := a.ask(context.Background(), single(deployQuestion()))
+	a.waitFor("Deploy the release")
+	b.waitFor("Deploy the release")
+	b.press("down") // a draft on the right that the left's answer overtakes
+	a.press("3")
+	if o := wait(t, ch); o.err != nil || o.answer.Answers[0].Selected[0] != "Only canary" {
+		t.Fatalf("got %+v %v", o.answer, o.err)
+	}
+	b.waitFor("answered from left")
+	a.waitFor("Answer sent to claude-code")
 }

@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/styles"
+)
+
+// inboxPane lists the waiting requests: agent, what it asks, how many
+// questions, and how long it has waited. With the focus it has a cursor
+// of its own; the request shown is not switched until the human opens
+// one.
+type inboxPane struct {
+	keys   InboxKeyMap
+	cursor int
+}
+
+// HandleKey moves the cursor through n requests. It returns the index of
+// the request to open, or -1, and whether the human left the inbox.
+func (p *inboxPane) HandleKey(msg keyMsg, n int) (open int, leave bool) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, max(n-1, 0))
+	case key.Matches(msg, k.Open):
+		if p.cursor < n {
+			return p.cursor, true
+		}
+	case key.Matches(msg, k.Back):
+		return -1, true
+	}
+	return -1, false
+}
+
+// ShortHelp lists the inbox's keys.
+func (p *inboxPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "move"), k.Open, k.Back}
+}
+
+// FullHelp lists the inbox's keys, all of them.
+func (p *inboxPane) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+}
+
+// View draws the inbox in width×rows: a title and one row per request,
+// scrolled to keep mark (the request shown, or the cursor) in view, with
+// the rows cut off above and below counted.
+func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, now time.Time, st *styles.Styles, color func(*request) int) string {
+	title := st.Inbox.Title.Render("Inbox · " + plural(len(reqs), "request", "requests"))
+	if focused {
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · enter opens")
+	}
+	lines := []string{ansi.Truncate(title, width, "…")}
+	rows = max(rows, 1)
+	first := 0
+	show := rows
+	if len(reqs) > rows {
+		// One row says what is cut; keep the marked request in view.
+		show = max(rows-1, 1)
+		first = min(max(mark-show+1, 0), len(reqs)-show)
+	}
+	for i := first; i < len(reqs) && i < first+show; i++ {
+		r := reqs[i]
+		cursor, style := "  ", st.Inbox.Item
+		if i == mark {
+			cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		}
+		meta := st.Inbox.Meta.Render(" · " + plural(len(r.questions), "question", "questions") + " · " + age(now.Sub(r.arrived)))
+		name := st.AgentStyle(color(r)).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
+		room := width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
+		what := ""
+		if room >= 4 {
+			what = st.Inbox.Meta.Render(" · ") + style.Render(ansi.Truncate(r.what(), room, "…"))
+		}
+		lines = append(lines, ansi.Truncate(cursor+name+what+meta, width, "…"))
+	}
+	if cut := len(reqs) - show; cut > 0 {
+		above, below := first, len(reqs)-first-show
+		var parts []string
+		if above > 0 {
+			parts = append(parts, "↑ "+plural(above, "more", "more"))
+		}
+		if below > 0 {
+			parts = append(parts, "↓ +"+plural(below, "more", "more"))
+		}
+		lines = append(lines, "  "+st.Option.Scroll.Render(strings.Join(parts, " · ")))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,79 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyReference returns the key reference as Markdown, one table per mode,
+// generated from DefaultKeyMap: the README's "Keys" section is this text,
+// and a test fails when the two disagree (refresh it with
+// `go test ./tui -run TestREADMEKeyReference -update`).
+func KeyReference() string {
+	k := DefaultKeyMap()
+	c := k.Choice
+	q := k.Question
+	sections := []struct {
+		title string
+		note  string
+		keys  []key.Binding
+	}{
+		{"Answering a question", "", []key.Binding{
+			c.Up, c.Down, c.PageUp, c.PageDown, c.Home, c.End,
+			relabel(c.Pick, c.Pick.Help().Key, "choose that option (toggle it in multi-select)"),
+			relabel(c.Toggle, "space/x", "toggle the option (multi-select)"),
+			relabel(c.SelectAll, c.SelectAll.Help().Key, "check all or none (multi-select)"),
+			relabel(c.Confirm, c.Confirm.Help().Key, "choose the option, or confirm the checked ones (with none checked, the one under the cursor); on the Other row, confirm the text"),
+			key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your own answer on the Other row (letters and digits are text there)")),
+			relabel(c.Filter, c.Filter.Help().Key, "filter the options"),
+			relabel(c.AcceptFilter, c.AcceptFilter.Help().Key, "keep the filter (while typing it)"),
+			c.ClearFilter,
+			relabel(q.TextSubmit, q.TextSubmit.Help().Key, "confirm a free-text answer"),
+			q.NewLine,
+			q.NextTab, q.PrevTab,
+			relabel(pair(q.NextArrow, q.PrevArrow, "←/→", ""), "←/→", "previous or next question (not while typing)"),
+			pair(q.ScrollUp, q.ScrollDown, "⇧↑/⇧↓", "scroll a long question text"),
+			relabel(q.Decline, q.Decline.Help().Key, "ask to decline the request (after clearing a filter)"),
+		}},
+		{"Review step", "The last tab of a request with several questions.", []key.Binding{
+			k.Review.Submit, relabel(k.Review.Jump, k.Review.Jump.Help().Key, "change the answer to that question"),
+			relabel(pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", ""), "tab/⇧tab", "first or last question"),
+			pair(k.Review.ScrollUp, k.Review.ScrollDown, "↑/↓", "scroll"), k.Review.Decline,
+		}},
+		{"Confirmations", "Declining, skipping a lone question, submitting with unanswered questions.", []key.Binding{
+			k.Confirm.Yes, relabel(k.Confirm.No, k.Confirm.No.Help().Key, "go back; every draft stays"), k.Confirm.Press, k.Confirm.Switch,
+		}},
+		{"Session view", "With `asktui serve` and `asktui demo`.", []key.Binding{
+			k.Global.NextRequest, k.Global.PrevRequest,
+			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "move through the waiting requests (↑/↓, enter opens, esc goes back)"),
+			relabel(k.Global.Activity, k.Global.Activity.Help().Key, "scroll the activity (↑/↓, pgup/pgdn, end follows, esc goes back)"),
+			relabel(k.Global.Past, k.Global.Past.Help().Key, "past answers of this session (enter copies one's JSON to the clipboard, esc closes)"),
+		}},
+		{"Everywhere", "", []key.Binding{
+			relabel(k.Global.Help, "?, f1", "all keys of the moment (f1 while typing); esc closes"),
+			relabel(k.Global.Quit, k.Global.Quit.Help().Key, "quit without answering (exit 130)"),
+		}},
+	}
+	var b strings.Builder
+	for i, s := range sections {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("**" + s.title + ".**")
+		if s.note != "" {
+			b.WriteString(" " + s.note)
+		}
+		b.WriteString("\n\n| key | does |\n|---|---|\n")
+		for _, kb := range s.keys {
+			h := kb.Help()
+			b.WriteString("| " + mdCell(h.Key) + " | " + mdCell(h.Desc) + " |\n")
+		}
+	}
+	return b.String()
+}
+
+// mdCell escapes a Markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "`", "\\`").Replace(s)
+}

@@ -1,0 +1,345 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/styles"
+)
+
+// panel is the vertical layout of a request's question panel, computed
+// once per frame and shared by View and by the form's sizing.
+type panel struct {
+	width, height int
+	who           bool     // the "<agent> asks" row (session view)
+	tabs, tabsGap bool     // the tab row, and a gap under it
+	header        bool     // the header row of a lone question
+	text          []string // the question text, wrapped
+	textRows      int      // rows of question text shown
+	moreText      bool     // the text does not fit: its scroll state is shown
+	hint          bool     // the row saying what kind of answer it takes
+	formGap       bool     // a gap above the form
+	formRows      int      // rows for the form
+}
+
+// Rows the form gets before the question text takes any more: the text
+// yields to the options first, so at every size at least one option (and
+// the marker saying more follow) stays visible.
+const (
+	formMinRows  = 3
+	formWantRows = 6
+)
+
+// layout fits request r's panel in w×h. The rows go, in this order: the
+// agent row, the tabs, one row of question text and formMinRows of form;
+// then the header and the hint; then the form up to formWantRows; then
+// the rest of the text; then the gaps; whatever is left goes to the form.
+func (m *model) layout(r *request, w, h int) panel {
+	return m.layoutFit(r, w, h, m.inline)
+}
+
+// layoutFit is layout; with fit, the form gets only the rows it needs
+// (an inline prompt, or a panel sharing a narrow screen).
+func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
+	p := panel{width: w, height: h}
+	rest := h
+	take := func(n int) bool {
+		if rest >= n {
+			rest -= n
+			return true
+		}
+		return false
+	}
+	p.who = m.session && take(1)
+	p.tabs = !r.single() && take(1)
+	q := r.current()
+	if q == nil {
+		p.tabsGap = p.tabs && rest >= 10 && take(1)
+		p.formRows = rest
+		if fit {
+			p.formRows = min(rest, len(r.questions)+5) // the review's rows
+		}
+		return p
+	}
+	p.text = q.wrapped(w, m.styles)
+	natural := q.naturalRows(w)
+	formMin := min(natural, formMinRows)
+	rest -= formMin + 1
+	p.header = r.single() && q.header != "" && take(1)
+	p.hint = take(1)
+	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
+	rest -= more
+	extra := min(len(p.text)-1, max(rest, 0))
+	rest -= extra
+	p.textRows = 1 + extra
+	p.moreText = p.textRows < len(p.text)
+	p.formGap = take(1)
+	p.tabsGap = p.tabs && take(1)
+	p.formRows = max(formMin+more+max(rest, 0), 1)
+	if fit {
+		p.formRows = min(p.formRows, natural)
+	}
+	return p
+}
+
+// naturalRows is the rows the question's form would use with room for
+// everything, at width w.
+func (q *question) naturalRows(w int) int {
+	switch {
+	case q.choice != nil:
+		return q.choice.Height(500)
+	case q.free():
+		return 5
+	}
+	n := 1 // the Other row
+	for i := range q.labels {
+		n++
+		if q.descs != nil && q.descs[i] != "" {
+			n += min(1+cellWidth(q.descs[i])/max(w-8, 1), 3)
+		}
+	}
+	return n
+}
+
+// height is the rows the panel uses; in inline mode the body shrinks to
+// it.
+func (p panel) used() int {
+	n := p.textRows + p.formRows
+	for _, on := range []bool{p.who, p.tabs, p.tabsGap, p.header, p.hint, p.formGap} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
+// panelView is the question panel in w×h: the request shown, or a note
+// that nothing waits.
+func (m *model) panelView(w, h int) string {
+	if r := m.activeRequest(); r != nil {
+		return m.requestView(r, m.layout(r, w, h))
+	}
+	st := m.styles
+	lines := []string{
+		st.App.Empty.Render("No questions waiting."),
+		st.App.Bar.Render("Questions from agents appear here."),
+	}
+	if m.status != "" {
+		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(m.status, max(w-2, 10), "")))
+	}
+	if m.inline {
+		return lipgloss.JoinVertical(lipgloss.Left, lines...)
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
+}
+
+// requestView draws request r's panel laid out as p.
+func (m *model) requestView(r *request, p panel) string {
+	st := m.styles
+	var rows []string
+	if p.who {
+		who := st.AgentStyle(m.agentColor(r)).Render(r.agent) + st.App.Bar.Render(" asks · "+age(m.now().Sub(r.arrived)))
+		rows = append(rows, ansi.Truncate(who, p.width, "…"))
+	}
+	if p.tabs {
+		rows = append(rows, m.tabsView(r, p.width))
+		if p.tabsGap {
+			rows = append(rows, "")
+		}
+	}
+	if m.mode() == modeConfirm && m.confirm.request == r.id {
+		room := max(p.height-len(rows), 1)
+		box := m.confirm.View(r, p.width, room, st)
+		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, box))
+		return strings.Join(rows, "\n")
+	}
+	q := r.current()
+	if q == nil {
+		rows = append(rows, m.review.View(r, p.width, p.height-len(rows), st))
+		return strings.Join(rows, "\n")
+	}
+	if p.header {
+		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, p.width, "…")))
+	}
+	r.scroll = min(max(r.scroll, 0), max(len(p.text)-p.textRows, 0))
+	text := append([]string(nil), p.text[r.scroll:r.scroll+p.textRows]...)
+	hint := m.hint(r, q)
+	if p.moreText {
+		where := fmt.Sprintf("↕ lines %d–%d of %d · ⇧↑/⇧↓ scroll", r.scroll+1, r.scroll+p.textRows, len(p.text))
+		if p.hint {
+			hint = where
+		} else {
+			// No row to spare: the last text row makes room for the mark.
+			below := len(p.text) - r.scroll - p.textRows
+			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" ⇧↓ +%d", below))
+			last := len(text) - 1
+			text[last] = ansi.Truncate(text[last], max(p.width-cellWidth(mark), 1), "…") + mark
+		}
+	}
+	rows = append(rows, text...)
+	if m.graceFor(r) {
+		cue := st.App.Notice.Render("⏸ new question from " + r.agent + " · keys paused while you type")
+		if p.hint {
+			rows = append(rows, ansi.Truncate(cue, p.width, "…"))
+		} else {
+			rows[0] = ansi.Truncate(cue, p.width, "…")
+		}
+	} else if p.hint {
+		rows = append(rows, st.Question.Hint.Render(ansi.Truncate(hint, p.width, "…")))
+	}
+	if p.formGap {
+		rows = append(rows, "")
+	}
+	if q.form != nil {
+		// huh pads a form below its fields; the panel has p.formRows.
+		form := strings.Split(q.form.View(), "\n")
+		rows = append(rows, form[:min(len(form), p.formRows)]...)
+	}
+	return strings.Join(rows, "\n")
+}
+
+// hint says what kind of answer the question takes.
+func (m *model) hint(r *request, q *question) string {
+	switch {
+	case q.free():
+		return "Type your answer · enter to confirm, alt+enter for a new line"
+	case q.raw.MultiSelect:
+		return "Pick any · space toggles, enter confirms"
+	case r.single():
+		return "Pick one · enter or 1–9 answers at once"
+	default:
+		return "Pick one · enter or 1–9"
+	}
+}
+
+// tabsView draws one tab per question and the review tab, scrolled so the
+// active tab is visible. Each tab is drawn in one style from edge to edge,
+// so the active tab's pill covers its mark and title alike.
+func (m *model) tabsView(r *request, width int) string {
+	st := m.styles
+	tabs := make([]string, 0, len(r.questions)+1)
+	for i, q := range r.questions {
+		mark, markStyle := "○", st.Tabs.Pending
+		if q.answered() {
+			mark, markStyle = "✓", st.Tabs.Answered
+		}
+		tabs = append(tabs, tab(st, mark, markStyle, ansi.Truncate(q.title, 16, "…"), i == r.tab))
+	}
+	tabs = append(tabs, tab(st, "", lipgloss.Style{}, "Review", r.reviewing()))
+
+	sep := st.Tabs.Separator.Render("│")
+	// Show as many tabs as fit, keeping the active one in view.
+	first, last := r.tab, r.tab
+	used := cellWidth(tabs[r.tab])
+	for grown := true; grown; {
+		grown = false
+		if last+1 < len(tabs) && used+cellWidth(tabs[last+1])+3 <= width {
+			last++
+			used += cellWidth(tabs[last]) + 1
+			grown = true
+		}
+		if first > 0 && used+cellWidth(tabs[first-1])+3 <= width {
+			first--
+			used += cellWidth(tabs[first]) + 1
+			grown = true
+		}
+	}
+	out := strings.Join(tabs[first:last+1], sep)
+	if first > 0 {
+		out = st.Tabs.Scroll.Render("‹") + out
+	}
+	if last < len(tabs)-1 {
+		out += st.Tabs.Scroll.Render("›")
+	}
+	return ansi.Truncate(out, width, "…")
+}
+
+// tab draws one tab: " ✓ Title ". The active tab is one pill, its mark in
+// the pill's colours; an inactive tab shows its mark in the mark's colour.
+func tab(st *styles.Styles, mark string, markStyle lipgloss.Style, title string, active bool) string {
+	if active {
+		text := title
+		if mark != "" {
+			text = mark + " " + title
+		}
+		return st.Tabs.Active.Render(text)
+	}
+	plain := st.Tabs.Inactive.UnsetPadding()
+	out := " "
+	if mark != "" {
+		out += markStyle.UnsetString().Render(mark) + " "
+	}
+	return out + plain.Render(title) + " "
+}
+
+// titleBar shows the app, the asking agent or the agents connected, the
+// countdown and how many questions wait.
+func (m *model) titleBar() string {
+	st := m.styles
+	w := m.contentWidth()
+	left := st.App.Name.Render("asktui")
+	r := m.activeRequest()
+	switch {
+	case m.session:
+		left += st.App.Bar.Render(" " + plural(m.log.connected(), "agent connected", "agents connected"))
+	case r != nil:
+		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
+	}
+	var right []string
+	if r != nil && !r.deadline.IsZero() {
+		left := r.deadline.Sub(m.now())
+		s := st.App.Countdown
+		if left < 10*time.Second {
+			s = st.App.CountdownUrgent
+		}
+		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
+	}
+	switch n := len(m.requests); {
+	case m.session && n > 0:
+		right = append(right, st.App.Queue.Render(plural(questionCount(m.requests), "question waiting", "questions waiting")))
+	case m.session && m.status != "":
+		right = append(right, st.App.Bar.Render(m.status))
+	case !m.session && n > 1:
+		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
+	}
+	rs := strings.Join(right, st.App.Bar.Render(" · "))
+	if rs == "" {
+		return ansi.Truncate(left, w, "…")
+	}
+	if m.session && cellWidth(left)+1+cellWidth(rs) > w {
+		left = st.App.Name.Render("asktui") // what waits matters more than who is connected
+	}
+	space := w - cellWidth(left) - cellWidth(rs)
+	if space < 1 {
+		rs = ansi.Truncate(rs, max(w-cellWidth(left)-1, 0), "…")
+		space = max(w-cellWidth(left)-cellWidth(rs), 1)
+	}
+	return ansi.Truncate(left+strings.Repeat(" ", space)+rs, w, "…")
+}
+
+// waitingAgents lists the agents of the waiting requests other than the
+// shown one, each once, in arrival order.
+func (m *model) waitingAgents(shown *request) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range m.requests {
+		if r == shown || seen[r.agent] {
+			continue
+		}
+		seen[r.agent] = true
+		names = append(names, r.agent)
+	}
+	return strings.Join(names, ", ")
+}
+
+func formatDuration(d time.Duration) string {
+	s := max(int(d.Round(time.Second)/time.Second), 0)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
