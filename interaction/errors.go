@@ -35,6 +35,21 @@ const (
 	// CodeInvalidAnswer means a provider returned an answer inconsistent with
 	// the request.
 	CodeInvalidAnswer Code = "INVALID_ANSWER"
+	// CodeAgentNotFound means the agent to start is unknown or its
+	// executable is not installed.
+	CodeAgentNotFound Code = "AGENT_NOT_FOUND"
+	// CodeAgentExited means the agent's process ended (or could not start).
+	CodeAgentExited Code = "AGENT_EXITED"
+	// CodeAgentProtocol means the agent broke its protocol: malformed
+	// messages, a version we do not speak, no answer in time.
+	CodeAgentProtocol Code = "AGENT_PROTOCOL"
+	// CodeAgentAuth means the agent needs the human to sign in first.
+	CodeAgentAuth Code = "AGENT_AUTH"
+	// CodeBusy means the conversation is in a turn already.
+	CodeBusy Code = "BUSY"
+	// CodeUnsupported means the agent (or this interface) cannot do what
+	// was asked, such as listing past sessions.
+	CodeUnsupported Code = "UNSUPPORTED"
 	// CodeInternal marks an unexpected failure that carries no other code.
 	CodeInternal Code = "INTERNAL"
 )
