@@ -51,6 +51,12 @@ func (a Answer) Check(req Request) error {
 // (0-based).
 func checkItem(p *problems, qi int, q Question, item AnswerItem) {
 	ref := "the answer to " + questionRef(qi, q.ID)
+	switch {
+	case len(item.Note) > MaxNoteLen:
+		p.addf(`%s: the "note" is %d bytes, over the limit of %d bytes`, ref, len(item.Note), MaxNoteLen)
+	case !utf8.ValidString(item.Note):
+		p.addf(`%s: the "note" is not valid UTF-8`, ref)
+	}
 	if item.Custom != "" {
 		switch {
 		case len(item.Custom) > MaxCustomLen:

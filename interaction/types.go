@@ -17,6 +17,10 @@ type Option struct {
 	Label string `json:"label"`
 	// Description is optional help text rendered by capable interfaces.
 	Description string `json:"description,omitempty"`
+	// Preview is optional Markdown or code shown for the option under the
+	// cursor: what choosing it means (the file it writes, the layout it
+	// gives).
+	Preview string `json:"preview,omitempty"`
 }
 
 // Question is one question of a [Request].
@@ -30,6 +34,9 @@ type Question struct {
 	Question string `json:"question"`
 	// Header is an optional short heading or group label.
 	Header string `json:"header,omitempty"`
+	// Detail is optional supporting Markdown shown with the question but
+	// kept out of the labels: a plan to approve, a diff, an error log.
+	Detail string `json:"detail,omitempty"`
 	// Options are the choices the interface can render as a menu.
 	Options []Option `json:"options,omitempty"`
 	// MultiSelect allows more than one option to be selected. The default
@@ -44,6 +51,7 @@ type wireQuestion struct {
 	ID               string   `json:"id"`
 	Question         string   `json:"question"`
 	Header           string   `json:"header"`
+	Detail           string   `json:"detail"`
 	Options          []Option `json:"options"`
 	MultiSelect      bool     `json:"multiSelect"`
 	MultiSelectSnake bool     `json:"multi_select"`
@@ -54,6 +62,7 @@ func (w wireQuestion) question() Question {
 		ID:          w.ID,
 		Question:    w.Question,
 		Header:      w.Header,
+		Detail:      w.Detail,
 		Options:     w.Options,
 		MultiSelect: w.MultiSelect || w.MultiSelectSnake,
 	}
@@ -68,6 +77,7 @@ func (q *Question) UnmarshalJSON(data []byte) error {
 		ID:          q.ID,
 		Question:    q.Question,
 		Header:      q.Header,
+		Detail:      q.Detail,
 		Options:     q.Options,
 		MultiSelect: q.MultiSelect,
 	}
@@ -117,6 +127,9 @@ type AnswerItem struct {
 	// Custom is free "Other" text. When non-empty it overrides the choices:
 	// Selected must then be empty.
 	Custom string `json:"custom,omitempty"`
+	// Note is the human's note on the answer ("yes, but…"), alongside the
+	// selection or the text; it is neither.
+	Note string `json:"note,omitempty"`
 }
 
 // MarshalJSON encodes the item with "selected" always an array, never

@@ -207,3 +207,41 @@ func TestAnswerKeepsHTMLCharacters(t *testing.T) {
 		t.Fatalf("got %s, want %s", b.String(), want)
 	}
 }
+
+func TestDetailPreviewAndNoteRoundTrip(t *testing.T) {
+	req, err := DecodeRequest(strings.NewReader(`{"questions":[{"id":"plan","question":"Approve?","detail":"# Plan\n- a","options":[{"label":"Yes","preview":"` + "```go\\nx\\n```" + `"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := req.Questions[0]
+	if q.Detail != "# Plan\n- a" || q.Options[0].Preview != "```go\nx\n```" {
+		t.Fatalf("decoded %+v", q)
+	}
+	ans := Answer{Answers: []AnswerItem{{ID: "plan", Selected: []string{"Yes"}, Note: "but test it first"}}}
+	if err := ans.Check(req); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(ans)
+	if string(b) != `{"answers":[{"id":"plan","selected":["Yes"],"note":"but test it first"}]}` {
+		t.Fatalf("encoded %s", b)
+	}
+	got, err := NewService().askWith(t, req, ans)
+	if err != nil || got.Answers[0].Note != "but test it first" {
+		t.Fatalf("the service lost the note: %+v %v", got, err)
+	}
+	long := Request{Questions: []Question{{ID: "a", Question: "q", Detail: strings.Repeat("x", MaxDetailLen+1)}}}
+	if err := long.Validate(); CodeOf(err) != CodeInvalidRequest || !strings.Contains(err.Error(), `"detail"`) {
+		t.Fatalf("a long detail: %v", err)
+	}
+}
+
+// askWith registers a provider that answers ans and asks req.
+func (s *Service) askWith(t *testing.T, req Request, ans Answer) (Answer, error) {
+	t.Helper()
+	unregister, err := s.Register(ProviderFunc(func(context.Context, Request) (Answer, error) { return ans, nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unregister()
+	return s.Ask(context.Background(), req)
+}

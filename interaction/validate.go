@@ -26,8 +26,15 @@ const (
 	MaxLabelLen = 4_096
 	// MaxDescriptionLen is the longest option description, in bytes.
 	MaxDescriptionLen = 16_384
+	// MaxDetailLen is the longest question detail, in bytes: the Markdown
+	// shown with a question (a plan, a diff, a log).
+	MaxDetailLen = 65_536
+	// MaxPreviewLen is the longest option preview, in bytes.
+	MaxPreviewLen = 65_536
 	// MaxCustomLen is the longest free "Other" text in an answer, in bytes.
 	MaxCustomLen = 65_536
+	// MaxNoteLen is the longest note on an answer, in bytes.
+	MaxNoteLen = 65_536
 	// MaxRequestBytes is the largest encoded request [DecodeRequest]
 	// accepts (64 MiB). [Request.Validate] also rejects a request whose
 	// text alone adds up to more.
@@ -100,6 +107,9 @@ func (r Request) Validate() error {
 			p.checkString(ref+`: the "question" text`, q.Question, MaxQuestionLen)
 		}
 		p.checkString(ref+`: the "header"`, q.Header, MaxHeaderLen)
+		if !fine(q.Detail, MaxDetailLen) {
+			p.checkString(ref+`: the "detail"`, q.Detail, MaxDetailLen)
+		}
 
 		if len(q.Options) > MaxOptions {
 			p.addf(`%s: %d options exceed the limit of %d options per question; offer fewer choices, or ask without "options" for a free-text answer`,
@@ -134,6 +144,9 @@ func (r Request) Validate() error {
 			}
 			if !fine(o.Description, MaxDescriptionLen) {
 				p.checkString(fmt.Sprintf(`%s: option %d "description"`, ref, j+1), o.Description, MaxDescriptionLen)
+			}
+			if !fine(o.Preview, MaxPreviewLen) {
+				p.checkString(fmt.Sprintf(`%s: option %d "preview"`, ref, j+1), o.Preview, MaxPreviewLen)
 			}
 		}
 	}
