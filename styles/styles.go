@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/glamour/v2/ansi"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // Theme names a palette choice, as given to --theme.
@@ -248,6 +250,36 @@ type Styles struct {
 		Title, Item, Active, Meta lipgloss.Style
 	}
 
+	Code struct {
+		// The colours of highlighted code (diffs, previews): plain text,
+		// keywords, types, function names, strings, numbers, comments
+		// and operators.
+		Plain, Keyword, Type, Function, String, Number, Comment, Operator lipgloss.Style
+	}
+
+	Diff struct {
+		// Added and Removed mark a diff's lines (the +/- sign and the
+		// line number), Context the unchanged ones, Hunk the @@ lines,
+		// LineNo the line numbers of context lines; Path heads a file.
+		Added, Removed, Context, Hunk, LineNo, Path lipgloss.Style
+	}
+
+	Conversation struct {
+		// User is the human's prompt in the transcript; Agent the agent's
+		// name before its message; Thought its thinking (dimmed).
+		User, Agent, Thought lipgloss.Style
+		// Tool is a tool call's title; ToolDone, ToolFailed and
+		// ToolRunning its status marks.
+		Tool, ToolDone, ToolFailed, ToolRunning lipgloss.Style
+		// Plan is a plan's heading; Done a finished step.
+		Plan, Done lipgloss.Style
+		// Editor is the prompt editor's frame; Prompt its › mark;
+		// Selected the highlighted row of a completion or picker.
+		Editor, Prompt, Selected lipgloss.Style
+		// Status is the turn's status line (working, cancelled…).
+		Status lipgloss.Style
+	}
+
 	// Frame draws the border around the question panel.
 	Frame lipgloss.Style
 
@@ -259,7 +291,9 @@ type Styles struct {
 	// Help styles the help bar.
 	Help help.Styles
 
-	huh *huh.Styles
+	huh           *huh.Styles
+	markdown      ansi.StyleConfig
+	codeFormatter string
 }
 
 // New builds the styles for a palette.
@@ -341,6 +375,36 @@ func New(p Palette) *Styles {
 	s.Inbox.Active = fg(p.Accent).Bold(true)
 	s.Inbox.Meta = fg(p.Muted)
 
+	s.Code.Plain = fg(p.Fg)
+	s.Code.Keyword = fg(p.Accent).Bold(true)
+	s.Code.Type = fg(p.Highlight)
+	s.Code.Function = fg(p.Success)
+	s.Code.String = fg(p.Success)
+	s.Code.Number = fg(p.Warning)
+	s.Code.Comment = fg(p.Muted).Italic(true)
+	s.Code.Operator = fg(p.Muted)
+
+	s.Diff.Added = fg(p.Success).Bold(true)
+	s.Diff.Removed = fg(p.Error).Bold(true)
+	s.Diff.Context = fg(p.Muted)
+	s.Diff.Hunk = fg(p.Subtle)
+	s.Diff.LineNo = fg(p.Subtle)
+	s.Diff.Path = fg(p.Highlight).Bold(true)
+
+	s.Conversation.User = fg(p.Accent).Bold(true)
+	s.Conversation.Agent = fg(p.Highlight).Bold(true)
+	s.Conversation.Thought = fg(p.Muted).Italic(true)
+	s.Conversation.Tool = fg(p.Fg).Bold(true)
+	s.Conversation.ToolDone = fg(p.Success)
+	s.Conversation.ToolFailed = fg(p.Error)
+	s.Conversation.ToolRunning = fg(p.Warning)
+	s.Conversation.Plan = fg(p.Accent).Bold(true)
+	s.Conversation.Done = fg(p.Muted).Strikethrough(true)
+	s.Conversation.Editor = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Subtle).Padding(0, 1)
+	s.Conversation.Prompt = fg(p.Accent).Bold(true)
+	s.Conversation.Selected = lipgloss.NewStyle().Foreground(p.OnAccent).Background(p.Accent)
+	s.Conversation.Status = fg(p.Muted).Italic(true)
+
 	for _, c := range []color.Color{p.Highlight, p.Accent, p.Success, p.Warning, p.Error} {
 		s.agents = append(s.agents, fg(c).Bold(true))
 	}
@@ -362,9 +426,15 @@ func New(p Palette) *Styles {
 		s.Tabs.Active = s.Tabs.Active.Reverse(true)
 		s.Dialog.ActiveButton = s.Dialog.ActiveButton.Reverse(true)
 		s.Option.Focused = s.Option.Focused.Underline(true)
+		s.Conversation.Selected = s.Conversation.Selected.Reverse(true)
 	}
 
 	s.huh = huhTheme(p, s)
+	s.markdown = markdownStyle(p)
+	s.codeFormatter = "terminal256"
+	if _, ok := p.Muted.(xansi.BasicColor); ok {
+		s.codeFormatter = "terminal16"
+	}
 	return s
 }
 
