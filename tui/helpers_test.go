@@ -84,6 +84,7 @@ func run(t *testing.T, f func(t *testing.T)) {
 		defer func() {
 			time.Sleep(time.Hour) // fake time: fires the pending timers at once
 			synctest.Wait()
+			clear(parked)
 		}()
 		f(t)
 	})
@@ -123,15 +124,42 @@ func withdraw(p pending, err error) {
 }
 
 // send delivers msg and then every message its commands produce at once,
-// like the event loop would; commands waiting on a timer are left alone.
+// like the event loop would. A command that is still waiting (on a timer,
+// or on an agent's turn) is parked; its message is delivered by a later
+// send once it has come.
 func send(m *model, msg tea.Msg) {
 	_, cmd := m.Update(msg)
 	drain(m, cmd)
+	for {
+		synctest.Wait()
+		var ready []tea.Msg
+		left := parked[m][:0]
+		for _, ch := range parked[m] {
+			select {
+			case msg := <-ch:
+				ready = append(ready, msg)
+			default:
+				left = append(left, ch)
+			}
+		}
+		parked[m] = left
+		if len(ready) == 0 {
+			return
+		}
+		for _, msg := range ready {
+			deliver(m, msg)
+		}
+	}
 }
+
+// parked holds each model's commands still waiting, by their result
+// channel. Tests in a bubble run one at a time per model.
+var parked = map[*model][]chan tea.Msg{}
 
 // drain runs cmd and the commands that follow from it, delivering their
 // messages to m. It must run inside a synctest bubble: a command still
-// blocked once every goroutine of the bubble is blocked waits on a timer.
+// blocked once every goroutine of the bubble is blocked is waiting (on a
+// timer, say), and is parked.
 func drain(m *model, cmd tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
@@ -140,31 +168,42 @@ func drain(m *model, cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		msg, ok := runCmd(c)
-		if !ok {
-			continue // a timer: not part of this step
+		msg, ch := runCmd(c)
+		if ch != nil {
+			parked[m] = append(parked[m], ch)
+			continue
 		}
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		}
+		queue = append(queue, deliverCmds(m, msg)...)
 	}
 }
 
-// runCmd runs c and returns its message, or false when c waits on a timer.
-func runCmd(c tea.Cmd) (tea.Msg, bool) {
+// deliver hands msg (and what follows from it) to m.
+func deliver(m *model, msg tea.Msg) { drain(m, func() tea.Msg { return msg }) }
+
+// deliverCmds hands msg to m and returns the commands that follow.
+func deliverCmds(m *model, msg tea.Msg) []tea.Cmd {
+	switch msg := msg.(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		return msg
+	default:
+		_, next := m.Update(msg)
+		return []tea.Cmd{next}
+	}
+}
+
+// runCmd runs c and returns its message, or, when c is still waiting once
+// the bubble is idle, the channel its message will come on.
+func runCmd(c tea.Cmd) (tea.Msg, chan tea.Msg) {
 	ch := make(chan tea.Msg, 1)
 	go func() { ch <- c() }()
 	synctest.Wait()
 	select {
 	case msg := <-ch:
-		return msg, true
+		return msg, nil
 	default:
-		return nil, false
+		return nil, ch
 	}
 }
 

@@ -36,6 +36,62 @@ type KeyMap struct {
 	Past PastKeyMap
 	// Overlay keys close the full help.
 	Overlay OverlayKeyMap
+	// Note keys edit the note on a question.
+	Note NoteKeyMap
+	// Prompt keys edit and send a prompt to an agent (asktui run).
+	Prompt PromptKeyMap
+	// Transcript keys move through an agent's transcript with the focus.
+	Transcript TranscriptKeyMap
+	// Agents keys choose, start or resume an agent in the picker.
+	Agents AgentsKeyMap
+}
+
+// NoteKeyMap is the note editor's keys.
+type NoteKeyMap struct {
+	// Save keeps the note, Cancel drops the edit, NewLine breaks a line.
+	Save, Cancel, NewLine key.Binding
+}
+
+// PromptKeyMap is the prompt editor's keys.
+type PromptKeyMap struct {
+	// Send sends the prompt; NewLine breaks its line.
+	Send, NewLine key.Binding
+	// HistoryPrev and HistoryNext browse the prompts sent before (↑ on
+	// an empty editor, or its first line while browsing).
+	HistoryPrev, HistoryNext key.Binding
+	// Cancel cancels the agent's turn in progress.
+	Cancel key.Binding
+	// Mode switches to the agent's next mode.
+	Mode key.Binding
+	// Complete takes the completion under the cursor, CompleteUp and
+	// CompleteDown move through the completions, Dismiss closes them.
+	Complete, CompleteUp, CompleteDown, Dismiss key.Binding
+	// Mention and Command are typed to start a completion: "@" a file,
+	// "/" one of the agent's commands. They are help only.
+	Mention, Command key.Binding
+}
+
+// TranscriptKeyMap is the transcript's keys while it has the focus.
+type TranscriptKeyMap struct {
+	// Up and Down move the cursor from item to item; PageUp, PageDown and
+	// End scroll.
+	Up, Down, PageUp, PageDown, End key.Binding
+	// Expand shows the whole of the item under the cursor (a long tool
+	// output, a thought), or folds it again.
+	Expand key.Binding
+	// Thoughts shows or folds every thought.
+	Thoughts key.Binding
+	// DiffLayout shows diffs side by side, or unified.
+	DiffLayout key.Binding
+	// Back returns to the prompt.
+	Back key.Binding
+}
+
+// AgentsKeyMap is the agent picker's keys.
+type AgentsKeyMap struct {
+	// Up and Down move; Open switches to, starts or resumes the agent
+	// under the cursor; Back closes the picker.
+	Up, Down, Open, Back key.Binding
 }
 
 // GlobalKeyMap is the keys shared by the modes.
@@ -54,6 +110,12 @@ type GlobalKeyMap struct {
 	Activity key.Binding
 	// Past lists the answers given in this session.
 	Past key.Binding
+	// Agents opens the agent picker (asktui run): switch to another
+	// agent, start one, or resume a past session.
+	Agents key.Binding
+	// Prompt moves the focus to the prompt editor (asktui run), leaving
+	// the questions waiting.
+	Prompt key.Binding
 }
 
 // QuestionKeyMap is the question panel's keys.
@@ -69,6 +131,9 @@ type QuestionKeyMap struct {
 	ScrollUp, ScrollDown key.Binding
 	// TextSubmit confirms a free-text answer; NewLine breaks its line.
 	TextSubmit, NewLine key.Binding
+	// Note writes a note on the answer (on an option question); Raw shows
+	// the detail and previews as sent, or rendered.
+	Note, Raw key.Binding
 }
 
 // ReviewKeyMap is the review step's keys.
@@ -133,6 +198,8 @@ func DefaultKeyMap() KeyMap {
 			Inbox:       b([]string{"ctrl+g"}, "ctrl+g", "inbox"),
 			Activity:    b([]string{"ctrl+t"}, "ctrl+t", "activity"),
 			Past:        b([]string{"ctrl+o"}, "ctrl+o", "past answers"),
+			Agents:      b([]string{"ctrl+l"}, "ctrl+l", "agents"),
+			Prompt:      b([]string{"ctrl+e"}, "ctrl+e", "write a prompt"),
 		},
 		Question: QuestionKeyMap{
 			NextTab:    b([]string{"tab"}, "tab", "next question"),
@@ -144,6 +211,8 @@ func DefaultKeyMap() KeyMap {
 			ScrollDown: b([]string{"shift+down", "alt+down"}, "⇧↓", "scroll question down"),
 			TextSubmit: b([]string{"enter"}, "enter", "confirm answer"),
 			NewLine:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+			Note:       b([]string{"n"}, "n", "note"),
+			Raw:        b([]string{"ctrl+r"}, "ctrl+r", "raw/rendered"),
 		},
 		Choice: field.DefaultKeyMap(),
 		Review: ReviewKeyMap{
@@ -184,6 +253,42 @@ func DefaultKeyMap() KeyMap {
 		Overlay: OverlayKeyMap{
 			Close: b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
 		},
+		Note: NoteKeyMap{
+			Save:    b([]string{"enter"}, "enter", "keep note"),
+			Cancel:  b([]string{"esc"}, "esc", "drop edit"),
+			NewLine: b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		},
+		Prompt: PromptKeyMap{
+			Send:         b([]string{"enter"}, "enter", "send"),
+			NewLine:      b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+			HistoryPrev:  b([]string{"up"}, "↑", "earlier prompts"),
+			HistoryNext:  b([]string{"down"}, "↓", "later prompts"),
+			Cancel:       b([]string{"esc"}, "esc", "cancel the turn"),
+			Mode:         b([]string{"shift+tab"}, "⇧tab", "next mode"),
+			Complete:     b([]string{"tab", "enter"}, "tab", "complete"),
+			CompleteUp:   b([]string{"up", "ctrl+p"}, "↑", "previous completion"),
+			CompleteDown: b([]string{"down", "ctrl+n"}, "↓", "next completion"),
+			Dismiss:      b([]string{"esc"}, "esc", "close completions"),
+			Mention:      b([]string{"\x00@"}, "@", "mention a file"),
+			Command:      b([]string{"\x00/"}, "/", "agent command"),
+		},
+		Transcript: TranscriptKeyMap{
+			Up:         b([]string{"up", "k"}, "↑/k", "previous item"),
+			Down:       b([]string{"down", "j"}, "↓/j", "next item"),
+			PageUp:     b([]string{"pgup", "b"}, "pgup", "page up"),
+			PageDown:   b([]string{"pgdown", "f"}, "pgdn", "page down"),
+			End:        b([]string{"end", "G"}, "end", "newest"),
+			Expand:     b([]string{"enter", "space"}, "enter", "expand/fold"),
+			Thoughts:   b([]string{"t"}, "t", "thoughts"),
+			DiffLayout: b([]string{"d"}, "d", "diff side by side/unified"),
+			Back:       b([]string{"esc", "ctrl+t"}, "esc", "back to the prompt"),
+		},
+		Agents: AgentsKeyMap{
+			Up:   b([]string{"up", "k"}, "↑/k", "up"),
+			Down: b([]string{"down", "j"}, "↓/j", "down"),
+			Open: b([]string{"enter"}, "enter", "open"),
+			Back: b([]string{"esc", "ctrl+l"}, "esc", "close"),
+		},
 	}
 }
 
@@ -223,11 +328,14 @@ var namedKeys = map[string]tea.Key{
 	"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
 	"ctrl+a":     {Code: 'a', Mod: tea.ModCtrl},
 	"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+e":     {Code: 'e', Mod: tea.ModCtrl},
 	"ctrl+g":     {Code: 'g', Mod: tea.ModCtrl},
+	"ctrl+l":     {Code: 'l', Mod: tea.ModCtrl},
 	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
 	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
 	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
 	"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
+	"ctrl+r":     {Code: 'r', Mod: tea.ModCtrl},
 }
 
 // parseKeys turns a key name ("enter", "shift+tab", "space") into its key

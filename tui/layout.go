@@ -128,3 +128,6 @@ func (m *model) frame() frame {
 
 // contentWidth is the screen's width inside its one-column margins.
 func (m *model) contentWidth() int { return max(m.width-2, 1) }
+
+// stripped is s without escape sequences.
+func stripped(s string) string { return ansi.Strip(s) }

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 )
 
@@ -33,6 +34,11 @@ type link struct {
 	holdFor  *string
 	held     []tea.KeyPressMsg
 	targetID uint64
+
+	// Conversation events wait here until the model takes them, with one
+	// convBatchMsg in the queue at most.
+	conv       []interaction.ConversationEvent
+	convQueued bool
 }
 
 // waitingRequest is a request the program shows, and who asked it.
@@ -116,6 +122,27 @@ func (l *link) press(keys []tea.KeyPressMsg) {
 	for _, k := range keys {
 		l.push(pressMsg{key: k, target: l.targetID})
 	}
+}
+
+// ConversationEvent queues a conversation's event for the program. It
+// never blocks: events gather until the model takes them.
+func (l *link) ConversationEvent(e interaction.ConversationEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.conv = append(l.conv, e)
+	if !l.convQueued {
+		l.convQueued = true
+		l.push(convBatchMsg{link: l})
+	}
+}
+
+// takeConv hands the gathered conversation events to the model.
+func (l *link) takeConv() []interaction.ConversationEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	events := l.conv
+	l.conv, l.convQueued = nil, false
+	return events
 }
 
 // send queues any message for the program.

@@ -58,4 +58,40 @@ type (
 
 	// alertMsg sends the alerts held back while they were coalesced.
 	alertMsg struct{}
+
+	// convBatchMsg says conversation events wait in the link: the model
+	// takes them all at once, so a stream of chunks costs one message a
+	// batch, not one each.
+	convBatchMsg struct{ link *link }
+
+	// convStartedMsg brings a conversation the launcher started, or why
+	// it could not start.
+	convStartedMsg struct {
+		agent string
+		conv  interaction.Conversation
+		err   error
+	}
+
+	// turnDoneMsg says a prompt's turn ended.
+	turnDoneMsg struct {
+		conv string
+		stop interaction.StopReason
+		err  error
+	}
+
+	// sessionsMsg brings an agent's past sessions for the picker.
+	sessionsMsg struct {
+		agent    string
+		sessions []interaction.PastSession
+		err      error
+	}
+
+	// convErrorMsg reports a conversation request that failed.
+	convErrorMsg struct{ text string }
+
+	// filesMsg brings the working directory's files to a prompt editor.
+	filesMsg struct {
+		conv  string
+		files []string
+	}
 )

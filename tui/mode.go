@@ -14,12 +14,16 @@ type keyMsg = tea.KeyPressMsg
 type focus int
 
 const (
-	focusPanel    focus = iota // the question panel (question or review)
-	focusConfirm               // a confirmation dialog over the panel
-	focusInbox                 // the list of waiting requests
-	focusActivity              // the activity pane
-	focusPast                  // the past answers
-	focusHelp                  // the ? overlay
+	focusPanel      focus = iota // the question panel (question or review)
+	focusConfirm                 // a confirmation dialog over the panel
+	focusInbox                   // the list of waiting requests
+	focusActivity                // the activity pane
+	focusPast                    // the past answers
+	focusHelp                    // the ? overlay
+	focusPrompt                  // the prompt editor (asktui run)
+	focusTranscript              // an agent's transcript (asktui run)
+	focusAgents                  // the agent picker (asktui run)
+	focusNote                    // the note editor over the panel
 )
 
 // mode is what the screen is doing, derived from focus.
@@ -33,14 +37,18 @@ const (
 type mode int
 
 const (
-	modeIdle     mode = iota // nothing waits: the session's activity, or an empty panel
-	modeQuestion             // a question of the request shown
-	modeReview               // the review step of the request shown
-	modeConfirm              // a confirmation dialog
-	modeInbox                // moving through the waiting requests
-	modeActivity             // scrolling the activity
-	modePast                 // browsing past answers
-	modeHelp                 // the full help
+	modeIdle       mode = iota // nothing waits: the session's activity, or an empty panel
+	modeQuestion               // a question of the request shown
+	modeReview                 // the review step of the request shown
+	modeConfirm                // a confirmation dialog
+	modeInbox                  // moving through the waiting requests
+	modeActivity               // scrolling the activity
+	modePast                   // browsing past answers
+	modeHelp                   // the full help
+	modePrompt                 // writing to an agent (asktui run)
+	modeTranscript             // moving through an agent's transcript
+	modeAgents                 // choosing an agent
+	modeNote                   // writing a note on an answer
 )
 
 // mode returns the current mode.
@@ -61,9 +69,25 @@ func (m *model) modeFor(f focus) mode {
 		if len(m.requests) > 0 {
 			return modeInbox
 		}
+	case focusTranscript:
+		if m.conv() != nil {
+			return modeTranscript
+		}
+	case focusAgents:
+		return modeAgents
+	case focusNote:
+		if r := m.activeRequest(); r != nil && r.current() == m.note.q {
+			return modeNote
+		}
+	case focusPrompt:
+		if m.run() {
+			return modePrompt
+		}
 	}
 	r := m.activeRequest()
 	switch {
+	case r == nil && m.run():
+		return modePrompt
 	case r == nil:
 		return modeIdle
 	case r.reviewing():
@@ -133,6 +157,31 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 			m.log.scroll = 0 // follow the newest again
 		}
 		return nil
+	case modeTranscript:
+		if m.tpane.HandleKey(msg, m.conv(), m.page(), m.contentWidth(), m.styles, m.md) {
+			m.focus = focusPrompt
+		}
+		return nil
+	case modeNote:
+		cmd, done := m.note.HandleKey(msg)
+		if done {
+			m.focus = focusPanel
+		}
+		return cmd
+	case modeAgents:
+		row, done := m.picker.HandleKey(msg)
+		if done {
+			m.focus = focusPrompt
+		}
+		if row != nil {
+			return m.pick(row)
+		}
+		return nil
+	case modePrompt:
+		if m.runKey(msg) {
+			return nil
+		}
+		return m.promptKey(msg)
 	}
 	if m.globalKey(msg) {
 		return nil
@@ -163,6 +212,38 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 	return nil
 }
 
+// run reports whether this is the conversation view (asktui run).
+func (m *model) run() bool { return m.launcher != nil || len(m.convs) > 0 }
+
+// runKey handles the conversation view's own global keys, in the prompt
+// and (through globalKey) the question modes; it reports whether msg was
+// one of them.
+func (m *model) runKey(msg keyMsg) bool {
+	g := m.keys.Global
+	switch {
+	case key.Matches(msg, g.Activity) && m.conv() != nil:
+		m.focus = focusTranscript
+		c := m.conv()
+		c.view.cursor = max(len(c.items)-1, 0)
+	case key.Matches(msg, g.Agents):
+		m.focus = focusAgents
+		m.picker.open(m.convs, m.activeConv, m.launcher)
+	case key.Matches(msg, g.Inbox) && len(m.requests) > 0:
+		m.focus = focusInbox
+		m.inbox.cursor = m.active
+	case key.Matches(msg, g.Past):
+		m.focus = focusPast
+		m.past.open()
+	case key.Matches(msg, g.Prompt) && m.conv() != nil:
+		m.focus = focusPrompt
+	case key.Matches(msg, g.Help) && msg.String() != "?":
+		m.back, m.focus = m.focus, focusHelp
+	default:
+		return false
+	}
+	return true
+}
+
 // page is the rows a page scroll moves in the activity.
 func (m *model) page() int { return max(m.bodyHeight()-2, 1) }
 
@@ -174,6 +255,16 @@ func (m *model) globalKey(msg keyMsg) bool {
 	case key.Matches(msg, g.Help) && (msg.String() != "?" || !m.typing()):
 		m.back, m.focus = m.focus, focusHelp
 		return true
+	case m.run() && (key.Matches(msg, g.NextRequest) || key.Matches(msg, g.PrevRequest)):
+		if key.Matches(msg, g.NextRequest) {
+			m.switchRequest(+1)
+		} else {
+			m.switchRequest(-1)
+		}
+		m.followRequest()
+		return true
+	case m.run():
+		return m.runKey(msg)
 	case !m.session:
 		return false
 	case key.Matches(msg, g.NextRequest):
@@ -219,6 +310,11 @@ func (m *model) questionKey(msg keyMsg) tea.Cmd {
 		r.scroll = max(r.scroll-1, 0)
 	case key.Matches(msg, k.ScrollDown):
 		r.scroll++ // clamped when drawn
+	case key.Matches(msg, k.Raw):
+		m.raw = !m.raw
+	case !typing && key.Matches(msg, k.Note):
+		m.focus = focusNote
+		return m.note.open(q)
 	case q.free() && key.Matches(msg, k.TextSubmit):
 		// Enter confirms free text here and now; huh's own Enter would
 		// move on only after a round trip through the event loop.
@@ -279,6 +375,11 @@ func (m *model) helpKeysFor(mode mode) helpKeys {
 	case modeActivity:
 		b := append(m.acts.ShortHelp(), g.Quit)
 		return helpKeys{short: b, full: append(m.acts.FullHelp(), []key.Binding{g.Quit}), keep: []int{len(b) - 2, len(b) - 1}}
+	case modePrompt, modeTranscript, modeAgents:
+		return m.runHelpKeys(mode)
+	case modeNote:
+		b := append(m.note.ShortHelp(), g.Quit)
+		return helpKeys{short: b, full: [][]key.Binding{b}, keep: []int{0, 2}}
 	}
 
 	// The question, review and idle modes share the global keys.
@@ -287,7 +388,12 @@ func (m *model) helpKeysFor(mode mode) helpKeys {
 		help = relabel(help, "f1", "help")
 	}
 	var nav, global []key.Binding
-	if m.session {
+	if m.run() {
+		if len(m.requests) > 1 {
+			nav = append(nav, pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request"))
+		}
+		global = append(global, g.Inbox, g.Prompt, relabel(g.Activity, g.Activity.Help().Key, "transcript"), g.Agents, g.Past)
+	} else if m.session {
 		if len(m.requests) > 1 {
 			nav = append(nav, pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request"))
 		}
@@ -341,7 +447,13 @@ func (m *model) helpKeysFor(mode mode) helpKeys {
 			}
 			short = append(short, tabs[0])
 		}
-		panelKeys := append(tabs, k.ScrollUp, k.ScrollDown)
+		panelKeys := append(tabs, k.ScrollUp, k.ScrollDown, k.Raw)
+		if !q.free() {
+			panelKeys = append(panelKeys, k.Note)
+			if !q.typing() {
+				short = append(short, k.Note)
+			}
+		}
 		if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
 			keep = append(keep, len(short))
 			short = append(short, k.Decline)

@@ -84,6 +84,22 @@ type model struct {
 
 	lastKey time.Time // the last key the human pressed (clock)
 	grace   grace
+
+	// The conversations with agents the human drives (asktui run).
+	convs      []*conversation
+	activeConv int
+	launcher   interaction.Launcher
+	sink       interaction.ConversationSink
+	md         *mdRenderer
+	picker     agentPicker
+	tpane      transcriptPane
+	startSpecs []StartSpec
+
+	// raw shows details and previews as the agent sent them, not
+	// rendered as Markdown (to approve exact bytes).
+	raw bool
+	// note edits the note on the question shown.
+	note noteEditor
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
@@ -108,6 +124,9 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 		review:     reviewStep{keys: keys.Review},
 	}
 	m.acts = activityPane{keys: keys.Activity, log: m.log}
+	m.picker = agentPicker{keys: keys.Agents}
+	m.note = newNoteEditor(keys.Note)
+	m.tpane = transcriptPane{keys: keys.Transcript}
 	m.setStyles(styles.For(theme, isDark))
 	return m
 }
@@ -117,15 +136,26 @@ func (m *model) setStyles(st *styles.Styles) {
 	m.help.setStyles(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
+	m.md = newMDRenderer(st)
+	for _, c := range m.convs {
+		c.editor.restyle(st)
+		for _, it := range c.items {
+			it.rendering.stale()
+		}
+	}
 }
 
 // Init asks the terminal for its background so the auto theme can pick
 // the dark or light palette.
 func (m *model) Init() tea.Cmd {
+	var cmds []tea.Cmd
 	if m.theme == styles.ThemeAuto {
-		return tea.RequestBackgroundColor
+		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	return nil
+	for _, s := range m.startSpecs {
+		cmds = append(cmds, m.startAgent(s.Agent, s.Resume))
+	}
+	return tea.Batch(cmds...)
 }
 
 // Update handles every message of the program, then readies the form of
@@ -187,7 +217,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.log.report(msg.activity, m.styles)
 		return m.spinIfThinking()
 	case spinner.TickMsg:
-		if len(m.log.thinking()) == 0 {
+		if len(m.log.thinking()) == 0 && !m.working() {
 			m.spinning = false
 			return nil
 		}
@@ -229,10 +259,38 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.handleKey(msg.key, true)
 	case tea.PasteMsg:
-		if m.mode() != modeQuestion || m.graceHolds() {
+		switch {
+		case m.graceHolds():
+			return nil
+		case m.mode() == modePrompt:
+			if c := m.conv(); c != nil {
+				return c.editor.paste(msg)
+			}
+			return nil
+		case m.mode() != modeQuestion:
 			return nil
 		}
 		return m.updateForm(msg)
+	case convBatchMsg:
+		m.applyConvEvents(msg.link.takeConv())
+		return m.spinIfThinking()
+	case convStartedMsg:
+		return m.started(msg)
+	case turnDoneMsg:
+		m.turnDone(msg)
+		return nil
+	case sessionsMsg:
+		m.picker.showSessions(msg.agent, msg.sessions, msg.err)
+		return nil
+	case convErrorMsg:
+		return m.setNotice("⚠ " + SanitizeLine(msg.text))
+	case filesMsg:
+		for _, c := range m.convs {
+			if c.id == msg.conv {
+				c.editor.setFiles(msg.files)
+			}
+		}
+		return nil
 	}
 	// Anything else (huh's internal messages, cursor blinks) belongs to the
 	// form on screen.
@@ -295,6 +353,10 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
+		if m.focus == focusPrompt {
+			m.focus = focusPanel // the question takes the keys, after the grace
+		}
+		m.followRequest()
 		cmds = append(cmds, m.startGrace(r))
 	}
 	if !m.ticking {
@@ -367,6 +429,7 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	}
 	cmds := []tea.Cmd{m.setNotice(notice)}
 	if next := m.activeRequest(); wasActive && next != nil {
+		m.followRequest()
 		cmds = append(cmds, m.startGrace(next))
 	}
 	return tea.Batch(cmds...)
@@ -427,7 +490,7 @@ func (m *model) sizeForm(r *request, q *question) tea.Cmd {
 	if !r.single() {
 		verb = "next"
 	}
-	return q.showForm(m.styles, m.keys.Choice, p.width, p.formRows, verb)
+	return q.showForm(m.styles, m.keys.Choice, p.listW, p.formRows-p.previewRows, verb)
 }
 
 // updateForm forwards a message to the form on screen and moves on when
@@ -519,11 +582,21 @@ func (m *model) saveDraft() {
 // spinIfThinking starts the spinner when an agent thinks and it is not
 // running yet.
 func (m *model) spinIfThinking() tea.Cmd {
-	if m.spinning || len(m.log.thinking()) == 0 {
+	if m.spinning || len(m.log.thinking()) == 0 && !m.working() {
 		return nil
 	}
 	m.spinning = true
 	return m.spin.Tick
+}
+
+// working reports whether an agent of a conversation is in a turn.
+func (m *model) working() bool {
+	for _, c := range m.convs {
+		if c.turn {
+			return true
+		}
+	}
+	return false
 }
 
 // switchRequest shows the next (+1) or previous (-1) waiting request. The

@@ -23,8 +23,16 @@ type panel struct {
 	moreText      bool     // the text does not fit: its scroll state is shown
 	hint          bool     // the row saying what kind of answer it takes
 	formGap       bool     // a gap above the form
-	formRows      int      // rows for the form
+	formRows      int      // rows for the form (and a preview beside it)
+	// Options with previews show the one under the cursor beside the list
+	// (listW columns for the list, previewW for the preview, from 100
+	// columns) or below it (previewRows of formRows).
+	listW, previewW, previewRows int
 }
+
+// previewSideFrom is the width from which a preview goes beside the
+// option list.
+const previewSideFrom = 100
 
 // Rows the form gets before the question text takes any more: the text
 // yields to the options first, so at every size at least one option (and
@@ -65,8 +73,15 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 		}
 		return p
 	}
-	p.text = q.wrapped(w, m.styles)
-	natural := q.naturalRows(w)
+	p.text = q.context(w, m.styles, m.md, m.raw)
+	p.listW = w
+	if q.previews != nil && q.draft != nil {
+		if m.width >= previewSideFrom && w >= 70 {
+			p.listW = w * 9 / 20
+			p.previewW = w - p.listW - 3 // " │ "
+		}
+	}
+	natural := q.naturalRows(p.listW)
 	formMin := min(natural, formMinRows)
 	rest -= formMin + 1
 	p.header = r.single() && q.header != "" && take(1)
@@ -82,6 +97,13 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 	p.formRows = max(formMin+more+max(rest, 0), 1)
 	if fit {
 		p.formRows = min(p.formRows, natural)
+	}
+	if q.previews != nil && q.draft != nil && p.previewW == 0 {
+		// Below the list: a third of the rows, never the list's minimum.
+		p.previewRows = min(max(p.formRows/3, 3), p.formRows-formMin)
+		if p.previewRows < 2 {
+			p.previewRows = 0
+		}
 	}
 	return p
 }
@@ -151,6 +173,11 @@ func (m *model) requestView(r *request, p panel) string {
 			rows = append(rows, "")
 		}
 	}
+	if m.mode() == modeNote {
+		room := max(p.height-len(rows), 1)
+		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.note.View(r, p.width, room, st)))
+		return strings.Join(rows, "\n")
+	}
 	if m.mode() == modeConfirm && m.confirm.request == r.id {
 		room := max(p.height-len(rows), 1)
 		box := m.confirm.View(r, p.width, room, st)
@@ -168,6 +195,9 @@ func (m *model) requestView(r *request, p panel) string {
 	r.scroll = min(max(r.scroll, 0), max(len(p.text)-p.textRows, 0))
 	text := append([]string(nil), p.text[r.scroll:r.scroll+p.textRows]...)
 	hint := m.hint(r, q)
+	if q.note != "" {
+		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
+	}
 	if p.moreText {
 		where := fmt.Sprintf("↕ lines %d–%d of %d · ⇧↑/⇧↓ scroll", r.scroll+1, r.scroll+p.textRows, len(p.text))
 		if p.hint {
@@ -196,8 +226,37 @@ func (m *model) requestView(r *request, p panel) string {
 	}
 	if q.form != nil {
 		// huh pads a form below its fields; the panel has p.formRows.
+		listRows := p.formRows - p.previewRows
 		form := strings.Split(q.form.View(), "\n")
-		rows = append(rows, form[:min(len(form), p.formRows)]...)
+		form = form[:min(len(form), listRows)]
+		cursor := -1
+		if q.draft != nil {
+			cursor = q.draft.Cursor
+		}
+		switch {
+		case p.previewW > 0:
+			prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.raw)
+			div := st.Divider.Render(" │ ")
+			for i := range max(len(form), len(prev)) {
+				left := ""
+				if i < len(form) {
+					left = form[i]
+				}
+				right := ""
+				if i < len(prev) {
+					right = prev[i]
+				}
+				rows = append(rows, fitLine(left, p.listW)+div+right)
+			}
+		case p.previewRows > 0:
+			rows = append(rows, form...)
+			if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.raw); prev != nil {
+				rows = append(rows, st.Divider.Render(strings.Repeat("┈", min(p.width, 20))+" preview"))
+				rows = append(rows, prev...)
+			}
+		default:
+			rows = append(rows, form...)
+		}
 	}
 	return strings.Join(rows, "\n")
 }
@@ -227,7 +286,11 @@ func (m *model) tabsView(r *request, width int) string {
 		if q.answered() {
 			mark, markStyle = "✓", st.Tabs.Answered
 		}
-		tabs = append(tabs, tab(st, mark, markStyle, ansi.Truncate(q.title, 16, "…"), i == r.tab))
+		title := ansi.Truncate(q.title, 16, "…")
+		if strings.TrimSpace(q.note) != "" {
+			title += " ✎"
+		}
+		tabs = append(tabs, tab(st, mark, markStyle, title, i == r.tab))
 	}
 	tabs = append(tabs, tab(st, "", lipgloss.Style{}, "Review", r.reviewing()))
 
@@ -283,13 +346,19 @@ func (m *model) titleBar() string {
 	w := m.contentWidth()
 	left := st.App.Name.Render("asktui")
 	r := m.activeRequest()
+	var runRight string
 	switch {
+	case m.run():
+		left, runRight = m.runTitle()
 	case m.session:
 		left += st.App.Bar.Render(" " + plural(m.log.connected(), "agent connected", "agents connected"))
 	case r != nil:
 		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
 	}
 	var right []string
+	if runRight != "" {
+		right = append(right, runRight)
+	}
 	if r != nil && !r.deadline.IsZero() {
 		left := r.deadline.Sub(m.now())
 		s := st.App.Countdown
@@ -299,7 +368,7 @@ func (m *model) titleBar() string {
 		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
 	}
 	switch n := len(m.requests); {
-	case m.session && n > 0:
+	case (m.session || m.run()) && n > 0:
 		right = append(right, st.App.Queue.Render(plural(questionCount(m.requests), "question waiting", "questions waiting")))
 	case m.session && m.status != "":
 		right = append(right, st.App.Bar.Render(m.status))
@@ -310,7 +379,7 @@ func (m *model) titleBar() string {
 	if rs == "" {
 		return ansi.Truncate(left, w, "…")
 	}
-	if m.session && cellWidth(left)+1+cellWidth(rs) > w {
+	if m.session && !m.run() && cellWidth(left)+1+cellWidth(rs) > w {
 		left = st.App.Name.Render("asktui") // what waits matters more than who is connected
 	}
 	space := w - cellWidth(left) - cellWidth(rs)

@@ -46,6 +46,12 @@ type Options struct {
 	// Name is this view's name, shown on other views of the same inbox
 	// when an answer comes from here; empty means "this terminal".
 	Name string
+	// Launcher starts agents for the conversation view (asktui run): with
+	// it, the screen shows the agents' transcripts and a prompt editor,
+	// and the agent picker (ctrl+l) starts and resumes agents.
+	Launcher interaction.Launcher
+	// Start lists the agents to start at once, through Launcher.
+	Start []StartSpec
 	// Alerts says how the session tells the human a request arrived.
 	Alerts Alerts
 	// Status is a line about where requests come from (the MCP address,
@@ -162,8 +168,21 @@ func New(opts Options) *Program {
 	}
 	p.handle = p.inbox.Attach(name, p.link)
 	p.model.answers = p.handle
+	p.model.launcher = opts.Launcher
+	p.model.sink = p.link
+	p.model.startSpecs = opts.Start
 	return p
 }
+
+// ConversationEvent takes an event of a conversation this program shows
+// (the sink given to Launcher.Start). It never blocks.
+func (p *Program) ConversationEvent(e interaction.ConversationEvent) {
+	if p.link != nil {
+		p.link.ConversationEvent(e)
+	}
+}
+
+var _ interaction.ConversationSink = (*Program)(nil)
 
 // Provider returns the interaction.Provider that asks through this
 // program: its inbox. It may be used before Run starts. When the program
@@ -189,6 +208,12 @@ func (p *Program) Run(ctx context.Context) error {
 		p.handle.Detach()
 		if p.ownInbox {
 			p.inbox.Close()
+		}
+		// The agents end with the view that drives them.
+		for _, c := range p.model.convs {
+			if c.conv != nil {
+				_ = c.conv.Close()
+			}
 		}
 	}()
 	stop := make(chan struct{})

@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 		// A text input's cursor blinks on a timer that ends on its own
 		// within half a second of its program.
 		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
+		// chroma's regexp engine (glamour's code highlighting) keeps a
+		// clock goroutine for the life of the process.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 		// teatest waits for a SIGINT for the life of the test binary.
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
 	)

@@ -27,11 +27,14 @@ import (
 type question struct {
 	raw interaction.Question
 
-	title  string   // tab title: header, else "Q<n>"
-	header string   // sanitized header, one line
-	text   string   // sanitized question text
-	labels []string // sanitized labels, nil for a free-text question
-	descs  []string // sanitized descriptions, nil when none has one
+	title    string   // tab title: header, else "Q<n>"
+	header   string   // sanitized header, one line
+	text     string   // sanitized question text
+	labels   []string // sanitized labels, nil for a free-text question
+	descs    []string // sanitized descriptions, nil when none has one
+	detail   string   // sanitized detail (Markdown), "" when none
+	previews []string // sanitized previews, nil when no option has one
+	note     string   // the human's note on the answer
 
 	draft *field.Draft // the option list's draft; nil for free text
 	typed string       // the free-text draft
@@ -43,17 +46,19 @@ type question struct {
 	formH  int
 	formSt *styles.Styles // the styles the form was built or restyled with
 
-	// wrap caches the styled, wrapped question text for one width and
-	// palette: long questions are wrapped once, not every frame.
+	// wrap caches the question's context (its text, then its detail)
+	// rendered for one width, palette and raw setting: a long question or
+	// a 2,000-line detail is rendered once, not every frame.
 	wrap struct {
 		width  int
 		styles *styles.Styles
+		raw    bool
 		lines  []string
 	}
 }
 
 func newQuestion(i int, q interaction.Question) *question {
-	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question)}
+	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail)}
 	qs.title = qs.header
 	if qs.title == "" {
 		qs.title = "Q" + strconv.Itoa(i+1)
@@ -68,6 +73,12 @@ func newQuestion(i int, q interaction.Question) *question {
 					descs = make([]string, len(q.Options))
 				}
 				descs[j] = Sanitize(o.Description)
+			}
+			if o.Preview != "" {
+				if qs.previews == nil {
+					qs.previews = make([]string, len(q.Options))
+				}
+				qs.previews[j] = Sanitize(o.Preview)
 			}
 		}
 		qs.descs = descs
@@ -84,7 +95,7 @@ func (q *question) free() bool { return q.draft == nil }
 // (which overrides the options, never supplements them), or chosen
 // options; with none of them the question is skipped.
 func (q *question) answer() interaction.AnswerItem {
-	item := interaction.AnswerItem{ID: q.raw.ID, Selected: []string{}}
+	item := interaction.AnswerItem{ID: q.raw.ID, Selected: []string{}, Note: strings.TrimSpace(q.note)}
 	if q.free() {
 		if t := strings.TrimSpace(q.typed); t != "" {
 			item.Custom = t
@@ -109,14 +120,69 @@ func (q *question) answered() bool {
 	return q.draft.Answered()
 }
 
-// wrapped returns the question text styled (with its inline Markdown) and
-// wrapped to width.
-func (q *question) wrapped(width int, st *styles.Styles) []string {
-	if q.wrap.width != width || q.wrap.styles != st {
-		q.wrap.width, q.wrap.styles = width, st
-		q.wrap.lines = wrapMarkdown(q.text, width, st.Question.Text, st.Question.Code)
+// context returns the question's text (styled, its inline Markdown
+// drawn) and, after a blank line, its detail rendered as Markdown (or as
+// raw text, to approve exact bytes), wrapped to width.
+func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw bool) []string {
+	if q.wrap.width != width || q.wrap.styles != st || q.wrap.raw != raw {
+		q.wrap.width, q.wrap.styles, q.wrap.raw = width, st, raw
+		lines := wrapMarkdown(q.text, width, st.Question.Text, st.Question.Code)
+		if q.detail != "" {
+			lines = append(lines, "")
+			if raw {
+				lines = append(lines, wrapPlain(q.detail, width, st.Code.Plain)...)
+			} else {
+				lines = append(lines, md.Render(q.detail, width)...)
+			}
+		}
+		q.wrap.lines = lines
 	}
 	return q.wrap.lines
+}
+
+// previewLines is option opt's preview drawn in width×rows: only its
+// beginning is rendered, so a 2,000-line preview costs what a screenful
+// does; what is cut is counted.
+func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdRenderer, raw bool) []string {
+	if q.previews == nil || opt < 0 || opt >= len(q.previews) || q.previews[opt] == "" || rows <= 0 {
+		return nil
+	}
+	src := q.previews[opt]
+	all := strings.Count(src, "\n") + 1
+	head := src
+	if limit := rows + 1; all > limit {
+		cut := 0
+		for range limit {
+			i := strings.IndexByte(head[cut:], '\n')
+			if i < 0 {
+				break
+			}
+			cut += i + 1
+		}
+		head = src[:cut]
+		if strings.Count(head, "```")%2 == 1 {
+			head += "```\n" // close the fence the cut left open
+		}
+	}
+	var lines []string
+	if raw {
+		lines = wrapPlain(head, width, st.Code.Plain)
+	} else {
+		lines = md.Render(head, width)
+	}
+	if len(lines) > rows || head != src {
+		lines = lines[:min(len(lines), max(rows-1, 1))]
+		more := all - strings.Count(head, "\n")
+		if len(head) == len(src) {
+			more = 0
+		}
+		mark := "… more"
+		if more > 0 {
+			mark = "… " + plural(more, "more line", "more lines")
+		}
+		lines = append(lines, st.Question.ScrollHint.Render(mark))
+	}
+	return lines
 }
 
 // formKeys is huh's keymap with every binding asktui handles itself

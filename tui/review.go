@@ -98,6 +98,9 @@ func (v *reviewStep) View(r *request, width, height int, st *styles.Styles) stri
 		default:
 			ans = st.Review.Unanswered.Render("! unanswered (sent as skipped)")
 		}
+		if a.Note != "" {
+			ans += st.Question.Hint.Render(" ✎ " + firstLine(SanitizeLine(a.Note)))
+		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
 	footer := "enter submits"

@@ -205,8 +205,8 @@ func messages(cmd tea.Cmd) []tea.Msg {
 		if c == nil {
 			continue
 		}
-		msg, ok := runCmd(c)
-		if !ok {
+		msg, ch := runCmd(c)
+		if ch != nil {
 			continue
 		}
 		if batch, isBatch := msg.(tea.BatchMsg); isBatch {

@@ -51,6 +51,8 @@ func (m *model) render() string {
 	switch {
 	case m.mode() == modeHelp:
 		body = m.help.overlayView(m.helpKeysFor(m.modeFor(m.back)).full, w, bodyHeight, st)
+	case m.run():
+		body = m.runBody(w, bodyHeight)
 	case m.session:
 		body = m.sessionView(w, bodyHeight)
 	default:

@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// pickKind says what a row of the agent picker does.
+type pickKind int
+
+const (
+	pickSwitch  pickKind = iota // show a running conversation
+	pickStart                   // start an agent
+	pickResume                  // list an agent's past sessions
+	pickSession                 // resume a past session
+)
+
+// pickRow is one row of the agent picker.
+type pickRow struct {
+	kind     pickKind
+	conv     string // pickSwitch
+	agent    string // pickStart, pickResume, pickSession
+	session  string // pickSession
+	label    string
+	desc     string
+	disabled bool
+}
+
+// agentPicker lists the running conversations, the agents that can be
+// started, and an agent's past sessions to resume.
+type agentPicker struct {
+	keys    AgentsKeyMap
+	cursor  int
+	rows    []pickRow
+	loading string // the agent whose sessions are being listed
+	err     string
+}
+
+// open fills the picker: the conversations running, then every agent
+// the launcher knows, each startable and resumable.
+func (p *agentPicker) open(convs []*conversation, active int, launcher interaction.Launcher) {
+	p.rows, p.err, p.loading = nil, "", ""
+	for _, c := range convs {
+		desc := "idle"
+		switch {
+		case c.over:
+			desc = "ended"
+		case c.turn:
+			desc = "working"
+		}
+		if c.info.Title != "" {
+			desc = SanitizeLine(c.info.Title) + " · " + desc
+		}
+		p.rows = append(p.rows, pickRow{kind: pickSwitch, conv: c.id, label: c.name, desc: desc})
+	}
+	if launcher != nil {
+		for _, a := range launcher.Agents() {
+			name := SanitizeLine(a.Name)
+			r := pickRow{kind: pickStart, agent: a.Name, label: "start " + name, desc: SanitizeLine(a.Description)}
+			if a.Missing != "" {
+				r.disabled, r.desc = true, SanitizeLine(a.Missing)
+			}
+			p.rows = append(p.rows, r)
+			if a.Missing == "" {
+				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
+			}
+		}
+	}
+	p.cursor = min(max(active, 0), max(len(p.rows)-1, 0))
+}
+
+// showSessions replaces the rows with agent's past sessions.
+func (p *agentPicker) showSessions(agent string, sessions []interaction.PastSession, err error) {
+	p.loading = ""
+	if err != nil {
+		p.err = SanitizeLine(err.Error())
+		return
+	}
+	p.rows = nil
+	for _, s := range sessions {
+		title := SanitizeLine(s.Title)
+		if title == "" {
+			title = SanitizeLine(s.Session)
+		}
+		desc := SanitizeLine(s.Cwd)
+		if !s.Updated.IsZero() {
+			desc = s.Updated.Format("2006-01-02 15:04") + " · " + desc
+		}
+		p.rows = append(p.rows, pickRow{kind: pickSession, agent: agent, session: s.Session, label: title, desc: desc})
+	}
+	if len(p.rows) == 0 {
+		p.err = "no past sessions of " + SanitizeLine(agent)
+	}
+	p.cursor = 0
+}
+
+// HandleKey moves; it returns the row chosen (nil for none) and whether
+// the picker closes.
+func (p *agentPicker) HandleKey(msg keyMsg) (*pickRow, bool) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0))
+	case key.Matches(msg, k.Open):
+		if p.cursor < len(p.rows) && !p.rows[p.cursor].disabled {
+			r := p.rows[p.cursor]
+			return &r, r.kind != pickResume
+		}
+	case key.Matches(msg, k.Back):
+		return nil, true
+	}
+	return nil, false
+}
+
+// ShortHelp lists the picker's keys.
+func (p *agentPicker) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "move"), k.Open, k.Back}
+}
+
+// FullHelp lists the picker's keys, all of them.
+func (p *agentPicker) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+}
+
+// View draws the picker in width×height.
+func (p *agentPicker) View(width, height int, st *styles.Styles) string {
+	lines := []string{st.Review.Title.Render("Agents"), ""}
+	switch {
+	case p.loading != "":
+		lines = append(lines, st.Conversation.Status.Render("listing "+SanitizeLine(p.loading)+"'s past sessions…"))
+	case p.err != "":
+		lines = append(lines, st.App.Error.Render(ansi.Truncate(p.err, width, "…")))
+	}
+	room := max(height-len(lines), 1)
+	first := max(p.cursor-room+1, 0)
+	for i := first; i < len(p.rows) && i < first+room; i++ {
+		r := p.rows[i]
+		mark, style := "  ", st.Inbox.Item
+		if r.disabled {
+			style = st.App.Bar
+		}
+		if i == p.cursor {
+			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		}
+		line := mark + style.Render(r.label)
+		if r.desc != "" {
+			line += st.Inbox.Meta.Render(" · " + r.desc)
+		}
+		lines = append(lines, ansi.Truncate(line, width, "…"))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// noteEditor edits the human's note on a question ("yes, but…"): it goes
+// with the answer, beside the selection or the text, never in their
+// place.
+type noteEditor struct {
+	keys NoteKeyMap
+	ta   textarea.Model
+	q    *question
+}
+
+func newNoteEditor(keys NoteKeyMap) noteEditor {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = ""
+	ta.Placeholder = "Yes, but…"
+	ta.CharLimit = interaction.MaxNoteLen
+	ta.SetHeight(3)
+	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	s := ta.Styles()
+	s.Cursor.Blink = false
+	ta.SetStyles(s)
+	return noteEditor{keys: keys, ta: ta}
+}
+
+// open edits q's note.
+func (n *noteEditor) open(q *question) tea.Cmd {
+	n.q = q
+	n.ta.SetValue(q.note)
+	n.ta.CursorEnd()
+	return n.ta.Focus()
+}
+
+// HandleKey edits; it reports whether the editor closed.
+func (n *noteEditor) HandleKey(msg keyMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, n.keys.Save):
+		n.q.note = n.ta.Value()
+		n.ta.Blur()
+		return nil, true
+	case key.Matches(msg, n.keys.Cancel):
+		n.ta.Blur()
+		return nil, true
+	}
+	var cmd tea.Cmd
+	n.ta, cmd = n.ta.Update(msg)
+	return cmd, false
+}
+
+// ShortHelp lists the editor's keys.
+func (n *noteEditor) ShortHelp() []key.Binding {
+	k := n.keys
+	return []key.Binding{k.Save, k.NewLine, k.Cancel}
+}
+
+// FullHelp lists the editor's keys, all of them.
+func (n *noteEditor) FullHelp() [][]key.Binding { return [][]key.Binding{n.ShortHelp()} }
+
+// View draws the editor over the panel of r.
+func (n *noteEditor) View(r *request, width, height int, st *styles.Styles) string {
+	inner := max(min(width-4, 60), 10)
+	n.ta.SetWidth(inner)
+	n.ta.SetHeight(max(min(3, height-4), 1))
+	title := "Note on " + r.current().title
+	content := lipgloss.JoinVertical(lipgloss.Left,
+		st.Dialog.Title.Render(ansi.Truncate(title, inner, "…")),
+		st.Dialog.Body.Render(ansi.Truncate("sent with your answer, beside it", inner, "…")),
+		n.ta.View(),
+	)
+	return st.Dialog.Box.Render(content)
+}

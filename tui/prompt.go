@@ -1,0 +1,392 @@
+package tui
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/styles"
+)
+
+// Sizes of the prompt editor and its completions.
+const (
+	maxEditorRows   = 6
+	maxCompletions  = 8
+	maxListedFiles  = 20_000
+	maxHistory      = 200
+	completionFiles = 1
+	completionCmds  = 2
+)
+
+// promptEditor is where the human writes to an agent: a multi-line text
+// area with the prompts sent before (↑ on an empty editor), file mentions
+// completed after "@" from the working directory, and the agent's slash
+// commands completed after "/".
+type promptEditor struct {
+	ta       textarea.Model
+	history  []string
+	hist     int    // position while browsing the history; len(history) when not
+	stash    string // what was typed before browsing
+	commands []interaction.Command
+	files    []string // the working directory's files, once listed
+	listing  bool     // a listing is on its way
+
+	pop struct {
+		kind   int // 0 (none), completionFiles or completionCmds
+		items  []string
+		descs  []string
+		cursor int
+	}
+}
+
+func newPromptEditor() promptEditor {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = ""
+	ta.Placeholder = "Write a prompt · @ mentions a file · / runs a command"
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.SetHeight(1)
+	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	s := ta.Styles()
+	s.Cursor.Blink = false
+	ta.SetStyles(s)
+	return promptEditor{ta: ta}
+}
+
+// setCommands takes the agent's slash commands.
+func (e *promptEditor) setCommands(cs []interaction.Command) { e.commands = cs }
+
+// restyle gives the editor asktui's look.
+func (e *promptEditor) restyle(st *styles.Styles) {
+	s := e.ta.Styles()
+	s.Focused.Text = st.Question.Text.UnsetBold()
+	s.Focused.Placeholder = st.Option.Description
+	s.Focused.CursorLine = s.Focused.Text
+	s.Blurred = s.Focused
+	s.Cursor.Color = st.Option.Cursor.GetForeground()
+	s.Cursor.Blink = false
+	e.ta.SetStyles(s)
+}
+
+// listFiles lists dir's files for @ mentions, skipping version control,
+// dependencies and hidden directories, at most maxListedFiles.
+func listFiles(conv, dir string) tea.Cmd {
+	return func() tea.Msg {
+		var files []string
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(files) >= maxListedFiles {
+				return filepath.SkipDir
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if rel, err := filepath.Rel(dir, p); err == nil {
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return filesMsg{conv: conv, files: files}
+	}
+}
+
+// promptAction is what a key in the editor asks of the root.
+type promptAction int
+
+const (
+	promptNone   promptAction = iota
+	promptSend                // send the prompt
+	promptCancel              // cancel the turn
+	promptMode                // switch to the next mode
+)
+
+// HandleKey edits; it returns what the root should do, and a command
+// (a file listing, the cursor).
+func (e *promptEditor) HandleKey(msg keyMsg, k PromptKeyMap, conv, cwd string) (promptAction, tea.Cmd) {
+	if e.pop.kind != 0 {
+		switch {
+		case key.Matches(msg, k.CompleteUp):
+			e.pop.cursor = max(e.pop.cursor-1, 0)
+			return promptNone, nil
+		case key.Matches(msg, k.CompleteDown):
+			e.pop.cursor = min(e.pop.cursor+1, len(e.pop.items)-1)
+			return promptNone, nil
+		case key.Matches(msg, k.Complete):
+			e.accept()
+			return promptNone, nil
+		case key.Matches(msg, k.Dismiss):
+			e.pop.kind = 0
+			return promptNone, nil
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Send):
+		if strings.TrimSpace(e.ta.Value()) == "" {
+			return promptNone, nil
+		}
+		return promptSend, nil
+	case key.Matches(msg, k.Cancel):
+		return promptCancel, nil
+	case key.Matches(msg, k.Mode):
+		return promptMode, nil
+	case key.Matches(msg, k.HistoryPrev) && (e.ta.Value() == "" || e.hist < len(e.history)) && e.ta.Line() == 0:
+		e.browse(-1)
+		return promptNone, nil
+	case key.Matches(msg, k.HistoryNext) && e.hist < len(e.history) && e.ta.Line() == e.ta.LineCount()-1:
+		e.browse(+1)
+		return promptNone, nil
+	}
+	var cmd tea.Cmd
+	e.ta, cmd = e.ta.Update(msg)
+	e.hist = len(e.history)
+	e.grow()
+	if c := e.complete(); c && e.files == nil && !e.listing && cwd != "" {
+		e.listing = true
+		cmd = tea.Batch(cmd, listFiles(conv, cwd))
+	}
+	return promptNone, cmd
+}
+
+// paste inserts pasted text.
+func (e *promptEditor) paste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	e.ta, cmd = e.ta.Update(msg)
+	e.grow()
+	return cmd
+}
+
+// grow sizes the text area to its content, up to maxEditorRows.
+func (e *promptEditor) grow() {
+	e.ta.SetHeight(min(max(e.ta.LineCount(), 1), maxEditorRows))
+}
+
+// browse moves through the history: -1 older, +1 newer.
+func (e *promptEditor) browse(delta int) {
+	if len(e.history) == 0 {
+		return
+	}
+	if e.hist == len(e.history) {
+		e.stash = e.ta.Value()
+	}
+	e.hist = min(max(e.hist+delta, 0), len(e.history))
+	if e.hist == len(e.history) {
+		e.ta.SetValue(e.stash)
+	} else {
+		e.ta.SetValue(e.history[e.hist])
+	}
+	e.grow()
+}
+
+// take returns the prompt and clears the editor, keeping it in the
+// history.
+func (e *promptEditor) take() string {
+	v := e.ta.Value()
+	e.ta.Reset()
+	e.grow()
+	e.pop.kind = 0
+	if t := strings.TrimSpace(v); t != "" && (len(e.history) == 0 || e.history[len(e.history)-1] != v) {
+		e.history = append(e.history, v)
+		if len(e.history) > maxHistory {
+			e.history = e.history[1:]
+		}
+	}
+	e.hist = len(e.history)
+	return v
+}
+
+// lastToken is the text after the last space or newline.
+func (e *promptEditor) lastToken() string {
+	v := e.ta.Value()
+	i := strings.LastIndexFunc(v, unicode.IsSpace)
+	return v[i+1:]
+}
+
+// complete opens, narrows or closes the completions for what is being
+// typed; it reports whether files are wanted.
+func (e *promptEditor) complete() bool {
+	tok := e.lastToken()
+	v := e.ta.Value()
+	e.pop.kind = 0
+	switch {
+	case strings.HasPrefix(tok, "@"):
+		query := tok[1:]
+		if e.files == nil {
+			e.pop.kind, e.pop.items, e.pop.descs = completionFiles, nil, nil
+			return true
+		}
+		e.pop.kind = completionFiles
+		e.pop.items = fuzzyTop(e.files, query, maxCompletions)
+		e.pop.descs = nil
+	case strings.HasPrefix(v, "/") && !strings.ContainsFunc(v, unicode.IsSpace) && len(e.commands) > 0:
+		e.pop.kind = completionCmds
+		e.pop.items, e.pop.descs = nil, nil
+		for _, c := range e.commands {
+			if strings.HasPrefix(c.Name, v[1:]) {
+				e.pop.items = append(e.pop.items, SanitizeLine(c.Name))
+				e.pop.descs = append(e.pop.descs, SanitizeLine(c.Description))
+			}
+		}
+	}
+	if e.pop.kind != 0 && len(e.pop.items) == 0 && e.files != nil {
+		e.pop.kind = 0
+	}
+	e.pop.cursor = min(e.pop.cursor, max(len(e.pop.items)-1, 0))
+	return e.pop.kind == completionFiles
+}
+
+// setFiles takes the listing and refreshes the completions.
+func (e *promptEditor) setFiles(files []string) {
+	e.files, e.listing = files, false
+	if e.files == nil {
+		e.files = []string{}
+	}
+	e.complete()
+}
+
+// accept puts the completion under the cursor in place of the token.
+func (e *promptEditor) accept() {
+	if e.pop.cursor >= len(e.pop.items) {
+		e.pop.kind = 0
+		return
+	}
+	choice := e.pop.items[e.pop.cursor]
+	v := e.ta.Value()
+	tok := e.lastToken()
+	prefix := v[:len(v)-len(tok)]
+	switch e.pop.kind {
+	case completionFiles:
+		e.ta.SetValue(prefix + "@" + choice + " ")
+	case completionCmds:
+		e.ta.SetValue("/" + choice + " ")
+	}
+	e.pop.kind = 0
+	e.grow()
+}
+
+// parts turns a prompt into its parts: the text, and each file it
+// mentions with @ that exists under cwd.
+func promptParts(text, cwd string) []interaction.PromptPart {
+	parts := []interaction.PromptPart{{Text: text}}
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(text) {
+		if !strings.HasPrefix(f, "@") || len(f) < 2 {
+			continue
+		}
+		p := strings.TrimRight(f[1:], ".,;:!?)")
+		if seen[p] {
+			continue
+		}
+		full := p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(cwd, p)
+		}
+		if st, err := os.Stat(full); err == nil && !st.IsDir() {
+			seen[p] = true
+			parts = append(parts, interaction.PromptPart{Path: p})
+		}
+	}
+	return parts
+}
+
+// fuzzyTop returns the n items of items that best match query (its runes
+// in order, case-insensitive), best first: consecutive runes and matches
+// in the file's name count more, shorter paths win ties.
+func fuzzyTop(items []string, query string, n int) []string {
+	type scored struct {
+		s     string
+		score int
+	}
+	q := []rune(strings.ToLower(query))
+	var best []scored
+	for _, it := range items {
+		sc, ok := fuzzyScore(it, q)
+		if !ok {
+			continue
+		}
+		best = append(best, scored{it, sc})
+	}
+	slices.SortStableFunc(best, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return len(a.s) - len(b.s)
+	})
+	out := make([]string, 0, n)
+	for i := 0; i < len(best) && i < n; i++ {
+		out = append(out, best[i].s)
+	}
+	return out
+}
+
+func fuzzyScore(s string, q []rune) (int, bool) {
+	if len(q) == 0 {
+		return 0, true
+	}
+	lower := []rune(strings.ToLower(s))
+	base := strings.LastIndexByte(s, '/') + 1
+	score, qi, prev := 0, 0, -2
+	for i, r := range lower {
+		if qi < len(q) && r == q[qi] {
+			score++
+			if i == prev+1 {
+				score += 3
+			}
+			if i >= base {
+				score += 2
+			}
+			if i == base || i == 0 {
+				score += 4
+			}
+			prev = i
+			qi++
+		}
+	}
+	return score, qi == len(q)
+}
+
+// View draws the editor in width columns: the completions above (when
+// open), the framed text area, and a status line.
+func (e *promptEditor) View(width int, status string, focused bool, st *styles.Styles) []string {
+	var out []string
+	cs := st.Conversation
+	if e.pop.kind != 0 && focused {
+		if len(e.pop.items) == 0 {
+			out = append(out, cs.Status.Render("  listing files…"))
+		}
+		for i, it := range e.pop.items {
+			line := "  " + it
+			if i < len(e.pop.descs) && e.pop.descs[i] != "" {
+				line += "  " + st.Option.Description.Render(e.pop.descs[i])
+			}
+			line = ansi.Truncate(line, width, "…")
+			if i == e.pop.cursor {
+				line = cs.Selected.Render(ansi.Strip(fitLine(line, width)))
+			}
+			out = append(out, line)
+		}
+	}
+	inner := max(width-4, 4)
+	e.ta.SetWidth(inner)
+	box := cs.Editor
+	if focused {
+		box = box.BorderForeground(st.Option.Cursor.GetForeground())
+	}
+	out = append(out, strings.Split(box.Width(width).Render(e.ta.View()), "\n")...)
+	if status != "" {
+		out = append(out, cs.Status.Render(ansi.Truncate(status, width, "…")))
+	}
+	return out
+}
