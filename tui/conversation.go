@@ -168,7 +168,7 @@ func (c *conversation) finishText() {
 	if n := len(c.items); n > 0 {
 		if last := c.items[n-1]; !last.finished && last.kind != itemTool && last.kind != itemPlan {
 			last.finished = true
-			last.rendering.stale()
+			last.rendering.grew() // the complete blocks stay rendered
 		}
 	}
 }

@@ -63,7 +63,7 @@ func (it *convItem) render(width int, t *transcript, st *styles.Styles, md *mdRe
 		return r.lines
 	}
 	switch {
-	case it.kind == itemMessage && !it.finished:
+	case it.kind == itemMessage:
 		r.lines = it.renderStreaming(width, st, md)
 	default:
 		r.lines = it.renderWhole(width, t, st, md)
@@ -93,8 +93,6 @@ func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md 
 	switch it.kind {
 	case itemUser:
 		return prefixLines(wrapPlain(Sanitize(it.text.String()), width-2, cs.User), cs.Prompt.Render("›")+" ", "  ")
-	case itemMessage:
-		return md.Render(Sanitize(it.text.String()), width)
 	case itemThought:
 		lines := wrapPlain(Sanitize(strings.TrimSpace(it.text.String())), width-2, cs.Thought)
 		if !t.showThoughts && !it.expanded && len(lines) > maxThoughtLines {
@@ -116,7 +114,9 @@ func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md 
 	return nil
 }
 
-// renderStreaming renders a message still streaming in.
+// renderStreaming renders a message block by block: the blocks complete
+// are rendered once; while the message streams, its tail is plain text,
+// and once it is finished the tail is rendered as the last block.
 func (it *convItem) renderStreaming(width int, st *styles.Styles, md *mdRenderer) []string {
 	r := &it.rendering
 	text := it.text.String()
@@ -145,8 +145,18 @@ func (it *convItem) renderStreaming(width int, st *styles.Styles, md *mdRenderer
 		}
 		start = next
 	}
-	// The tail: its complete lines wrapped once, its last line each time.
 	tail := text[r.committed:]
+	if it.finished {
+		lines := append([]string(nil), r.blocks...)
+		if block := strings.TrimSpace(tail); block != "" {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, md.Render(Sanitize(block), width)...)
+		}
+		return lines
+	}
+	// The tail: its complete lines wrapped once, its last line each time.
 	for {
 		end := strings.IndexByte(tail[r.tailDone:], '\n')
 		if end < 0 {
