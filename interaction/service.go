@@ -69,11 +69,16 @@ func (s *Service) Register(p Provider) (unregister func(), err error) {
 //
 // A provider error that carries an *Error is returned as is. Any other
 // provider error becomes the context's error when ctx has ended, and
-// INTERNAL otherwise. An answer that fails [Answer.Check] becomes
-// INVALID_ANSWER: a bad answer never reaches the caller. A good answer is
-// normalised: exactly one item per question, in request order, with
-// questions the provider left out filled in as [Skip], and Selected never
-// nil.
+// INTERNAL otherwise.
+//
+// The service routes and normalises; it does not judge what a provider
+// answered, so a human's answer is never thrown away (a provider checks
+// its own answers, with [Answer.Check] in its tests). The answer comes
+// back with exactly one item per question, in request order: the first
+// item for each question id, questions the provider left out filled in as
+// [Skip], items for ids the request does not have dropped, Selected never
+// nil, and Selected emptied when Custom is set (custom text overrides the
+// choices).
 func (s *Service) Ask(ctx context.Context, req Request) (Answer, error) {
 	if err := ContextError(ctx); err != nil {
 		return Answer{}, err
@@ -100,9 +105,6 @@ func (s *Service) Ask(ctx context.Context, req Request) (Answer, error) {
 		}
 		return Answer{}, WrapError(CodeInternal, err, "the user interface failed: %v", err)
 	}
-	if err := ans.Check(req); err != nil {
-		return Answer{}, err
-	}
 	return normalize(req, ans), nil
 }
 
@@ -120,12 +122,14 @@ func safeAsk(ctx context.Context, p Provider, req Request) (ans Answer, err erro
 }
 
 // normalize returns ans with exactly one item per question of req, in
-// request order, missing items filled in as skipped and Selected never nil.
-// ans must have passed Check(req).
+// request order: the first item for each id, missing items filled in as
+// skipped, Selected never nil and empty when Custom is set.
 func normalize(req Request, ans Answer) Answer {
 	byID := make(map[string]AnswerItem, len(ans.Answers))
 	for _, item := range ans.Answers {
-		byID[item.ID] = item
+		if _, dup := byID[item.ID]; !dup {
+			byID[item.ID] = item
+		}
 	}
 	out := make([]AnswerItem, len(req.Questions))
 	for i, q := range req.Questions {
