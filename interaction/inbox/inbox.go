@@ -63,6 +63,10 @@ type Settlement struct {
 	// By names the view that answered or declined; it is empty when the
 	// caller withdrew the request or the inbox closed.
 	By string
+	// Drafts are what the other views had drafted when it ended, by view
+	// name: a history keeps them, so nothing typed on a view that lost
+	// the race is lost silently.
+	Drafts map[string]interaction.Answer
 }
 
 // Event is one thing that happened in the inbox.
@@ -257,8 +261,18 @@ func (in *Inbox) notify(e Event) {
 }
 
 // settle ends p with s, takes it out of the inbox and tells the views;
-// in.mu is held and p is not settled yet.
-func (in *Inbox) settle(p *pending, s Settlement) {
+// in.mu is held and p is not settled yet. It returns s with the other
+// views' drafts.
+func (in *Inbox) settle(p *pending, s Settlement) Settlement {
+	for h, d := range p.drafts {
+		if d == nil || (s.By != "" && h.name == s.By) {
+			continue
+		}
+		if s.Drafts == nil {
+			s.Drafts = map[string]interaction.Answer{}
+		}
+		s.Drafts[h.name] = *d
+	}
 	p.settled = &s
 	delete(in.byID, p.req.ID)
 	for i, q := range in.order {
@@ -275,6 +289,7 @@ func (in *Inbox) settle(p *pending, s Settlement) {
 	in.endedOrder = append(in.endedOrder, p.req.ID)
 	p.reply <- s
 	in.notify(Event{Kind: Settled, Request: p.req, Settlement: s})
+	return s
 }
 
 // Handle is a view's hold on an inbox: it answers, declines and keeps the
@@ -314,8 +329,7 @@ func (h *Handle) end(id uint64, s Settlement) (Settlement, bool) {
 		}
 		return Settlement{Err: interaction.Errorf(interaction.CodeAborted, "the request is no longer waiting")}, false
 	}
-	in.settle(p, s)
-	return s, true
+	return in.settle(p, s), true
 }
 
 // SaveDraft records what the view's human has answered so far to request

@@ -284,3 +284,21 @@ func TestManyViewsRaceToAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The views that lost the race keep their drafts in the settlement, for
+// the history.
+func TestLosersDraftsAreKept(t *testing.T) {
+	in := New(nil)
+	a, b := newRecorder(), newRecorder()
+	ha, hb := in.Attach("terminal", a), in.Attach("ssh bob", b)
+	got := askAsync(in, context.Background(), question("q"))
+	req := <-a.arrived
+	<-b.arrived
+	draft := interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Selected: []string{}, Custom: "half typed"}}}
+	ha.SaveDraft(req.ID, &draft)
+	s, _ := hb.Answer(req.ID, yes("q"))
+	<-got
+	if d, ok := s.Drafts["terminal"]; !ok || d.Answers[0].Custom != "half typed" || len(s.Drafts) != 1 {
+		t.Fatalf("drafts %+v, want the terminal's", s.Drafts)
+	}
+}
