@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
@@ -63,6 +64,13 @@ type Options struct {
 	// Environ is the environment the terminal is described by (TERM,
 	// COLORTERM, NO_COLOR …); nil means the process environment.
 	Environ []string
+	// ColorProfile forces the terminal's colour profile; zero detects it
+	// (a view over SSH has no terminal to detect from: it passes the
+	// profile the client's environment names).
+	ColorProfile colorprofile.Profile
+	// Remote marks a view that is not on this machine's terminal (an SSH
+	// session): ctrl+z does not suspend it.
+	Remote bool
 	// FPS is how many times a second the screen may be redrawn, at most
 	// 120; zero means 60. A higher rate shows the first frame and each
 	// key's effect sooner at the cost of more wakeups while idle: worth it
@@ -158,6 +166,17 @@ func New(opts Options) *Program {
 	}
 	if opts.Width > 0 && opts.Height > 0 {
 		teaOpts = append(teaOpts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	if opts.ColorProfile != 0 {
+		teaOpts = append(teaOpts, tea.WithColorProfile(opts.ColorProfile))
+	}
+	if opts.Remote {
+		teaOpts = append(teaOpts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			if _, ok := msg.(tea.SuspendMsg); ok {
+				return tea.ResumeMsg{}
+			}
+			return msg
+		}))
 	}
 	teaOpts = append(teaOpts, opts.programOptions...)
 	p.prog = tea.NewProgram(p.model, teaOpts...)
@@ -256,6 +275,14 @@ func (p *Program) Run(ctx context.Context) error {
 // Quit ends Run. It is safe to call at any time, more than once, and
 // before Run.
 func (p *Program) Quit() { p.quitOnce.Do(func() { close(p.quit) }) }
+
+// Resize tells the program its terminal's new size (a view over SSH
+// learns it from the client's window-change requests).
+func (p *Program) Resize(width, height int) {
+	if p.link != nil && width > 0 && height > 0 {
+		p.link.send(tea.WindowSizeMsg{Width: width, Height: height})
+	}
+}
 
 // SetStatus replaces the line about where requests come from (shown
 // while none waits): a demo says it has finished, say.

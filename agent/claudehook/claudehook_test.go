@@ -237,7 +237,9 @@ func TestMalformedInputIsRefused(t *testing.T) {
 	}
 	// A malformed tool_input is left to Claude Code, never a decision.
 	out, err := Handle(context.Background(), Input{HookEventName: "PreToolUse", ToolName: "AskUserQuestion", ToolInput: json.RawMessage(`{"questions":"x"}`)},
-		func(context.Context, interaction.Request) (interaction.Answer, error) { return interaction.Answer{}, nil })
+		func(context.Context, interaction.Request) (interaction.Answer, error) {
+			return interaction.Answer{}, nil
+		})
 	if out != nil || err == nil {
 		t.Fatalf("output %q err %v", out, err)
 	}
