@@ -5,20 +5,19 @@
 // It owns the protocol side only: tool schema and description, decoding of
 // the model's arguments, turning answers and coded failures into tool
 // results, progress notifications while the human thinks, withdrawing
-// questions whose caller went away, and the HTTP security wrappers (bearer
-// token, Origin check, body cap; the SDK keeps its own Host check). Listening,
-// token storage and the UI belong to the caller.
+// questions whose caller went away, and the HTTP layer (http.go: bearer
+// token, Origin and Host checks, body cap, timeouts, connection caps,
+// session expiry; the SDK keeps its own Host check). Listening, token
+// storage and the UI belong to the caller.
 package mcp
 
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/json"
-	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -40,11 +39,10 @@ const (
 	// notification. It is well under the shortest common client idle
 	// timeout (Codex: 60 s).
 	DefaultProgressInterval = 15 * time.Second
-	// DefaultMaxBodyBytes caps an HTTP request body. It is far below
-	// interaction.MaxRequestBytes (64 MiB), which guards every front end;
-	// 8 MiB still holds tens of thousands of options, and a loopback
-	// server has no reason to buffer more from one POST.
-	DefaultMaxBodyBytes = 8 << 20
+	// DefaultMaxBodyBytes caps an HTTP request body: the one request
+	// limit of every front end, interaction.MaxRequestBytes (64 MiB),
+	// plus room for the JSON-RPC envelope.
+	DefaultMaxBodyBytes = interaction.MaxRequestBytes + bodySlack
 )
 
 // Options configures a [Server]. The zero value serves without
@@ -58,13 +56,22 @@ type Options struct {
 	// sends notifications/progress. Zero means DefaultProgressInterval; a
 	// negative value sends none.
 	ProgressInterval time.Duration
-	// MaxBodyBytes caps each request body (413 beyond it). Zero means
-	// DefaultMaxBodyBytes.
+	// MaxBodyBytes caps each request body; a call over it gets a coded
+	// INVALID_REQUEST tool error. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// SessionTimeout closes sessions that send no HTTP request for this
-	// long. Zero keeps sessions until the client deletes them or the
-	// server closes.
+	// SessionTimeout closes a session that has had no HTTP request in
+	// flight (no waiting call, no open stream) for this long. Zero keeps
+	// sessions until the client deletes them or the server closes.
 	SessionTimeout time.Duration
+	// Hosts, when set, are the only host names a request's Host header
+	// may carry (with any port); others get 403. The SDK's own check
+	// covers loopback connections only.
+	Hosts []string
+	// MaxConns and MaxUnauthConns cap the connections of
+	// [Server.HTTPServer]: all of them, and those that have not yet sent
+	// an authorised request. Zero means DefaultMaxConns and
+	// DefaultMaxUnauthConns.
+	MaxConns, MaxUnauthConns int
 	// TrustedOrigins are browser origins, such as "http://localhost:6274"
 	// for the MCP Inspector's web UI, allowed past the Origin check.
 	TrustedOrigins []string
@@ -88,7 +95,9 @@ type Server struct {
 	calls  map[string]map[*call]struct{} // in-flight calls by session ID
 	posts  map[string]*livePost          // live POST requests by marker
 	ended  map[string]struct{}           // sessions deleted but not yet closed
-	wg     sync.WaitGroup                // session watchers
+	uses   map[string]*sessionUse        // what keeps each session alive (http.go)
+	conns  *connLimiter
+	wg     sync.WaitGroup // session watchers
 }
 
 // call is one in-flight tool call.
@@ -130,12 +139,20 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.MaxUnauthConns <= 0 {
+		opts.MaxUnauthConns = DefaultMaxUnauthConns
+	}
 	s := &Server{
 		asker: asker,
 		opts:  opts,
 		calls: make(map[string]map[*call]struct{}),
 		posts: make(map[string]*livePost),
 		ended: make(map[string]struct{}),
+		uses:  make(map[string]*sessionUse),
+		conns: &connLimiter{max: opts.MaxConns, maxUnauth: opts.MaxUnauthConns, conns: make(map[net.Conn]*connInfo)},
 	}
 	if r, ok := asker.(interaction.ActivitySink); ok {
 		s.reporter = r
@@ -164,19 +181,17 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 	streamable := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk },
 		&sdk.StreamableHTTPOptions{
 			Logger:              opts.Logger,
-			SessionTimeout:      opts.SessionTimeout,
-			MaxRequestBodyBytes: opts.MaxBodyBytes,
+			MaxRequestBodyBytes: opts.MaxBodyBytes, // readBody answers first
+			// Sessions expire in expire (http.go), which also counts
+			// open streams.
 			// DNS-rebinding protection (a non-loopback Host on a loopback
 			// connection gets 403) stays on: DisableLocalhostProtection is
 			// left false.
 		})
-	cop := http.NewCrossOriginProtection()
-	for _, o := range opts.TrustedOrigins {
-		if err := cop.AddTrustedOrigin(o); err != nil {
-			return nil, fmt.Errorf("trusted origin %q: %w", o, err)
-		}
+	var err error
+	if s.handler, err = s.wrapHTTP(s.track(streamable)); err != nil {
+		return nil, err
 	}
-	s.handler = cop.Handler(s.authorize(s.track(streamable)))
 	return s, nil
 }
 
@@ -184,9 +199,10 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 // whatever path the caller mounts it on.
 //
 // Requests pass, in order: the Origin check (a cross-site browser request
-// gets 403), the bearer token (401 with WWW-Authenticate), the SDK's Host
-// check (403 for a non-loopback Host arriving on a loopback address) and
-// the body cap (413).
+// gets 403), the Host check (Options.Hosts), the bearer token (401 with
+// WWW-Authenticate), the body cap (a coded error), and the SDK's Host
+// check (403 for a non-loopback Host arriving on a loopback address).
+// Every 401 and 403 closes the connection. See http.go.
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Close withdraws every waiting question, lets the live POSTs deliver the
@@ -195,6 +211,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // new sessions are neither watched nor reported; close the HTTP server
 // first.
 func (s *Server) Close() error {
+	s.stopExpiry()
 	s.mu.Lock()
 	s.closed = true
 	for _, calls := range s.calls {
@@ -224,24 +241,6 @@ wait:
 	}
 	s.wg.Wait()
 	return nil
-}
-
-// authorize requires the bearer token when one is set.
-func (s *Server) authorize(next http.Handler) http.Handler {
-	if s.opts.Token == "" {
-		return next
-	}
-	want := []byte(s.opts.Token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") ||
-			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="asktui"`)
-			http.Error(w, `Unauthorized: send the asktui token as "Authorization: Bearer <token>"`, http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // track does what the SDK leaves undone in stateful mode: a DELETE of a
@@ -313,6 +312,7 @@ func (s *Server) initialized(_ context.Context, req *sdk.InitializedRequest) {
 		s.mu.Lock()
 		delete(s.ended, ss.ID())
 		s.mu.Unlock()
+		s.forgetSession(ss.ID())
 		s.report(interaction.Activity{Agent: agent, Kind: interaction.ActivityDisconnected})
 	}()
 }

@@ -1,0 +1,485 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// The HTTP layer: everything between the socket and the SDK's streamable
+// handler. It is built so that a client without the token costs the
+// server little and briefly, and a client with it is never cut while it
+// waits for the human:
+//
+//   - a request is read under ReadHeaderTimeout and ReadTimeout; once an
+//     authorised request has been read, its read deadline is lifted, since
+//     its response (an SSE stream) may last as long as the human thinks;
+//   - every 401 and 403 closes the connection;
+//   - connections are capped (MaxConns), and so are those that have not
+//     yet sent an authorised request (MaxUnauthConns: the oldest goes
+//     when a new one comes);
+//   - a POST body is read whole before the SDK sees it; one over
+//     MaxBodyBytes is answered with a coded error in JSON-RPC;
+//   - a session with no request in flight for SessionTimeout is closed.
+
+// Defaults of the HTTP layer; see [Options].
+const (
+	// DefaultMaxConns caps the connections served at once. A waiting call
+	// holds one connection (two with the client's standalone stream), so
+	// this allows about a thousand questions waiting at once.
+	DefaultMaxConns = 2048
+	// DefaultMaxUnauthConns caps the connections that have not yet sent
+	// an authorised request.
+	DefaultMaxUnauthConns = 64
+	// DefaultReadHeaderTimeout bounds reading a request's headers (and a
+	// TLS handshake).
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultReadTimeout bounds reading a whole request, body included.
+	DefaultReadTimeout = time.Minute
+	// DefaultIdleTimeout closes a keep-alive connection idle this long.
+	DefaultIdleTimeout = time.Minute
+)
+
+// bodySlack is what a JSON-RPC envelope may add around the tool's
+// arguments: the HTTP body cap is the request limit plus this.
+const bodySlack = 1 << 20
+
+// oversizeScan bounds how much of an oversized body is read to find its
+// JSON-RPC id, beyond which the request gets a plain 413.
+const oversizeScan = 2
+
+// HTTPServer returns an *http.Server that serves h (a mux with
+// [Server.Handler] on it) with the timeouts and connection caps of the
+// HTTP layer. Serve it with Serve or ServeTLS; it sets no WriteTimeout,
+// since a waiting call's response lasts as long as the human takes.
+func (s *Server) HTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		ReadTimeout:       DefaultReadTimeout,
+		IdleTimeout:       DefaultIdleTimeout,
+		ConnContext:       s.conns.connContext,
+		ConnState:         s.conns.connState,
+	}
+}
+
+// WellKnownHandler answers the OAuth discovery paths
+// (/.well-known/oauth-protected-resource and
+// /.well-known/oauth-authorization-server, with or without a path
+// suffix) with a JSON error that tells an OAuth-capable client to send
+// the static bearer token instead. Mount it on "/.well-known/".
+func (s *Server) WellKnownHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if !strings.HasPrefix(p, "/.well-known/oauth-protected-resource") &&
+			!strings.HasPrefix(p, "/.well-known/oauth-authorization-server") &&
+			!strings.HasPrefix(p, "/.well-known/openid-configuration") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNotFound)
+		_ = json.NewEncoder(w).Encode(map[string]string{
+			"error": "invalid_request",
+			"error_description": "asktui does not support OAuth: configure the client with a static bearer token, " +
+				`sent as "Authorization: Bearer <token>" (asktui serve --print-config prints the setup)`,
+		})
+	})
+}
+
+// wrapHTTP puts the HTTP layer around the SDK's handler (next): the
+// Origin check, the Host check, the bearer token, the body, and session
+// expiry.
+func (s *Server) wrapHTTP(next http.Handler) (http.Handler, error) {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range s.opts.TrustedOrigins {
+		if err := cop.AddTrustedOrigin(o); err != nil {
+			return nil, fmt.Errorf("trusted origin %q: %w", o, err)
+		}
+	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		refuse(w, http.StatusForbidden, "Forbidden: cross-origin request")
+	}))
+	return cop.Handler(s.checkHost(s.authorize(s.readBody(s.expire(next))))), nil
+}
+
+// refuse answers with status and closes the connection, so that a refused
+// client holds nothing.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
+}
+
+// checkHost refuses a request whose Host names none of Options.Hosts
+// (any port). The SDK's own check still refuses a non-loopback Host on a
+// loopback connection.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	if len(s.opts.Hosts) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+		for _, want := range s.opts.Hosts {
+			if strings.EqualFold(host, want) {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
+		refuse(w, http.StatusForbidden, fmt.Sprintf("Forbidden: invalid Host header %q", r.Host))
+	})
+}
+
+// authorize requires the bearer token when one is set, and marks the
+// connection authorised when the request passes.
+//
+// A request without the token gets the bare challenge; one with a wrong
+// token gets error="invalid_token" (RFC 6750, section 3.1).
+func (s *Server) authorize(next http.Handler) http.Handler {
+	want := []byte(s.opts.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(want) > 0 {
+			header := r.Header.Get("Authorization")
+			scheme, token, ok := strings.Cut(header, " ")
+			if !ok || !strings.EqualFold(scheme, "Bearer") ||
+				subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), want) != 1 {
+				challenge := `Bearer realm="asktui"`
+				msg := `Unauthorized: send the asktui token as "Authorization: Bearer <token>"`
+				if header != "" {
+					challenge += `, error="invalid_token", error_description="the token is not asktui's"`
+					msg = `Unauthorized: the token is wrong; send the asktui token as "Authorization: Bearer <token>"`
+				}
+				w.Header().Set("WWW-Authenticate", challenge)
+				refuse(w, http.StatusUnauthorized, msg)
+				return
+			}
+		}
+		s.conns.authorised(r.Context())
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBody reads an authorised POST's body whole, within the read
+// deadline, then lifts the deadline of every authorised request: the
+// response may be an SSE stream that lasts as long as the human takes, and
+// a read deadline that fires while it flows would cancel the request.
+//
+// A body over MaxBodyBytes gets, instead of the SDK's bare 413, a coded
+// INVALID_REQUEST in JSON-RPC: a tool error for tools/call, an error
+// response for any other request.
+func (s *Server) readBody(next http.Handler) http.Handler {
+	limit := s.opts.MaxBodyBytes
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+			if err != nil {
+				refuse(w, http.StatusBadRequest, "Bad Request: the body could not be read: "+err.Error())
+				return
+			}
+			if int64(len(body)) > limit {
+				s.oversized(w, r, body)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // not every writer has one
+		next.ServeHTTP(w, r)
+	})
+}
+
+// oversized answers a POST whose body passed the cap. It reads on (up
+// to oversizeScan times the cap) to find the JSON-RPC id and method.
+func (s *Server) oversized(w http.ResponseWriter, r *http.Request, head []byte) {
+	limit := s.opts.MaxBodyBytes
+	id, method, ok := scanEnvelope(io.MultiReader(bytes.NewReader(head),
+		io.LimitReader(r.Body, (oversizeScan-1)*limit)))
+	if !ok || len(id) == 0 || string(id) == "null" {
+		refuse(w, http.StatusRequestEntityTooLarge,
+			fmt.Sprintf("Request Entity Too Large: the body is over %d bytes", limit))
+		return
+	}
+	cause := interaction.Errorf(interaction.CodeInvalidRequest,
+		"the request is over %d bytes, the limit of one request (%d MiB of questions); send fewer or shorter questions and options",
+		limit, interaction.MaxRequestBytes>>20)
+	msg := interaction.NewErrorEnvelope(cause).Error.Error()
+	resp := map[string]any{"jsonrpc": "2.0", "id": id}
+	if method == "tools/call" {
+		resp["result"] = &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+	} else {
+		resp["error"] = map[string]any{"code": -32600, "message": msg}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// scanEnvelope reads a JSON-RPC message's id and method, wherever they
+// are among its keys, token by token: it holds one token at a time, not
+// the whole message. It reports false when r does not hold a whole JSON
+// object.
+func scanEnvelope(r io.Reader) (id json.RawMessage, method string, ok bool) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, "", false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, "", false
+		}
+		switch key {
+		case "id":
+			err = dec.Decode(&id)
+		case "method":
+			err = dec.Decode(&method)
+		default:
+			err = skipValue(dec)
+		}
+		if err != nil {
+			return nil, "", false
+		}
+	}
+	return id, method, true
+}
+
+// skipValue reads the next value from dec and forgets it.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// sessionUse is what keeps a session alive: the requests of it in flight
+// (a waiting call's POST, the client's standalone stream).
+type sessionUse struct {
+	live  int
+	timer *time.Timer // runs while live is 0
+}
+
+// expire closes a session once it has had no request in flight for
+// SessionTimeout. Clients that leave without a DELETE (the TypeScript
+// SDK's close(), Claude Code on exit and in `claude mcp list`, Gemini's
+// health check) would otherwise leave their sessions, and the inbox's
+// agents, behind for good. A waiting call keeps its POST, and a live
+// client its standalone stream, open: neither expires.
+func (s *Server) expire(next http.Handler) http.Handler {
+	if s.opts.SessionTimeout <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(sessionHeader)
+		if id != "" && r.Method != http.MethodDelete {
+			s.useSession(id)
+			defer s.releaseSession(id)
+		}
+		next.ServeHTTP(w, r)
+		if id == "" {
+			// An initialize: the SDK named the new session in the response.
+			if id = w.Header().Get(sessionHeader); id != "" {
+				s.useSession(id)
+				s.releaseSession(id)
+			}
+		}
+	})
+}
+
+func (s *Server) useSession(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.uses[id]
+	if u == nil {
+		u = &sessionUse{}
+		s.uses[id] = u
+	}
+	u.live++
+	if u.timer != nil {
+		u.timer.Stop()
+		u.timer = nil
+	}
+}
+
+func (s *Server) releaseSession(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.uses[id]
+	if u == nil {
+		return
+	}
+	if u.live--; u.live > 0 || s.closed {
+		return
+	}
+	u.timer = time.AfterFunc(s.opts.SessionTimeout, func() { s.expireSession(id, u) })
+}
+
+// expireSession closes the session with the given ID unless it came back
+// to life since its timer started.
+func (s *Server) expireSession(id string, u *sessionUse) {
+	s.mu.Lock()
+	if s.uses[id] != u || u.live > 0 || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	delete(s.uses, id)
+	s.mu.Unlock()
+	for ss := range s.sdk.Sessions() {
+		if ss.ID() == id {
+			_ = ss.Close() // the session watcher reports it gone
+			return
+		}
+	}
+}
+
+// forgetSession drops what expire knows of a session that ended.
+func (s *Server) forgetSession(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.uses[id]; u != nil {
+		if u.timer != nil {
+			u.timer.Stop()
+		}
+		delete(s.uses, id)
+	}
+}
+
+// stopExpiry stops every session timer; the server is closing.
+func (s *Server) stopExpiry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, u := range s.uses {
+		if u.timer != nil {
+			u.timer.Stop()
+		}
+		delete(s.uses, id)
+	}
+}
+
+// connLimiter caps the connections of the HTTP server: all of them, and
+// those that have not yet sent an authorised request.
+type connLimiter struct {
+	max, maxUnauth int
+
+	mu     sync.Mutex
+	conns  map[net.Conn]*connInfo
+	seq    uint64
+	unauth int
+}
+
+// connInfo is one connection; fields are guarded by the limiter's mu.
+type connInfo struct {
+	conn   net.Conn
+	seq    uint64 // arrival order
+	authed bool
+	gone   bool // closed by the limiter, or ended
+}
+
+type connKey struct{}
+
+// connContext registers a new connection, closing it at once when the
+// server is full, and hands its info to the requests it carries.
+func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	info := &connInfo{conn: c}
+	if len(l.conns) >= l.max {
+		info.gone = true
+		_ = c.Close()
+		return context.WithValue(ctx, connKey{}, info)
+	}
+	l.seq++
+	info.seq = l.seq
+	l.conns[c] = info
+	l.unauth++
+	if l.unauth > l.maxUnauth {
+		l.evictLocked(info)
+	}
+	return context.WithValue(ctx, connKey{}, info)
+}
+
+// evictLocked closes the oldest unauthorised connection other than keep.
+func (l *connLimiter) evictLocked(keep *connInfo) {
+	var oldest *connInfo
+	for _, ci := range l.conns {
+		if !ci.authed && ci != keep && (oldest == nil || ci.seq < oldest.seq) {
+			oldest = ci
+		}
+	}
+	if oldest == nil {
+		oldest = keep
+	}
+	l.dropLocked(oldest)
+	_ = oldest.conn.Close()
+}
+
+func (l *connLimiter) dropLocked(ci *connInfo) {
+	if ci.gone {
+		return
+	}
+	ci.gone = true
+	delete(l.conns, ci.conn)
+	if !ci.authed {
+		l.unauth--
+	}
+}
+
+// connState forgets connections that ended.
+func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
+	if st != http.StateClosed && st != http.StateHijacked {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ci := l.conns[c]; ci != nil {
+		l.dropLocked(ci)
+	}
+}
+
+// authorised marks the connection of a request that passed the token
+// check.
+func (l *connLimiter) authorised(ctx context.Context) {
+	ci, _ := ctx.Value(connKey{}).(*connInfo)
+	if ci == nil {
+		return // not served by HTTPServer
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !ci.authed && !ci.gone {
+		l.unauth--
+	}
+	ci.authed = true
+}
+
+// counts reports the connections tracked and how many are unauthorised.
+func (l *connLimiter) counts() (all, unauth int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.conns), l.unauth
+}
