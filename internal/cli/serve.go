@@ -2,15 +2,13 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -30,17 +28,26 @@ import (
 // --listen says otherwise: loopback only.
 const DefaultListen = "127.0.0.1:7341"
 
+// DefaultSessionTimeout is how long serve keeps an MCP session that has
+// no request in flight: no waiting call, no open stream.
+const DefaultSessionTimeout = 10 * time.Minute
+
 // serveOptions are the flags of `asktui serve`.
 type serveOptions struct {
-	listen       string
-	tokenFile    string
-	noAuth       bool
-	printConfig  string
-	theme        themeFlag
-	alerts       tui.Alerts
-	progressEach time.Duration
-	history      string
-	socket       string
+	listen         string
+	tlsCert        string
+	tlsKey         string
+	insecureListen bool
+	serverNames    []string
+	sessionTimeout time.Duration
+	tokenFile      string
+	noAuth         bool
+	printConfig    string
+	theme          themeFlag
+	alerts         tui.Alerts
+	progressEach   time.Duration
+	history        string
+	socket         string
 }
 
 // Clients whose configuration --print-config knows.
@@ -57,11 +64,13 @@ connects to http://` + DefaultListen + `/mcp and asks; each question waits in
 the inbox under the client's name until you answer, decline, or the client
 withdraws it.
 
-The server listens on loopback only unless --listen names another address,
-and requires a bearer token: ASKTUI_TOKEN, else the file --token-file, else
-a token generated on first run and kept (mode 0600) under the XDG config
-directory. --print-config prints the exact setup for a client with the URL
-and token filled in.`,
+The server listens on loopback only unless --listen names another address;
+an address off this machine needs TLS (--tls-cert and --tls-key) or an
+explicit --insecure-listen. Every request's Host must name the server
+(--server-name). It requires a bearer token of at least 32 characters:
+ASKTUI_TOKEN, else the file --token-file, else a token generated on first
+run and kept (mode 0600) under the XDG config directory. --print-config
+prints the exact setup for a client with the URL and token filled in.`,
 		Example: `  # Start the inbox
   asktui serve
 
@@ -76,7 +85,12 @@ and token filled in.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.listen, "listen", DefaultListen, "address for the MCP server (host:port); a non-loopback host must be named explicitly")
+	f.StringVar(&o.listen, "listen", DefaultListen, "address for the MCP server (host:port); a non-loopback host needs --tls-cert and --tls-key, or --insecure-listen")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+	f.BoolVar(&o.insecureListen, "insecure-listen", false, "allow plain HTTP on a non-loopback --listen (the token and every question cross the network unencrypted)")
+	f.StringSliceVar(&o.serverNames, "server-name", nil, "host name clients use to reach the server; requests naming another Host get 403 (default: the --listen host; repeatable)")
+	f.DurationVar(&o.sessionTimeout, "session-timeout", DefaultSessionTimeout, "close an MCP session after this long with no request in flight (no waiting call, no open stream); 0 keeps sessions until the client ends them")
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
@@ -94,8 +108,12 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	if err := checkListen(o.listen); err != nil {
+	plan, err := checkListen(o)
+	if err != nil {
 		return err
+	}
+	if o.sessionTimeout < 0 {
+		return fmt.Errorf("invalid --session-timeout %v: use a positive duration, or 0 to keep sessions", o.sessionTimeout)
 	}
 	token := ""
 	if !o.noAuth {
@@ -104,9 +122,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			return err
 		}
 	}
-	url := "http://" + o.listen + "/mcp"
+	url := plan.url(o.listen)
 	if o.printConfig != "" {
-		return printConfig(e.stdout, o.printConfig, url, token)
+		return printConfig(e.stdout, e.stderr, o.printConfig, url, token)
 	}
 
 	in, out, err := e.openTTY()
@@ -120,7 +138,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	defer func() { _ = l.Close() }()
 	// The address actually bound: --listen 127.0.0.1:0 picks a free port.
-	url = "http://" + l.Addr().String() + "/mcp"
+	url = plan.url(l.Addr().String())
 	limitGC(e)
 	sockPath := o.socket
 	if sockPath == "" {
@@ -144,6 +162,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if o.noAuth {
 		status += "  ⚠ no token required (--no-auth)"
 		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
+	}
+	if plan.insecure {
+		status += "  ⚠ plain HTTP off loopback"
+		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --insecure-listen: "+url+" serves plain HTTP beyond this machine; the token and every question and answer cross the network unencrypted")
 	}
 
 	p := tui.New(tui.Options{
@@ -169,16 +191,36 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer unregister()
 
 	ver, _ := e.build.info()
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: o.progressEach, Version: ver})
+	srv, err := mcp.NewServer(svc, mcp.Options{
+		Token: token, ProgressInterval: o.progressEach, Version: ver,
+		Hosts: plan.hosts, SessionTimeout: o.sessionTimeout,
+	})
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
-	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.Handle("/.well-known/", srv.WellKnownHandler())
+	httpSrv := srv.HTTPServer(mux)
 
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = httpSrv.Serve(l) })
+	// A server that stops by itself ends the UI, and serve reports why.
+	ctx, stopUI := context.WithCancelCause(ctx)
+	defer stopUI(nil)
+	var httpErr error
+	wg.Go(func() {
+		var err error
+		if plan.cert != nil {
+			httpSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*plan.cert}, MinVersion: tls.VersionTLS12}
+			err = httpSrv.ServeTLS(l, "", "")
+		} else {
+			err = httpSrv.Serve(l)
+		}
+		if !errors.Is(err, http.ErrServerClosed) {
+			httpErr = err
+			stopUI(err)
+		}
+	})
 	sockCtx, stopSock := context.WithCancel(ctx)
 	defer stopSock()
 	if sl != nil {
@@ -196,6 +238,8 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
 	switch {
+	case httpErr != nil:
+		return interaction.WrapError(interaction.CodeInternal, httpErr, "the MCP server on %s stopped: %v", url, httpErr)
 	case errors.Is(uiErr, tui.ErrInterrupted):
 		return nil // ctrl+c is how the inbox is closed
 	case uiErr != nil:
@@ -204,97 +248,150 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	return nil
 }
 
-// checkListen refuses an address without a port, and accepts any host:
-// naming a non-loopback host is the explicit choice the default guards.
-func checkListen(addr string) error {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return fmt.Errorf("invalid --listen %q: use host:port, such as %s", addr, DefaultListen)
-	}
-	return nil
+// listenPlan is how serve listens, decided from --listen and its
+// companion flags before anything starts.
+type listenPlan struct {
+	scheme   string           // http or https
+	name     string           // the host name in URLs
+	hosts    []string         // the names a request's Host may carry
+	cert     *tls.Certificate // nil: plain HTTP
+	insecure bool             // plain HTTP off loopback, by --insecure-listen
 }
 
-// tokenPath is where the generated token is kept.
-func tokenPath(e env) (string, error) {
-	dir, err := e.configDir()
+// url is the MCP endpoint for the address addr (host:port) listened on.
+func (p listenPlan) url(addr string) string {
+	_, port, _ := net.SplitHostPort(addr)
+	return p.scheme + "://" + net.JoinHostPort(p.name, port) + "/mcp"
+}
+
+// checkListen refuses an address without a port, and a non-loopback one
+// served over plain HTTP unless --insecure-listen says so; it loads the
+// TLS certificate, and names the hosts a request's Host may carry.
+func checkListen(o serveOptions) (listenPlan, error) {
+	host, _, err := net.SplitHostPort(o.listen)
 	if err != nil {
-		return "", err
+		return listenPlan{}, fmt.Errorf("invalid --listen %q: use host:port, such as %s", o.listen, DefaultListen)
 	}
-	return filepath.Join(dir, "token"), nil
+	p := listenPlan{scheme: "http"}
+	if (o.tlsCert == "") != (o.tlsKey == "") {
+		return listenPlan{}, errors.New("--tls-cert and --tls-key go together: give both, or neither")
+	}
+	if o.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
+		if err != nil {
+			return listenPlan{}, fmt.Errorf("cannot use --tls-cert %s with --tls-key %s: %v", o.tlsCert, o.tlsKey, err)
+		}
+		p.cert, p.scheme = &cert, "https"
+	}
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	if !loopback && p.cert == nil {
+		if !o.insecureListen {
+			return listenPlan{}, fmt.Errorf("--listen %s is reachable beyond this machine: serve it over TLS with --tls-cert and --tls-key, "+
+				"or pass --insecure-listen to send the token and every question unencrypted", o.listen)
+		}
+		p.insecure = true
+	}
+	for _, n := range o.serverNames {
+		n = strings.TrimSuffix(strings.Trim(strings.TrimSpace(n), "[]"), ".")
+		if n == "" || strings.ContainsAny(n, ":/ ") && net.ParseIP(n) == nil {
+			return listenPlan{}, fmt.Errorf("invalid --server-name %q: give a host name or address without port, such as asktui.example.net", n)
+		}
+		p.hosts = append(p.hosts, n)
+	}
+	if len(p.hosts) == 0 {
+		if host == "" || ip != nil && ip.IsUnspecified() {
+			return listenPlan{}, fmt.Errorf("--listen %s listens on every address: name the host clients connect to with --server-name", o.listen)
+		}
+		p.hosts = []string{host}
+	}
+	p.name = p.hosts[0]
+	if loopback {
+		// Clients may name a loopback server any of these ways.
+		p.hosts = append(p.hosts, "localhost", "127.0.0.1", "::1")
+	}
+	return p, nil
 }
 
-// loadToken returns the bearer token: ASKTUI_TOKEN, else the token file,
-// else a new token written to the default file with mode 0600.
-func loadToken(file string, e env) (string, error) {
-	if t := strings.TrimSpace(e.getenv("ASKTUI_TOKEN")); t != "" {
-		return t, nil
-	}
-	explicit := file != ""
-	if !explicit {
-		var err error
-		if file, err = tokenPath(e); err != nil {
-			return "", interaction.WrapError(interaction.CodeInternal, err, "no place for the token: %v; set ASKTUI_TOKEN or --token-file", err)
-		}
-	}
-	b, err := os.ReadFile(file)
-	switch {
-	case err == nil:
-		if t := strings.TrimSpace(string(b)); t != "" {
-			return t, nil
-		}
-		return "", fmt.Errorf("the token file %s is empty: delete it to have a new token made, or write one in it", file)
-	case !errors.Is(err, os.ErrNotExist) || explicit:
-		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot read the token: %v", err)
-	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return "", err
-	}
-	t := hex.EncodeToString(raw)
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot keep the token: %v", err)
-	}
-	if err := os.WriteFile(file, []byte(t+"\n"), 0o600); err != nil {
-		return "", interaction.WrapError(interaction.CodeInternal, err, "cannot keep the token: %v", err)
-	}
-	return t, nil
-}
-
-// printConfig prints the setup of client for the server at url.
-func printConfig(w io.Writer, client, url, token string) error {
-	auth := func(prefix string) string {
-		if token == "" {
-			return ""
-		}
-		return prefix
-	}
+// printConfig prints the setup of client for the server at url to w,
+// and to hint any step it needs where the client runs. Every value is
+// quoted for where it goes: the shell, TOML or JSON.
+func printConfig(w, hint io.Writer, client, url, token string) error {
+	var b strings.Builder
 	switch client {
 	case "claude":
 		// Claude Code waits for a tool as long as MCP_TOOL_TIMEOUT (ms) allows.
-		_, err := fmt.Fprintf(w, "claude mcp add --transport http asktui %s%s\n", url,
-			auth(" --header 'Authorization: Bearer "+token+"'"))
-		return err
+		b.WriteString("# Adds asktui to Claude Code's user scope (~/.claude.json: every project).\n" +
+			"# For this project only, use --scope local; to share it in .mcp.json, --print-config json.\n")
+		b.WriteString("claude mcp add --scope user --transport http asktui " + shellQuote(url))
+		if token != "" {
+			b.WriteString(" --header " + shellQuote("Authorization: Bearer "+token))
+		}
+		b.WriteString("\n")
 	case "codex":
-		_, err := fmt.Fprintf(w, `# ~/.codex/config.toml (export ASKTUI_TOKEN=%s where codex runs)
-[mcp_servers.asktui]
-url = %q
-%stool_timeout_sec = 3600
-`, token, url, auth("bearer_token_env_var = \"ASKTUI_TOKEN\"\n"))
-		return err
+		b.WriteString("# ~/.codex/config.toml\n")
+		if token != "" {
+			b.WriteString("# The token comes from ASKTUI_TOKEN, which must be exported where codex runs\n" +
+				"# (codex drops the server silently when it is not):\n" +
+				"#   export ASKTUI_TOKEN=" + shellQuote(token) + "\n" +
+				"# Or, instead of bearer_token_env_var, put the token in this file (keep it private):\n" +
+				"#   http_headers = { Authorization = " + tomlString("Bearer "+token) + " }\n")
+		}
+		b.WriteString("[mcp_servers.asktui]\nurl = " + tomlString(url) + "\n")
+		if token != "" {
+			b.WriteString("bearer_token_env_var = \"ASKTUI_TOKEN\"\n")
+		}
+		b.WriteString("tool_timeout_sec = 3600\n")
 	case "gemini", "json":
-		server := map[string]any{"timeout": 3600000}
-		if client == "gemini" {
-			server["httpUrl"] = url
-		} else {
+		server := map[string]any{"timeout": 3600000, "httpUrl": url}
+		auth := "Bearer " + token
+		if client == "json" {
+			// A project's .mcp.json is committed: it names the variable,
+			// and the client expands it.
 			server = map[string]any{"type": "http", "url": url}
+			auth = "Bearer ${ASKTUI_TOKEN}"
 		}
 		if token != "" {
-			server["headers"] = map[string]string{"Authorization": "Bearer " + token}
+			server["headers"] = map[string]string{"Authorization": auth}
 		}
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}})
+		if err := enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}}); err != nil {
+			return err
+		}
+		if client == "json" && token != "" {
+			_, _ = fmt.Fprintln(hint, "asktui: the config reads the token from ASKTUI_TOKEN; export it where the client runs: export ASKTUI_TOKEN="+shellQuote(token))
+		}
+	default:
+		return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
 	}
-	return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// shellQuote quotes s for a POSIX shell: in single quotes, with each
+// single quote in s ending the quoted part, escaped, and starting another.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // serveGCPercent is the garbage collector's target for serve, in place of

@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostile is a token and an address that run commands when pasted into a
+// shell unquoted.
+const (
+	hostileToken = `0123456789abcdef0123456789abcdef'; touch pwned; echo '`
+	hostileURL   = `http://127.0.0.1:7341/mcp$(touch pwned)`
+)
+
+func TestPrintConfigClaudeIsShellQuoted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a POSIX shell")
+	}
+	var out, hint bytes.Buffer
+	if err := printConfig(&out, &hint, "claude", hostileURL, hostileToken); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "--scope user") || !strings.Contains(out.String(), "user scope") {
+		t.Errorf("the command does not say which scope it adds to:\n%s", out.String())
+	}
+	// Run it as the README says (| sh), with claude a function that
+	// prints its arguments one per line.
+	dir := t.TempDir()
+	script := "claude() { for a in \"$@\"; do printf '%s\\n' \"$a\"; done; }\n" + out.String()
+	cmd := exec.Command("sh")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(script)
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("sh: %v\n%s", err, script)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Fatal("the printed command ran the token as a command")
+	}
+	want := []string{"mcp", "add", "--scope", "user", "--transport", "http", "asktui", hostileURL,
+		"--header", "Authorization: Bearer " + hostileToken}
+	if args := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n"); !slices.Equal(args, want) {
+		t.Errorf("claude got\n%q\nwant\n%q", args, want)
+	}
+}
+
+func TestPrintConfig(t *testing.T) {
+	const url = "http://127.0.0.1:7341/mcp"
+	const token = "0123456789abcdef0123456789abcdef"
+	tests := []struct {
+		client, token string
+		want, not     []string
+		hint          []string // on standard error
+	}{
+		{client: "codex", token: token, want: []string{
+			"[mcp_servers.asktui]", `url = "` + url + `"`, `bearer_token_env_var = "ASKTUI_TOKEN"`,
+			"export ASKTUI_TOKEN='" + token + "'", `http_headers = { Authorization = "Bearer ` + token + `" }`,
+			"tool_timeout_sec = 3600",
+		}},
+		{client: "codex", token: "", want: []string{`url = "` + url + `"`}, not: []string{"ASKTUI_TOKEN", "http_headers", "Bearer"}},
+		{client: "claude", token: "", want: []string{"claude mcp add"}, not: []string{"ASKTUI_TOKEN", "--header"}},
+		{
+			client: "json", token: token, want: []string{`"Authorization": "Bearer ${ASKTUI_TOKEN}"`},
+			not: []string{token}, hint: []string{"export ASKTUI_TOKEN='" + token + "'"},
+		},
+		{client: "json", token: "", not: []string{"ASKTUI_TOKEN", "Authorization"}},
+		{client: "gemini", token: "", want: []string{`"httpUrl": "` + url + `"`}, not: []string{"ASKTUI_TOKEN", "Authorization"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.client+"/token="+tt.token, func(t *testing.T) {
+			var out, hint bytes.Buffer
+			if err := printConfig(&out, &hint, tt.client, url, tt.token); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("missing %q in\n%s", w, out.String())
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(out.String(), n) {
+					t.Errorf("%q should not be in\n%s", n, out.String())
+				}
+			}
+			if tt.token == "" && hint.Len() > 0 {
+				t.Errorf("--no-auth, yet a hint: %q", hint.String())
+			}
+			for _, w := range tt.hint {
+				if !strings.Contains(hint.String(), w) {
+					t.Errorf("missing %q on standard error: %q", w, hint.String())
+				}
+			}
+			if tt.client == "json" || tt.client == "gemini" {
+				var v any
+				if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+					t.Errorf("not JSON: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestTomlString(t *testing.T) {
+	if got, want := tomlString("a\"b\\c\n\x01é"), `"a\"b\\c\u000A\u0001é"`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestCheckListen(t *testing.T) {
+	cert, key := selfSigned(t)
+	tests := []struct {
+		name     string
+		o        serveOptions
+		err      string // in the error; "" for none
+		url      string
+		hosts    []string
+		insecure bool
+	}{
+		{name: "loopback", o: serveOptions{listen: "127.0.0.1:7341"}, url: "http://127.0.0.1:7341/mcp",
+			hosts: []string{"127.0.0.1", "localhost", "127.0.0.1", "::1"}},
+		{name: "no port", o: serveOptions{listen: "127.0.0.1"}, err: "use host:port"},
+		{name: "network without TLS", o: serveOptions{listen: "192.0.2.1:7341"}, err: "--tls-cert"},
+		{name: "every address without TLS", o: serveOptions{listen: ":7341"}, err: "--insecure-listen"},
+		{name: "network, insecure", o: serveOptions{listen: "192.0.2.1:7341", insecureListen: true},
+			url: "http://192.0.2.1:7341/mcp", hosts: []string{"192.0.2.1"}, insecure: true},
+		{name: "every address needs a name", o: serveOptions{listen: "0.0.0.0:7341", insecureListen: true}, err: "--server-name"},
+		{name: "every address, named", o: serveOptions{listen: "0.0.0.0:7341", insecureListen: true, serverNames: []string{"box.example"}},
+			url: "http://box.example:7341/mcp", hosts: []string{"box.example"}, insecure: true},
+		{name: "TLS", o: serveOptions{listen: "0.0.0.0:7341", tlsCert: cert, tlsKey: key, serverNames: []string{"box.example"}},
+			url: "https://box.example:7341/mcp", hosts: []string{"box.example"}},
+		{name: "cert without key", o: serveOptions{listen: "0.0.0.0:7341", tlsCert: cert}, err: "go together"},
+		{name: "bad cert", o: serveOptions{listen: "0.0.0.0:7341", tlsCert: key, tlsKey: key}, err: "cannot use --tls-cert"},
+		{name: "bad name", o: serveOptions{listen: "127.0.0.1:7341", serverNames: []string{"box:80"}}, err: "invalid --server-name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := checkListen(tt.o)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.url(tt.o.listen); got != tt.url {
+				t.Errorf("url = %s, want %s", got, tt.url)
+			}
+			if !slices.Equal(p.hosts, tt.hosts) || p.insecure != tt.insecure {
+				t.Errorf("hosts %q insecure %v, want %q %v", p.hosts, p.insecure, tt.hosts, tt.insecure)
+			}
+		})
+	}
+}
+
+// selfSigned writes a certificate and its key for box.example.
+func selfSigned(t *testing.T) (certFile, keyFile string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "box.example"},
+		DNSNames: []string{"box.example"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+func TestWeakTokensRefused(t *testing.T) {
+	if !checkModes {
+		t.Skip("file modes do not apply")
+	}
+	good := strings.Repeat("a", minTokenLen)
+	write := func(t *testing.T, dir, token string, mode os.FileMode) string {
+		t.Helper()
+		f := filepath.Join(dir, "token")
+		if err := os.WriteFile(f, []byte(token+"\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(f, mode); err != nil { // past the umask
+			t.Fatal(err)
+		}
+		return f
+	}
+	tests := []struct {
+		name  string
+		setup func(t *testing.T) (file string, environ []string)
+		want  string
+	}{
+		{"short env token", func(*testing.T) (string, []string) {
+			return "", []string{"ASKTUI_TOKEN=short"}
+		}, "at least 32"},
+		{"readable by others", func(t *testing.T) (string, []string) {
+			return write(t, t.TempDir(), good, 0o644), nil
+		}, "chmod 600"},
+		{"short token", func(t *testing.T) (string, []string) {
+			return write(t, t.TempDir(), "short", 0o600), nil
+		}, "at least 32"},
+		{"world-writable directory", func(t *testing.T) (string, []string) {
+			dir := t.TempDir()
+			f := write(t, dir, good, 0o600)
+			if err := os.Chmod(dir, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			return f, nil
+		}, "writable by every user"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file, environ := tt.setup(t)
+			_, err := loadToken(file, env{environ: environ, stderr: &bytes.Buffer{}})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+	t.Run("good file", func(t *testing.T) {
+		f := write(t, t.TempDir(), good, 0o600)
+		if got, err := loadToken(f, env{stderr: &bytes.Buffer{}}); err != nil || got != good {
+			t.Fatalf("%q, %v", got, err)
+		}
+	})
+}
+
+// TestOwnWeakTokenRegenerated: the default token file is asktui's own, so
+// a weak one is replaced, and serve says so.
+func TestOwnWeakTokenRegenerated(t *testing.T) {
+	if !checkModes {
+		t.Skip("file modes do not apply")
+	}
+	cfg := t.TempDir()
+	e := env{environ: []string{"XDG_CONFIG_HOME=" + cfg}}
+	first, err := loadToken("", env{environ: e.environ, stderr: &bytes.Buffer{}})
+	if err != nil || len(first) != 64 {
+		t.Fatalf("generated %q, %v", first, err)
+	}
+	file := filepath.Join(cfg, "asktui", "token")
+	for _, weaken := range []func(){
+		func() { _ = os.Chmod(file, 0o644) },
+		func() { _ = os.WriteFile(file, []byte("short\n"), 0o600) },
+	} {
+		weaken()
+		var stderr bytes.Buffer
+		e.stderr = &stderr
+		got, err := loadToken("", e)
+		if err != nil || len(got) != 64 || got == first {
+			t.Fatalf("token %q, %v; want a new one", got, err)
+		}
+		if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("mode %v, %v", info.Mode(), err)
+		}
+		if !strings.Contains(stderr.String(), "new token") {
+			t.Errorf("stderr %q does not say the token was replaced", stderr.String())
+		}
+		first = got
+	}
+}
