@@ -132,11 +132,13 @@ func (l *activityLog) forget(k string) {
 	l.widest = -1
 }
 
-// connected counts the agents connected now.
+// connected counts the agents connected now: those whose session is open
+// (reported by their front end), and those known only by their questions
+// (a socket client, an MCP sub-agent) while one waits.
 func (l *activityLog) connected() int {
 	n := 0
 	for _, a := range l.agents {
-		if a.connected {
+		if a.connected || a.waiting > 0 {
 			n++
 		}
 	}

@@ -347,7 +347,7 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	m.requests = append(m.requests, r)
 	k := m.requestAgentKey(r)
 	a := m.log.agent(k, r.agent)
-	a.connected, a.thinking = true, false
+	a.thinking = false // connected counts it while the request waits
 	a.waiting++
 	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.styles)
 	cmds := []tea.Cmd{m.alert(r)}

@@ -424,6 +424,25 @@ func TestAgentsAreCountedBySession(t *testing.T) {
 	})
 }
 
+// An agent known only by its questions (a socket client, an MCP
+// sub-agent) counts as connected while one waits, and no longer.
+func TestAgentsKnownByTheirQuestionsLeave(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		report(m, "mcp:s1", interaction.ActivityConnected, "")
+		sub := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "mcp:s1/reviewer", Name: "claude › reviewer"}, Questions: []interaction.Question{{ID: "q", Question: "Go?"}}})
+		script := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "socket", Name: "script"}, Questions: []interaction.Question{{ID: "q", Question: "Go?"}}})
+		if n := m.log.connected(); n != 3 {
+			t.Fatalf("%d agents connected, want 3", n)
+		}
+		withdraw(sub, interaction.Errorf(interaction.CodeAborted, "gone"))
+		withdraw(script, interaction.Errorf(interaction.CodeAborted, "gone"))
+		if n := m.log.connected(); n != 1 {
+			t.Fatalf("%d agents connected after the askers left, want 1 (the session)", n)
+		}
+	})
+}
+
 func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	st := styles.For(styles.ThemeDark, true)
 	l := newActivityLog()

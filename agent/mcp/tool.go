@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/asktui/asktui/interaction"
 )
@@ -115,14 +116,36 @@ const maxAgentBytes = 200
 // agentFor names the asker: the client's name from its initialize info,
 // plus the sub-agent's name when given. The ID is stable per session and
 // sub-agent, so one agent's questions group together.
+//
+// Both names are clipped (maxNameBytes each), so that whatever a client
+// calls itself, its calls pass the request's limits and the inbox keeps
+// little of it.
 func agentFor(sessionID, clientName, subAgent string) interaction.Agent {
-	if strings.TrimSpace(clientName) == "" {
+	clientName = clip(clientName, maxNameBytes)
+	if clientName == "" {
 		clientName = "MCP client"
 	}
 	a := interaction.Agent{ID: "mcp:" + sessionID, Name: clientName}
 	if subAgent != "" {
-		a.ID += "/" + subAgent
-		a.Name = fmt.Sprintf("%s › %s", clientName, subAgent)
+		a.ID = clip(a.ID+"/"+subAgent, interaction.MaxIDLen)
+		a.Name = fmt.Sprintf("%s › %s", clientName, clip(subAgent, maxNameBytes))
 	}
 	return a
+}
+
+// maxNameBytes bounds a client's or sub-agent's name as shown.
+const maxNameBytes = 64
+
+// clip trims s, makes it valid UTF-8, and cuts it to at most n bytes,
+// ending in "…" when cut.
+func clip(s string, n int) string {
+	s = strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

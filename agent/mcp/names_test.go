@@ -1,0 +1,66 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
+)
+
+// TestLongClientNameIsClipped: a client whose name is thousands of bytes long, with
+// a sub-agent, still gets its calls through (today's request limits
+// refuse an agent name over 256 bytes), and the inbox keeps a short name.
+func TestLongClientNameIsClipped(t *testing.T) {
+	asker := interactiontest.NewProvider()
+	_, hs := serve(t, asker, Options{})
+	long := strings.Repeat("é", 1<<16) // 128 KiB
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	client := sdk.NewClient(&sdk.Implementation{Name: long, Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint:   hs.URL + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer{token: testToken, base: tr}},
+		MaxRetries: -1,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if a := asker.NextActivity(t); len(a.Agent.Name) > maxNameBytes {
+		t.Errorf("connected as a %d-byte name", len(a.Agent.Name))
+	}
+	args := map[string]any{"agent": strings.Repeat("r", 150), "questions": dbQuestion["questions"]}
+	ch := callAsync(context.Background(), cs, askParams(args))
+	p := asker.Next(t)
+	if err := p.Req.Validate(); err != nil {
+		t.Errorf("the request the inbox got is invalid: %v", err)
+	}
+	name := p.Req.Agent.Name
+	if len(name) > 2*maxNameBytes+len(" › ") || !utf8.ValidString(name) || !strings.HasPrefix(name, "éé") || !strings.Contains(name, "› rrr") {
+		t.Errorf("agent name %q (%d bytes)", name, len(name))
+	}
+	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}}})
+	if r := waitCall(t, ch); r.err != nil || r.res.IsError {
+		t.Fatalf("call: %v %+v", r.err, r.res)
+	}
+}
+
+func TestClip(t *testing.T) {
+	for in, want := range map[string]string{
+		"  codex  ":  "codex",
+		"abcdefghij": "abcde…",
+		"ééééé":      "éé…",
+		"ok\xffok":   "ok\uFFFDok",
+		"xxxxxxxx":   "xxxxxxxx",
+	} {
+		if got := clip(in, 8); got != want || len(got) > 8 {
+			t.Errorf("clip(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
