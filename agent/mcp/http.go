@@ -37,9 +37,9 @@ import (
 // Defaults of the HTTP layer; see [Options].
 const (
 	// DefaultMaxConns caps the connections served at once. A waiting call
-	// holds one connection (two with the client's standalone stream), so
-	// this allows about a thousand questions waiting at once.
-	DefaultMaxConns = 2048
+	// holds one connection, and each session may hold a standalone
+	// stream: this allows 2,000 sessions each with a question waiting.
+	DefaultMaxConns = 4096
 	// DefaultMaxUnauthConns caps the connections that have not yet sent
 	// an authorised request.
 	DefaultMaxUnauthConns = 64
@@ -117,8 +117,10 @@ func (s *Server) wrapHTTP(next http.Handler) (http.Handler, error) {
 }
 
 // refuse answers with status and closes the connection, so that a refused
-// client holds nothing.
+// client holds nothing. The read deadline passes at once: the server
+// would otherwise wait to discard a body the client may never finish.
 func refuse(w http.ResponseWriter, status int, msg string) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	w.Header().Set("Connection", "close")
 	http.Error(w, msg, status)
 }

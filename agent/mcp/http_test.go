@@ -235,6 +235,27 @@ func TestPartialBodyTimesOut(t *testing.T) {
 	}
 }
 
+// TestRefusedPartialBodyCloses: a client without the token that sends
+// half a body is answered and cut off at once, not when the read
+// deadline passes.
+func TestRefusedPartialBodyCloses(t *testing.T) {
+	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{}, nil)
+	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second)) // a failure deadline, far under ReadTimeout
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("the connection stayed open: %v", err)
+	}
+	if !strings.Contains(string(got), "401 Unauthorized") {
+		t.Errorf("response %q", got)
+	}
+}
+
 // TestWaitingCallOutlivesReadTimeout: the read deadline that guards
 // requests never cuts a call that waits for the human.
 func TestWaitingCallOutlivesReadTimeout(t *testing.T) {
