@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"crypto/subtle"
 	"encoding/json"
@@ -28,8 +29,8 @@ import (
 //     its response (an SSE stream) may last as long as the human thinks;
 //   - every 401 and 403 closes the connection;
 //   - connections are capped (MaxConns), and so are those that have not
-//     yet sent an authorised request (MaxUnauthConns: the oldest goes
-//     when a new one comes);
+//     yet sent an authorised request (MaxUnauthConns: past a short grace,
+//     the oldest goes when a new one comes);
 //   - a POST body is read whole before the SDK sees it; one over
 //     MaxBodyBytes is answered with a coded error in JSON-RPC;
 //   - a session with no request in flight for SessionTimeout is closed.
@@ -386,59 +387,64 @@ func (s *Server) stopExpiry() {
 
 // connLimiter caps the connections of the HTTP server: all of them, and
 // those that have not yet sent an authorised request.
+//
+// A connection without the token is closed, oldest first, once more than
+// maxUnauth of them are open and it is older than grace: a burst of new
+// clients (a thousand calls at once) is not cut off before its requests
+// have been read, while a flood of idle connections holds at most
+// maxUnauth of them past the grace.
 type connLimiter struct {
 	max, maxUnauth int
+	grace          time.Duration
+	now            func() time.Time
 
 	mu     sync.Mutex
 	conns  map[net.Conn]*connInfo
-	seq    uint64
-	unauth int
+	unauth list.List // *connInfo not yet authorised, oldest first
 }
 
 // connInfo is one connection; fields are guarded by the limiter's mu.
 type connInfo struct {
-	conn   net.Conn
-	seq    uint64 // arrival order
-	authed bool
-	gone   bool // closed by the limiter, or ended
+	conn    net.Conn
+	arrived time.Time
+	unauth  *list.Element // in the limiter's unauth list; nil once authorised
+	gone    bool          // closed by the limiter, or ended
 }
 
 type connKey struct{}
+
+// unauthGrace is how long a new connection may take to send its first
+// request before the cap on connections without the token applies to it.
+const unauthGrace = 2 * time.Second
+
+func newConnLimiter(max, maxUnauth int) *connLimiter {
+	return &connLimiter{max: max, maxUnauth: maxUnauth, grace: unauthGrace, now: time.Now, conns: make(map[net.Conn]*connInfo)}
+}
 
 // connContext registers a new connection, closing it at once when the
 // server is full, and hands its info to the requests it carries.
 func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Context {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	info := &connInfo{conn: c}
+	now := l.now()
+	info := &connInfo{conn: c, arrived: now}
+	ctx = context.WithValue(ctx, connKey{}, info)
+	for l.unauth.Len() >= l.maxUnauth {
+		oldest := l.unauth.Front().Value.(*connInfo)
+		if now.Sub(oldest.arrived) < l.grace {
+			break
+		}
+		l.dropLocked(oldest)
+		_ = oldest.conn.Close()
+	}
 	if len(l.conns) >= l.max {
 		info.gone = true
 		_ = c.Close()
-		return context.WithValue(ctx, connKey{}, info)
+		return ctx
 	}
-	l.seq++
-	info.seq = l.seq
 	l.conns[c] = info
-	l.unauth++
-	if l.unauth > l.maxUnauth {
-		l.evictLocked(info)
-	}
-	return context.WithValue(ctx, connKey{}, info)
-}
-
-// evictLocked closes the oldest unauthorised connection other than keep.
-func (l *connLimiter) evictLocked(keep *connInfo) {
-	var oldest *connInfo
-	for _, ci := range l.conns {
-		if !ci.authed && ci != keep && (oldest == nil || ci.seq < oldest.seq) {
-			oldest = ci
-		}
-	}
-	if oldest == nil {
-		oldest = keep
-	}
-	l.dropLocked(oldest)
-	_ = oldest.conn.Close()
+	info.unauth = l.unauth.PushBack(info)
+	return ctx
 }
 
 func (l *connLimiter) dropLocked(ci *connInfo) {
@@ -447,8 +453,9 @@ func (l *connLimiter) dropLocked(ci *connInfo) {
 	}
 	ci.gone = true
 	delete(l.conns, ci.conn)
-	if !ci.authed {
-		l.unauth--
+	if ci.unauth != nil {
+		l.unauth.Remove(ci.unauth)
+		ci.unauth = nil
 	}
 }
 
@@ -473,15 +480,15 @@ func (l *connLimiter) authorised(ctx context.Context) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !ci.authed && !ci.gone {
-		l.unauth--
+	if ci.unauth != nil {
+		l.unauth.Remove(ci.unauth)
+		ci.unauth = nil
 	}
-	ci.authed = true
 }
 
 // counts reports the connections tracked and how many are unauthorised.
 func (l *connLimiter) counts() (all, unauth int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.conns), l.unauth
+	return len(l.conns), l.unauth.Len()
 }

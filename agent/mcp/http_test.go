@@ -161,6 +161,7 @@ func TestOAuthDiscoveryAnswersJSON(t *testing.T) {
 func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 	const max = 4
 	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: max}, nil)
+	setGrace(srv, 0)
 	var conns []net.Conn
 	for range 3 * max {
 		c, err := net.Dial("tcp", hs.Listener.Addr().String())
@@ -181,6 +182,38 @@ func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 	}
 	if _, unauth := srv.conns.counts(); unauth > max {
 		t.Errorf("%d unauthenticated connections open, want at most %d", unauth, max)
+	}
+}
+
+func setGrace(srv *Server, d time.Duration) {
+	srv.conns.mu.Lock()
+	defer srv.conns.mu.Unlock()
+	srv.conns.grace = d
+}
+
+// TestBurstOfClientsServed: many clients connecting at once are not cut
+// off before their first requests have been read.
+func TestBurstOfClientsServed(t *testing.T) {
+	const max = 4
+	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: max}, nil)
+	setGrace(srv, time.Hour)
+	var conns []net.Conn
+	for range 3 * max {
+		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	for i, c := range conns {
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second)) // a failure deadline
+		fmt.Fprintf(c, "GET /.well-known/none HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n\r\n", testToken)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("client %d of the burst: %v", i, err)
+		}
+		resp.Body.Close()
 	}
 }
 

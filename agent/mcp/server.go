@@ -16,7 +16,6 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -152,7 +151,7 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 		posts: make(map[string]*livePost),
 		ended: make(map[string]struct{}),
 		uses:  make(map[string]*sessionUse),
-		conns: &connLimiter{max: opts.MaxConns, maxUnauth: opts.MaxUnauthConns, conns: make(map[net.Conn]*connInfo)},
+		conns: newConnLimiter(opts.MaxConns, opts.MaxUnauthConns),
 	}
 	if r, ok := asker.(interaction.ActivitySink); ok {
 		s.reporter = r
