@@ -392,7 +392,9 @@ func (s *Server) stopExpiry() {
 // maxUnauth of them are open and it is older than grace: a burst of new
 // clients (a thousand calls at once) is not cut off before its requests
 // have been read, while a flood of idle connections holds at most
-// maxUnauth of them past the grace.
+// maxUnauth of them past the grace. When all max connections are taken,
+// the oldest without the token makes room for a new one, whatever its
+// age: only clients with the token can fill the server.
 type connLimiter struct {
 	max, maxUnauth int
 	grace          time.Duration
@@ -437,8 +439,14 @@ func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Conte
 		l.dropLocked(oldest)
 		_ = oldest.conn.Close()
 	}
+	if len(l.conns) >= l.max && l.unauth.Len() > 0 {
+		// Full: a connection without the token makes room, however young.
+		oldest := l.unauth.Front().Value.(*connInfo)
+		l.dropLocked(oldest)
+		_ = oldest.conn.Close()
+	}
 	if len(l.conns) >= l.max {
-		info.gone = true
+		info.gone = true // full of clients with the token
 		_ = c.Close()
 		return ctx
 	}

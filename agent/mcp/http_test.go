@@ -232,7 +232,7 @@ func TestConnectionsCapped(t *testing.T) {
 	// Make each connection authorised by one request on it.
 	for _, c := range conns {
 		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-		fmt.Fprintf(c, "GET /.well-known/none HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\nAccept: text/event-stream\r\n\r\n", testToken)
 		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -247,6 +247,24 @@ func TestConnectionsCapped(t *testing.T) {
 	_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := extra.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 		t.Fatalf("a connection over the cap: read %v, want it closed", err)
+	}
+}
+
+// TestFullServerAdmitsClients: when connections without the token fill
+// the server, the oldest of them makes room for a new client.
+func TestFullServerAdmitsClients(t *testing.T) {
+	const max = 3
+	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: max, MaxUnauthConns: max}, nil)
+	setGrace(srv, time.Hour)
+	for range 2 * max {
+		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a client with the token got %d", resp.StatusCode)
 	}
 }
 
