@@ -419,8 +419,8 @@ type connKey struct{}
 // request before the cap on connections without the token applies to it.
 const unauthGrace = 2 * time.Second
 
-func newConnLimiter(max, maxUnauth int) *connLimiter {
-	return &connLimiter{max: max, maxUnauth: maxUnauth, grace: unauthGrace, now: time.Now, conns: make(map[net.Conn]*connInfo)}
+func newConnLimiter(maxConns, maxUnauth int) *connLimiter {
+	return &connLimiter{max: maxConns, maxUnauth: maxUnauth, grace: unauthGrace, now: time.Now, conns: make(map[net.Conn]*connInfo)}
 }
 
 // connContext registers a new connection, closing it at once when the

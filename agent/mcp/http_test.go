@@ -159,11 +159,11 @@ func TestOAuthDiscoveryAnswersJSON(t *testing.T) {
 // the cap allows: the oldest are closed, and a client with the token is
 // still served.
 func TestUnauthenticatedConnectionsCapped(t *testing.T) {
-	const max = 4
-	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: max}, nil)
+	const limit = 4
+	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: limit}, nil)
 	setGrace(srv, 0)
 	var conns []net.Conn
-	for range 3 * max {
+	for range 3 * limit {
 		c, err := net.Dial("tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -171,7 +171,7 @@ func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 		defer c.Close()
 		conns = append(conns, c)
 	}
-	for i, c := range conns[:2*max] {
+	for i, c := range conns[:2*limit] {
 		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second)) // a failure deadline
 		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
 			t.Fatalf("connection %d: read %v, want it closed by the server", i, err)
@@ -180,8 +180,8 @@ func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("a client with the token got %d", resp.StatusCode)
 	}
-	if _, unauth := srv.conns.counts(); unauth > max {
-		t.Errorf("%d unauthenticated connections open, want at most %d", unauth, max)
+	if _, unauth := srv.conns.counts(); unauth > limit {
+		t.Errorf("%d unauthenticated connections open, want at most %d", unauth, limit)
 	}
 }
 
@@ -194,11 +194,11 @@ func setGrace(srv *Server, d time.Duration) {
 // TestBurstOfClientsServed: many clients connecting at once are not cut
 // off before their first requests have been read.
 func TestBurstOfClientsServed(t *testing.T) {
-	const max = 4
-	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: max}, nil)
+	const limit = 4
+	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxUnauthConns: limit}, nil)
 	setGrace(srv, time.Hour)
 	var conns []net.Conn
-	for range 3 * max {
+	for range 3 * limit {
 		c, err := net.Dial("tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -218,10 +218,10 @@ func TestBurstOfClientsServed(t *testing.T) {
 }
 
 func TestConnectionsCapped(t *testing.T) {
-	const max = 3
-	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: max, MaxUnauthConns: max}, nil)
+	const limit = 3
+	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: limit, MaxUnauthConns: limit}, nil)
 	var conns []net.Conn
-	for range max {
+	for range limit {
 		c, err := net.Dial("tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -253,10 +253,10 @@ func TestConnectionsCapped(t *testing.T) {
 // TestFullServerAdmitsClients: when connections without the token fill
 // the server, the oldest of them makes room for a new client.
 func TestFullServerAdmitsClients(t *testing.T) {
-	const max = 3
-	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: max, MaxUnauthConns: max}, nil)
+	const limit = 3
+	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: limit, MaxUnauthConns: limit}, nil)
 	setGrace(srv, time.Hour)
-	for range 2 * max {
+	for range 2 * limit {
 		c, err := net.Dial("tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)

@@ -68,7 +68,7 @@ func flood(addr, kind string, n int) []net.Conn {
 				_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 				if resp, err := http.ReadResponse(bufio.NewReader(c), nil); err == nil {
 					_, _ = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
+					_ = resp.Body.Close()
 				}
 				_ = c.SetReadDeadline(time.Time{})
 			case "partial":
@@ -125,7 +125,7 @@ func probe(addr, token string) string {
 		return "FAILED: " + err.Error()
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	return fmt.Sprintf("%d in %v", resp.StatusCode, time.Since(start).Round(time.Millisecond))
 }
 
