@@ -378,7 +378,9 @@ func TestScanEnvelope(t *testing.T) {
 // session has been idle for SessionTimeout.
 func TestIdleSessionsExpire(t *testing.T) {
 	asker := interactiontest.NewProvider()
-	_, hs := serveHTTP(t, asker, Options{SessionTimeout: 20 * time.Millisecond}, nil)
+	// Long enough that the client's initialized notification comes in
+	// time even on a loaded machine.
+	_, hs := serveHTTP(t, asker, Options{SessionTimeout: 300 * time.Millisecond}, nil)
 	cs := connectPOSTOnly(t, hs)
 	if a := asker.NextActivity(t); a.Kind != interaction.ActivityConnected {
 		t.Fatalf("activity %+v", a)
@@ -392,7 +394,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 // TestWaitingSessionsDoNotExpire: a waiting call keeps its session alive
 // however long the human takes.
 func TestWaitingSessionsDoNotExpire(t *testing.T) {
-	const timeout = 20 * time.Millisecond
+	const timeout = 300 * time.Millisecond
 	asker := &recorder{Provider: interactiontest.NewProvider(), acts: make(chan interaction.Activity, 100)}
 	_, hs := serveHTTP(t, asker, Options{SessionTimeout: timeout}, nil)
 	cs := connectPOSTOnly(t, hs)
@@ -401,7 +403,7 @@ func TestWaitingSessionsDoNotExpire(t *testing.T) {
 	select {
 	case <-p.Ctx.Done():
 		t.Fatalf("the waiting call was withdrawn: %v", context.Cause(p.Ctx))
-	case <-time.After(20 * timeout): // long past the timeout
+	case <-time.After(3 * timeout): // long past the timeout
 	}
 	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}}})
 	if r := waitCall(t, ch); r.err != nil || r.res.IsError {
@@ -430,5 +432,44 @@ func (r *recorder) Report(a interaction.Activity) {
 	select {
 	case r.acts <- a:
 	default:
+	}
+}
+
+// TestTLSConnectionsAuthorised: over TLS (asktui serve --tls-cert), a
+// client with the token is served and its connection counted as
+// authorised.
+func TestTLSConnectionsAuthorised(t *testing.T) {
+	srv, err := NewServer(interactiontest.NewProvider(), Options{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	hs := httptest.NewUnstartedServer(mux)
+	hs.Config = srv.HTTPServer(mux)
+	hs.StartTLS()
+	t.Cleanup(hs.Close)
+	t.Cleanup(func() { srv.Close() })
+	req, err := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tls","version":"1"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	client := hs.Client()
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if all, unauth := srv.conns.counts(); all != 1 || unauth != 0 {
+		t.Errorf("%d connections, %d without the token; want 1 and 0", all, unauth)
 	}
 }
