@@ -288,3 +288,56 @@ func TestOwnWeakTokenRegenerated(t *testing.T) {
 		first = got
 	}
 }
+
+// TestServeFlagsBeforeTheTerminal runs serve's flag checks and
+// --print-config through the command line: refusals come before the
+// terminal is touched.
+func TestServeFlagsBeforeTheTerminal(t *testing.T) {
+	good := "ASKTUI_TOKEN=" + strings.Repeat("k", minTokenLen)
+	tests := []struct {
+		name    string
+		environ []string
+		args    []string
+		code    int
+		stdout  []string // in standard output
+		stderr  []string // in standard error
+	}{
+		{"plain HTTP on the network", []string{good}, []string{"serve", "--listen", "0.0.0.0:7341"},
+			exitUsage, nil, []string{"--tls-cert", "--insecure-listen"}},
+		{"short token", []string{"ASKTUI_TOKEN=short"}, []string{"serve", "--print-config", "claude"},
+			exitUsage, nil, []string{"at least 32"}},
+		{"negative session timeout", []string{good}, []string{"serve", "--session-timeout", "-1s"},
+			exitUsage, nil, []string{"--session-timeout"}},
+		{"insecure, named, no auth", nil, []string{"serve", "--listen", "0.0.0.0:7341", "--insecure-listen",
+			"--server-name", "box.example", "--no-auth", "--print-config", "codex"},
+			exitAnswered, []string{`url = "http://box.example:7341/mcp"`}, nil},
+		{"json hint", []string{good}, []string{"serve", "--print-config", "json"},
+			exitAnswered, []string{"${ASKTUI_TOKEN}"}, []string{"export ASKTUI_TOKEN="}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(t.Context(), tt.args, env{
+				stdout: &stdout, stderr: &stderr,
+				environ: append([]string{"XDG_CONFIG_HOME=" + t.TempDir()}, tt.environ...),
+				openTTY: mustNotOpenTTY(t),
+			})
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.code, stderr.String())
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("stdout %q lacks %q", stdout.String(), w)
+				}
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q lacks %q", stderr.String(), w)
+				}
+			}
+			if strings.Contains(stdout.String()+stderr.String(), "ASKTUI_TOKEN=") && slices.Contains(tt.args, "--no-auth") {
+				t.Error("--no-auth, yet an ASKTUI_TOKEN hint")
+			}
+		})
+	}
+}
