@@ -194,7 +194,7 @@ func (s *Server) logf(format string, args ...any) {
 func authReason(err error) string {
 	var auth *gossh.ServerAuthError
 	if errors.As(err, &auth) {
-		return "authentication failed (no authorized key)"
+		return "authentication failed (only the keys in the authorized keys file are accepted)"
 	}
 	return err.Error()
 }
@@ -268,6 +268,7 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 			Width: w, Height: h,
 			ColorProfile: colorprofile.Env(env),
 			Remote:       true,
+			FPS:          120,
 			Theme:        s.cfg.Theme,
 			Session:      true,
 			Inbox:        s.cfg.Inbox,
