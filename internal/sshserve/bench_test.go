@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
@@ -128,11 +129,17 @@ func benchViews(b *testing.B, views int) {
 	}
 	arrived := []byte(fmt.Sprintf("(%d waiting)", waitingN+1))
 
+	rng := rand.New(rand.NewPCG(1, 2))
 	b.ResetTimer()
 	for i := range b.N {
 		for _, o := range outs {
 			o.reset()
 		}
+		// Requests arrive at any moment of a view's frame, not just
+		// after one was drawn (where the last wait ended).
+		b.StopTimer()
+		time.Sleep(time.Duration(rng.Int64N(int64(time.Second / 60))))
+		b.StartTimer()
 		one, withdraw := context.WithCancel(ctx)
 		asked := make(chan struct{})
 		go func() {
