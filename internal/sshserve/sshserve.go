@@ -348,7 +348,7 @@ func LoadOrCreateHostKey(path string) ([]byte, string, error) {
 		return nil, "", err
 	}
 	b := pem.EncodeToMemory(block)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 	if err != nil {
 		return nil, "", fmt.Errorf("ssh host key: %w", err)
 	}
@@ -369,7 +369,7 @@ func LoadOrCreateHostKey(path string) ([]byte, string, error) {
 // readChecked reads a private file: ours, not a symlink, mode 0600 at
 // most.
 func readChecked(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, fmt.Errorf("ssh host key %s is a symbolic link; asktui keeps its key in a plain file: remove the link", path)
@@ -402,10 +402,10 @@ func checkOwnedFile(f *os.File, path string, bad os.FileMode, what string) error
 }
 
 func checkInfo(st os.FileInfo, path string, bad os.FileMode, what string) error {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return fmt.Errorf("%s %s is owned by another user (uid %d); asktui uses only its own: remove it, or choose another path", what, path, sys.Uid)
+	if uid, ok := ownerOf(st); ok && uid != os.Getuid() {
+		return fmt.Errorf("%s %s is owned by another user (uid %d); asktui uses only its own: remove it, or choose another path", what, path, uid)
 	}
-	if st.Mode().Perm()&bad != 0 {
+	if modesMean && st.Mode().Perm()&bad != 0 {
 		return fmt.Errorf("%s %s has mode %#o, which lets others %s it; run chmod %#o %s", what, path, st.Mode().Perm(),
 			map[bool]string{true: "read", false: "write"}[bad == 0o077], st.Mode().Perm()&^bad, path)
 	}
