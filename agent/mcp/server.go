@@ -150,10 +150,11 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 			Capabilities:       &sdk.ServerCapabilities{}, // no logging; tools are inferred
 		})
 	s.sdk.AddTool(&sdk.Tool{
-		Name:        ToolName,
-		Title:       "Ask the user",
-		Description: toolDescription,
-		InputSchema: json.RawMessage(inputSchema),
+		Name:         ToolName,
+		Title:        "Ask the user",
+		Description:  toolDescription,
+		InputSchema:  inputSchema,
+		OutputSchema: outputSchema,
 		Annotations: &sdk.ToolAnnotations{
 			Title:         "Ask the user",
 			ReadOnlyHint:  true,

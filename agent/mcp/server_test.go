@@ -162,7 +162,7 @@ func TestListTools(t *testing.T) {
 		t.Fatalf("tools = %+v, want only %s", res.Tools, ToolName)
 	}
 	tool := res.Tools[0]
-	for _, want := range []string{"(Recommended)", "Other", `"selected"`, "ASK_DECLINED", "multi_select"} {
+	for _, want := range []string{"(Recommended)", "Other", `"selected"`, "ASK_DECLINED", "multiSelect"} {
 		if !strings.Contains(tool.Description, want) {
 			t.Errorf("description lacks %q", want)
 		}
@@ -192,12 +192,12 @@ func TestListTools(t *testing.T) {
 		schema.Properties.Questions.Type != "array" || schema.Properties.Agent.Type != "string" {
 		t.Errorf("schema = %s", data)
 	}
-	for _, p := range []string{"id", "question", "header", "options", "multi_select"} {
+	for _, p := range []string{"id", "question", "header", "detail", "options", "multiSelect"} {
 		if _, ok := schema.Properties.Questions.Items.Properties[p]; !ok {
 			t.Errorf("question schema lacks %q: %s", p, data)
 		}
 	}
-	if fmt.Sprint(schema.Properties.Questions.Items.Required) != "[id question]" {
+	if fmt.Sprint(schema.Properties.Questions.Items.Required) != "[question]" {
 		t.Errorf("question required = %v", schema.Properties.Questions.Items.Required)
 	}
 }
