@@ -86,7 +86,7 @@ and token filled in.`,
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
-	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
+	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications to clients that ask for them; 0 sends none (keepalive comments flow every 15s regardless)")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
@@ -102,6 +102,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return err
 	}
 	if err := checkListen(o.listen); err != nil {
+		return err
+	}
+	progressEach, err := progressInterval(o.progressEach)
+	if err != nil {
 		return err
 	}
 	token := ""
@@ -177,7 +181,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer unregister()
 
 	ver, _ := e.build.info()
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: o.progressEach, Version: ver})
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: progressEach, Version: ver})
 	if err != nil {
 		return err
 	}
@@ -244,6 +248,19 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 
 // checkListen refuses an address without a port, and accepts any host:
 // naming a non-loopback host is the explicit choice the default guards.
+// progressInterval turns --progress-interval into
+// mcp.Options.ProgressInterval, where zero would mean the default: 0
+// sends no progress notifications.
+func progressInterval(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, fmt.Errorf("invalid --progress-interval %s: use a positive duration such as 15s, or 0 to send none", d)
+	case d == 0:
+		return -1, nil
+	}
+	return d, nil
+}
+
 func checkListen(addr string) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("invalid --listen %q: use host:port, such as %s", addr, DefaultListen)
