@@ -27,7 +27,7 @@ func TestLongClientNameIsClipped(t *testing.T) {
 		Endpoint:   hs.URL + "/mcp",
 		HTTPClient: &http.Client{Transport: bearer{token: testToken, base: tr}},
 		MaxRetries: -1,
-	}, nil)
+	}, &sdk.ClientSessionOptions{ProtocolVersion: protocolWithSessions})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -48,6 +50,7 @@ type serveOptions struct {
 	progressEach   time.Duration
 	history        string
 	socket         string
+	ssh            sshFlags
 }
 
 // Clients whose configuration --print-config knows.
@@ -79,8 +82,12 @@ prints the exact setup for a client with the URL and token filled in.`,
 
   # The snippet for Codex's ~/.codex/config.toml
   asktui serve --print-config codex`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: sshAddrArg(&o.ssh),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ssh.explicit = cmd.Flags().Changed("ssh")
+			if len(args) == 1 {
+				o.ssh.addr = args[0]
+			}
 			return runServe(cmd.Context(), *o, e)
 		},
 	}
@@ -94,12 +101,13 @@ prints the exact setup for a client with the URL and token filled in.`,
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
-	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
+	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications to clients that ask for them; 0 sends none (keepalive comments flow every 15s regardless)")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
+	addSSHFlags(cmd, &o.ssh)
 	return cmd
 }
 
@@ -115,6 +123,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if o.sessionTimeout < 0 {
 		return fmt.Errorf("invalid --session-timeout %v: use a positive duration, or 0 to keep sessions", o.sessionTimeout)
 	}
+	progressEach, err := progressInterval(o.progressEach)
+	if err != nil {
+		return err
+	}
 	token := ""
 	if !o.noAuth {
 		var err error
@@ -127,10 +139,12 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return printConfig(e.stdout, e.stderr, o.printConfig, url, token)
 	}
 
-	in, out, err := e.openTTY()
-	if err != nil {
-		return interaction.WrapError(interaction.CodeNoTTY, err,
-			"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well)", err)
+	var in, out *os.File
+	if !o.ssh.headless {
+		if in, out, err = e.openTTY(); err != nil {
+			return interaction.WrapError(interaction.CodeNoTTY, err,
+				"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well), or serve --headless", err)
+		}
 	}
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
@@ -168,13 +182,12 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --insecure-listen: "+url+" serves plain HTTP beyond this machine; the token and every question and answer cross the network unencrypted")
 	}
 
-	p := tui.New(tui.Options{
-		Input: in, Output: out, Theme: theme, Session: true,
-		Alerts: o.alerts, Status: status, Environ: e.environ,
-	})
-	// Every request and its outcome goes to the history, so an answer is
-	// never lost even when the agent's client gave up waiting.
-	var provider = p.Provider()
+	// The inbox: this terminal is one view of it, each SSH session
+	// another; every request and its outcome goes to the history, so an
+	// answer is never lost even when the agent's client gave up waiting.
+	box := inbox.New(nil)
+	defer box.Close()
+	var provider interaction.Provider = box
 	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
 		if err != nil {
@@ -192,11 +205,18 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 
 	ver, _ := e.build.info()
 	srv, err := mcp.NewServer(svc, mcp.Options{
-		Token: token, ProgressInterval: o.progressEach, Version: ver,
+		Token: token, ProgressInterval: progressEach, Version: ver,
 		Hosts: plan.hosts, SessionTimeout: o.sessionTimeout,
 	})
 	if err != nil {
 		return err
+	}
+	sshSvc, err := startSSH(o.ssh, e, box, theme, o.alerts)
+	if err != nil {
+		return err
+	}
+	if sshSvc != nil {
+		status += "  ·  " + sshSvc.command()
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
@@ -228,24 +248,59 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
 		})
 	}
-	uiErr := p.Run(ctx)
+	var uiErr error
+	if o.ssh.headless {
+		_, _ = fmt.Fprintf(e.stdout, "asktui serve: the inbox is open with no view here (ctrl+c or SIGTERM stops it)\n  %s\n", strings.ReplaceAll(status, "  ·  ", "\n  "))
+		<-ctx.Done()
+	} else {
+		p := tui.New(tui.Options{
+			Input: in, Output: out, Theme: theme, Session: true,
+			Alerts: o.alerts, Status: status, Environ: e.environ,
+			Inbox: box, Name: "this terminal",
+		})
+		uiErr = p.Run(ctx)
+	}
 	stopSock()
 
-	// The UI is gone: withdraw what waits, then stop serving.
+	// The view is gone: every waiting call fails with PROVIDER_CLOSED (and
+	// is recorded as closed), then the servers stop.
+	box.Close()
 	_ = srv.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if sshSvc != nil {
+		_ = sshSvc.srv.Shutdown(shutdown)
+		if err := <-sshSvc.served; err != nil {
+			_, _ = fmt.Fprintf(e.stderr, "asktui: the SSH server failed: %v\n", err)
+		}
+		sshSvc.log.release()
+	}
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
 	switch {
 	case httpErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, httpErr, "the MCP server on %s stopped: %v", url, httpErr)
+	case o.ssh.headless:
+		return nil // a signal is how a headless inbox is stopped
 	case errors.Is(uiErr, tui.ErrInterrupted):
 		return nil // ctrl+c is how the inbox is closed
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	}
 	return nil
+}
+
+// progressInterval turns --progress-interval into
+// mcp.Options.ProgressInterval, where zero would mean the default: 0
+// sends no progress notifications.
+func progressInterval(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, fmt.Errorf("invalid --progress-interval %s: use a positive duration such as 15s, or 0 to send none", d)
+	case d == 0:
+		return -1, nil
+	}
+	return d, nil
 }
 
 // listenPlan is how serve listens, decided from --listen and its
