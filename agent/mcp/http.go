@@ -24,9 +24,9 @@ import (
 // server little and briefly, and a client with it is never cut while it
 // waits for the human:
 //
-//   - a request is read under ReadHeaderTimeout and ReadTimeout; once an
-//     authorised request has been read, its read deadline is lifted, since
-//     its response (an SSE stream) may last as long as the human thinks;
+//   - a request is read under ReadHeaderTimeout and ReadTimeout; once it
+//     has been read, net/http lifts the read deadline, so a response (an
+//     SSE stream) may last as long as the human thinks;
 //   - every 401 and 403 closes the connection;
 //   - connections are capped (MaxConns), and so are those that have not
 //     yet sent an authorised request (MaxUnauthConns: past a short grace,
@@ -179,9 +179,9 @@ func (s *Server) authorize(next http.Handler) http.Handler {
 }
 
 // readBody reads an authorised POST's body whole, within the read
-// deadline, then lifts the deadline of every authorised request: the
-// response may be an SSE stream that lasts as long as the human takes, and
-// a read deadline that fires while it flows would cancel the request.
+// deadline. (Once a request has been read, net/http lifts the deadline
+// itself, so the response, an SSE stream that lasts as long as the human
+// takes, is never cut by it: TestWaitingCallOutlivesReadTimeout.)
 //
 // A body over MaxBodyBytes gets, instead of the SDK's bare 413, a coded
 // INVALID_REQUEST in JSON-RPC: a tool error for tools/call, an error
@@ -202,7 +202,6 @@ func (s *Server) readBody(next http.Handler) http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
 		}
-		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // not every writer has one
 		next.ServeHTTP(w, r)
 	})
 }
