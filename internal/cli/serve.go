@@ -386,15 +386,16 @@ func printConfig(w, hint io.Writer, client, url, token string) error {
 	case "codex":
 		b.WriteString("# ~/.codex/config.toml\n")
 		if token != "" {
-			b.WriteString("# The token comes from ASKTUI_TOKEN, which must be exported where codex runs\n" +
-				"# (codex drops the server silently when it is not):\n" +
+			b.WriteString("# Codex reads the token from ASKTUI_TOKEN (bearer_token_env_var), which must be\n" +
+				"# exported where codex runs, or codex drops the server without a word:\n" +
 				"#   export ASKTUI_TOKEN=" + shellQuote(token) + "\n" +
-				"# Or, instead of bearer_token_env_var, put the token in this file (keep it private):\n" +
-				"#   http_headers = { Authorization = " + tomlString("Bearer "+token) + " }\n")
+				"# Or keep the token in this file (then keep it private): replace the\n" +
+				"# bearer_token_env_var line with the http_headers line below it.\n")
 		}
 		b.WriteString("[mcp_servers.asktui]\nurl = " + tomlString(url) + "\n")
 		if token != "" {
-			b.WriteString("bearer_token_env_var = \"ASKTUI_TOKEN\"\n")
+			b.WriteString("bearer_token_env_var = \"ASKTUI_TOKEN\"\n" +
+				"# http_headers = { Authorization = " + tomlString("Bearer "+token) + " }\n")
 		}
 		b.WriteString("tool_timeout_sec = 3600\n")
 	case "gemini", "json":
