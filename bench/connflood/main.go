@@ -9,7 +9,9 @@
 //
 // Kinds: "401" sends a request with a wrong token and keeps the
 // connection; "partial" sends headers and half a body without a token;
-// "idle" sends nothing. Linux only (it reads /proc/PID).
+// "idle" sends nothing; "names" is no flood of connections but 60
+// sessions, one after the other, of clients with 4 MiB names, each
+// deleted at once. Linux only (it reads /proc/PID).
 package main
 
 import (
@@ -37,6 +39,10 @@ func main() {
 	fmt.Printf("server %s, %d connections per kind, looked at again after %v\n", *addr, *n, *wait)
 	fmt.Printf("%-8s %-6s %10s %8s %9s %s\n", "kind", "when", "open", "fds", "rss", "a client with the token")
 	for _, kind := range strings.Split(*kinds, ",") {
+		if kind == "names" {
+			sessions(*addr, *token, *pid, *wait)
+			continue
+		}
 		conns := flood(*addr, kind, *n)
 		report(kind, "+0s", conns, *pid, *addr, *token)
 		time.Sleep(*wait)
@@ -144,4 +150,52 @@ func procStats(pid int) (fds, rss string) {
 		}
 	}
 	return fds, rss
+}
+
+// sessions opens 60 sessions of clients with 4 MiB names, one at a time,
+// and deletes each; then it reports the server's memory, at once and
+// after wait.
+func sessions(addr, token string, pid int, wait time.Duration) {
+	_, before := procStats(pid)
+	name := strings.Repeat("n", 4<<20)
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	post := func(id, body string) (*http.Response, error) {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if id != "" {
+			req.Header.Set("Mcp-Session-Id", id)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		return client.Do(req)
+	}
+	failed := 0
+	for i := range 60 {
+		resp, err := post("", fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"%s%d","version":"1"}}}`, name, i))
+		if err != nil {
+			failed++
+			continue
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		id := resp.Header.Get("Mcp-Session-Id")
+		if resp, err = post(id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+		req, _ := http.NewRequest(http.MethodDelete, "http://"+addr+"/mcp", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Mcp-Session-Id", id)
+		if resp, err = client.Do(req); err == nil {
+			_ = resp.Body.Close()
+		}
+	}
+	_, after := procStats(pid)
+	time.Sleep(wait)
+	_, later := procStats(pid)
+	fmt.Printf("names: 60 sessions with 4 MiB client names, each deleted (%d failed): rss %s before, %s after, %s %v later\n",
+		failed, before, after, later, wait)
 }
