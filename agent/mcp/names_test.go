@@ -13,9 +13,10 @@ import (
 	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
-// TestLongClientNameIsClipped: a client whose name is thousands of bytes long, with
-// a sub-agent, still gets its calls through (today's request limits
-// refuse an agent name over 256 bytes), and the inbox keeps a short name.
+// TestLongClientNameIsClipped: a client whose name is thousands of bytes
+// long, with a sub-agent whose name is long too, still gets its calls
+// through (the request's limits refuse an agent name over 256 bytes), and
+// the inbox keeps a short name.
 func TestLongClientNameIsClipped(t *testing.T) {
 	asker := interactiontest.NewProvider()
 	_, hs := serve(t, asker, Options{})
@@ -35,7 +36,7 @@ func TestLongClientNameIsClipped(t *testing.T) {
 	if a := asker.NextActivity(t); len(a.Agent.Name) > maxNameBytes {
 		t.Errorf("connected as a %d-byte name", len(a.Agent.Name))
 	}
-	args := map[string]any{"agent": strings.Repeat("r", 150), "questions": dbQuestion["questions"]}
+	args := map[string]any{"agent": strings.Repeat("r", 1000), "questions": dbQuestion["questions"]}
 	ch := callAsync(context.Background(), cs, askParams(args))
 	p := asker.Next(t)
 	if err := p.Req.Validate(); err != nil {

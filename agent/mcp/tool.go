@@ -40,11 +40,7 @@ func decodeArguments(raw json.RawMessage) (interaction.Request, string, error) {
 				`"agent" must be a string naming the sub-agent that asks, such as "reviewer"`)
 		}
 	}
-	agent = strings.TrimSpace(agent)
-	if len(agent) > maxAgentBytes {
-		return interaction.Request{}, "", interaction.Errorf(interaction.CodeInvalidRequest,
-			`"agent" is %d bytes long; send a short name of at most %d bytes`, len(agent), maxAgentBytes)
-	}
+	agent = strings.TrimSpace(agent) // agentFor clips a long one
 
 	var req bytes.Buffer
 	req.Grow(len(`{"questions":}`) + len(top.Questions))
@@ -60,9 +56,6 @@ func decodeArguments(raw json.RawMessage) (interaction.Request, string, error) {
 	}
 	return r, agent, nil
 }
-
-// maxAgentBytes bounds the sub-agent name, which is shown in the inbox.
-const maxAgentBytes = 200
 
 // agentFor names the asker: the client's name from its initialize info,
 // plus the sub-agent's name when given. The ID is stable per session and
