@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"os"
 	"sync"
 	"syscall"
 
@@ -60,7 +61,21 @@ type clientReply struct {
 // When nothing listens there it fails at once with a NO_PROVIDER
 // *interaction.Error that tells the caller to start `asktui serve`. When
 // ctx ends first it returns the result of [interaction.ContextError].
+//
+// Before it sends anything Dial checks what [ListenPrivate] made sure of,
+// since another local user could have created the socket's directory
+// first (in a shared temporary directory, say) to read the questions and
+// forge the answers: the directory must be the current user's and writable
+// by nobody else, the socket must be the current user's, and the process
+// serving it must run as the current user (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD; elsewhere only the files are
+// checked). Otherwise it fails with an UNTRUSTED *interaction.Error that
+// says what is wrong.
 func Dial(ctx context.Context, path string) (*Client, error) {
+	uid := os.Getuid()
+	if err := verifyPath(path, uid); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
@@ -73,6 +88,10 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 		}
 		return nil, interaction.WrapError(interaction.CodeNoProvider, err,
 			"could not connect to the asktui inbox at %s: %v", path, err)
+	}
+	if err := verifyPeer(nc, path, uid); err != nil {
+		_ = nc.Close() // refused before a byte was sent
+		return nil, err
 	}
 	c := &Client{
 		nc:      nc,

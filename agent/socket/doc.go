@@ -7,7 +7,10 @@
 // [Dial] and [Client] for callers, plus [DefaultPath]. The socket file is
 // created with mode 0600 in a directory of mode 0700, so the file system's
 // permissions are the only authentication: whoever can open the socket can
-// ask.
+// ask. The client trusts the server no more than that: [Dial] refuses, with
+// an UNTRUSTED error and before sending anything, a socket or directory
+// that is not the current user's, a directory others can write to, and a
+// server running as another user.
 //
 // # Protocol
 //
