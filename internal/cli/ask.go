@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -338,8 +339,16 @@ func settle(ctx context.Context, askErr, runErr error) error {
 }
 
 // writeAnswer prints ans on w: one line of JSON, or one "id: answer" line
-// per question where the answer is the custom text as is, or the selected
-// labels joined by ", " (empty for a skipped question).
+// per question where the answer is the custom text, or the selected labels
+// joined by ", " (empty for a skipped question).
+//
+// The text comes from the request (labels, ids) and from the human, and
+// whoever prints it (echo "$answer") must not have their terminal driven by
+// it: the text format follows history's policy, sanitize.Replace, so line
+// breaks and tabs become spaces (one line per question) and every other
+// control, escape sequences included, and every bidirectional control
+// shows as U+FFFD. The JSON keeps the exact text, with C1 and bidi
+// controls escaped (internal/jsonl).
 func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 	if format == formatText {
 		var b strings.Builder
@@ -348,7 +357,8 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 			if val == "" {
 				val = strings.Join(item.Selected, ", ")
 			}
-			b.WriteString(item.ID)
+			val = sanitize.Replace(val, 0)
+			b.WriteString(sanitize.Replace(item.ID, 0))
 			b.WriteString(":")
 			if val != "" {
 				b.WriteString(" ")
