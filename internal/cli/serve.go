@@ -150,6 +150,8 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		Input: in, Output: out, Theme: theme, Session: true,
 		Alerts: o.alerts, Status: status, Environ: e.environ,
 	})
+	warn := newWarner(e.stderr, !isTerminal(e.stderr), status, p.SetStatus)
+	defer warn.flush()
 	// Every request and its outcome goes to the history, so an answer is
 	// never lost even when the agent's client gave up waiting.
 	var provider = p.Provider()
@@ -159,7 +161,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
 		}
 		defer func() { _ = hlog.Close() }()
-		provider = history.Wrap(provider, hlog, nil, nil)
+		provider = history.Wrap(provider, hlog, nil, func(err error) {
+			warn.warn(fmt.Sprintf("a history record was not written: %v", err))
+		})
 	}
 	svc := interaction.NewService()
 	unregister, err := svc.Register(provider)
@@ -183,7 +187,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer stopSock()
 	if sl != nil {
 		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			err := socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			if err != nil {
+				warn.warn(fmt.Sprintf("the socket %s stopped serving: %v", sockPath, err))
+			}
 		})
 	}
 	uiErr := p.Run(ctx)
@@ -310,4 +317,51 @@ func limitGC(e env) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
 	}
+}
+
+// warner shows the failures that do not stop serve, such as a history
+// record that could not be written: on the inbox's status line at once,
+// and on standard error, at once when that is not the terminal the inbox
+// draws on (where it would tear the screen), else when serve ends.
+type warner struct {
+	stderr    io.Writer
+	live      bool
+	status    string
+	setStatus func(string)
+
+	mu    sync.Mutex
+	later []string       // messages for flush, in order
+	count map[string]int // how often each message came
+}
+
+func newWarner(stderr io.Writer, live bool, status string, setStatus func(string)) *warner {
+	return &warner{stderr: stderr, live: live, status: status, setStatus: setStatus, count: map[string]int{}}
+}
+
+// warn reports msg. It is safe for concurrent use.
+func (w *warner) warn(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.setStatus(w.status + "  ⚠ " + msg)
+	if w.live {
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+		return
+	}
+	if w.count[msg] == 0 {
+		w.later = append(w.later, msg)
+	}
+	w.count[msg]++
+}
+
+// flush prints what warn kept for the end.
+func (w *warner) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, msg := range w.later {
+		if n := w.count[msg]; n > 1 {
+			msg += fmt.Sprintf(" (%d times)", n)
+		}
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+	}
+	w.later = nil
 }
