@@ -10,6 +10,7 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
@@ -44,9 +45,11 @@ var _ interaction.Provider = (*Client)(nil)
 
 // clientLine is a line the client sends: a request or a cancel.
 type clientLine struct {
-	ID      uint64               `json:"id"`
-	Request *interaction.Request `json:"request,omitempty"`
-	Cancel  bool                 `json:"cancel,omitempty"`
+	ID        uint64               `json:"id"`
+	Request   *interaction.Request `json:"request,omitempty"`
+	TimeoutMS int64                `json:"timeout_ms,omitempty"`
+	Cancel    bool                 `json:"cancel,omitempty"`
+	Reason    *interaction.Error   `json:"reason,omitempty"`
 }
 
 // clientReply is a reply line as the client reads it.
@@ -107,9 +110,12 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 //
 // The server validates req as interaction.Service does, and its failures
 // come back as *interaction.Error values with the server's code and
-// message. When ctx ends Ask withdraws the request (it sends a cancel line)
-// and returns the result of [interaction.ContextError] without waiting for
-// the server. When the connection ends Ask fails with PROVIDER_CLOSED.
+// message. When ctx has a deadline the server is told the time left
+// ("timeout_ms"), so the inbox shows the countdown. When ctx ends Ask
+// withdraws the request (it sends a cancel line, with an ASK_TIMEOUT cause
+// as its reason so the inbox records a timeout) and returns the result of
+// [interaction.ContextError] without waiting for the server. When the
+// connection ends Ask fails with PROVIDER_CLOSED.
 //
 // Sending is not interruptible: a server that stops reading its socket
 // would hold Ask in the write. asktui's own server always reads.
@@ -134,7 +140,12 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 		c.mu.Unlock()
 	}()
 
-	if err := c.write(clientLine{ID: id, Request: &req}); err != nil {
+	line := clientLine{ID: id, Request: &req}
+	if deadline, ok := ctx.Deadline(); ok {
+		// Round up: a timeout of 0 would mean none.
+		line.TimeoutMS = max(int64((time.Until(deadline)+time.Millisecond-1)/time.Millisecond), 1)
+	}
+	if err := c.write(line); err != nil {
 		return interaction.Answer{}, err
 	}
 
@@ -144,8 +155,14 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 	case <-ctx.Done():
 		// Best effort: if the line cannot be written the connection is
 		// gone, and that withdraws the request too.
-		_ = c.write(clientLine{ID: id, Cancel: true})
-		return interaction.Answer{}, interaction.ContextError(ctx)
+		err := interaction.ContextError(ctx)
+		cancel := clientLine{ID: id, Cancel: true}
+		var reason *interaction.Error
+		if errors.As(err, &reason) && reason.Code == interaction.CodeTimeout {
+			cancel.Reason = reason
+		}
+		_ = c.write(cancel)
+		return interaction.Answer{}, err
 	case <-c.done:
 		select {
 		case r := <-ch: // answered just before the connection ended
