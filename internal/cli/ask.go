@@ -140,7 +140,7 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 		return err
 	}
 
-	req, err := loadRequest(args, o, e, changedQuestionFlag(cmd))
+	req, err := loadRequest(cmd.Context(), args, o, e, changedQuestionFlag(cmd))
 	if err != nil {
 		return err
 	}
@@ -178,8 +178,9 @@ func changedQuestionFlag(cmd *cobra.Command) string {
 }
 
 // loadRequest finds the request by the rules in the ask command's help.
-// qflag is the first question flag given, or "".
-func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.Request, error) {
+// qflag is the first question flag given, or "". A signal (ctx ending)
+// stops the reading of standard input.
+func loadRequest(ctx context.Context, args []string, o askOptions, e env, qflag string) (interaction.Request, error) {
 	if len(args) == 0 {
 		if qflag != "" {
 			return interaction.Request{}, fmt.Errorf(`--%s builds a question, but the question text is missing: asktui ask "Deploy now?" --option Yes --option No`, qflag)
@@ -187,7 +188,7 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 		if isTerminal(e.stdin) {
 			return interaction.Request{}, errors.New("no request: give a request FILE, - to read one from standard input, or a QUESTION text")
 		}
-		return decodeFrom(e.stdin, "standard input")
+		return decodeStdin(ctx, e)
 	}
 
 	arg := args[0]
@@ -196,7 +197,7 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 		if qflag != "" {
 			return interaction.Request{}, fmt.Errorf(`"-" reads a request from standard input and cannot be combined with --%s`, qflag)
 		}
-		return decodeFrom(e.stdin, "standard input")
+		return decodeStdin(ctx, e)
 	case qflag != "":
 		return fromFlags(arg, o)
 	}
@@ -213,6 +214,35 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 			"%s: no such request file; to ask this text as a question instead, add a question flag such as --id", arg)
 	}
 	return fromFlags(arg, o)
+}
+
+// decodeStdin decodes the request on standard input, saying so first when
+// that is a terminal (where the human types it, or wonders why nothing
+// happens) and so is standard error (otherwise a program reads standard
+// error, and gets nothing but the one line of a failure). A signal stops it: ctrl+c or SIGTERM while asktui waits for
+// input exit 130 or 143, as they do once the question is on screen. The
+// read itself cannot be interrupted; it is left to the process's exit.
+func decodeStdin(ctx context.Context, e env) (interaction.Request, error) {
+	if isTerminal(e.stdin) && isTerminal(e.stderr) {
+		_, _ = fmt.Fprintln(e.stderr, "asktui: waiting for a request on standard input (ctrl+d to end, ctrl+c to stop)")
+	}
+	type result struct {
+		req interaction.Request
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		req, err := decodeFrom(e.stdin, "standard input")
+		done <- result{req, err}
+	}()
+	select {
+	case r := <-done:
+		return r.req, r.err
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		return interaction.Request{}, interaction.WrapError(interaction.CodeAborted, cause,
+			"interrupted (%v) while reading the request from standard input", cause)
+	}
 }
 
 // decodeFrom decodes and validates a request, naming its source in the

@@ -25,6 +25,12 @@ func askConnected(ctx context.Context, path string, req interaction.Request, o a
 		return interaction.Answer{}, err
 	}
 	defer func() { _ = c.Close() }()
+	if isTerminal(e.stderr) {
+		// Nothing else is drawn here: say where the question is.
+		_, _ = fmt.Fprintf(e.stderr, "asktui: waiting for your answer in the asktui inbox (asktui serve, socket %s); ctrl+c withdraws the question\n", path)
+	}
+	// The deadline goes with the request: the inbox shows the countdown
+	// and records a timeout.
 	ctx, cancel := withTimeout(ctx, o.timeout)
 	defer cancel()
 	ans, err := c.Ask(ctx, req)

@@ -298,7 +298,7 @@ func parseAsk(t *testing.T, e env, args ...string) (interaction.Request, error) 
 	if err := cmd.ParseFlags(args); err != nil {
 		t.Fatalf("parsing %q: %v", args, err)
 	}
-	return loadRequest(cmd.Flags().Args(), o, e, changedQuestionFlag(cmd))
+	return loadRequest(context.Background(), cmd.Flags().Args(), o, e, changedQuestionFlag(cmd))
 }
 
 func TestRequestFromFlags(t *testing.T) {
