@@ -39,6 +39,9 @@ const (
 	// shown to be the current user's own, such as a socket in a directory
 	// another user created: nothing was sent to it.
 	CodeUntrusted Code = "UNTRUSTED"
+	// CodeAddressInUse means the address to listen on (a port, a socket)
+	// is taken by another program, such as another asktui serve.
+	CodeAddressInUse Code = "ADDRESS_IN_USE"
 	// CodeAgentNotFound means the agent to start is unknown or its
 	// executable is not installed.
 	CodeAgentNotFound Code = "AGENT_NOT_FOUND"

@@ -46,6 +46,20 @@ const (
 	formatText = "text"
 )
 
+// connectDefault is the value of --connect given without "=PATH": the
+// default socket.
+const connectDefault = " "
+
+// looksLikeSocket reports whether arg names a socket: an existing one, or
+// a path ending in ".sock".
+func looksLikeSocket(arg string) bool {
+	if strings.HasSuffix(arg, ".sock") {
+		return true
+	}
+	fi, err := os.Stat(arg)
+	return err == nil && fi.Mode().Type() == os.ModeSocket
+}
+
 // defaultID is the id of a question built from flags without --id.
 const defaultID = "q1"
 
@@ -94,9 +108,16 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 
   # Free text, one "id: answer" line for the shell
   asktui ask "Release notes?" --id notes --format text --timeout 5m`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("connect") && o.connect == connectDefault {
+				for _, arg := range args {
+					if looksLikeSocket(arg) {
+						return fmt.Errorf(`--connect takes a socket path only after "=": use --connect=%s (with a space, --connect asks the default inbox and %q is read as the question)`, arg, arg)
+					}
+				}
+			}
 			if len(args) > 1 {
-				return fmt.Errorf(`ask takes one argument, got %d: quote a question that has spaces, as in asktui ask "Deploy now?"`, len(args))
+				return fmt.Errorf(`ask takes at most one argument (a request FILE, - or a QUESTION), got %d: %q; quote a question that has spaces, as in asktui ask "Deploy now?"`, len(args), args)
 			}
 			return nil
 		},
@@ -112,7 +133,7 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
 	f.StringVar(&o.connect, "connect", "", "ask through the running `asktui serve` inbox at this socket instead of drawing a UI (default socket when given as --connect=)")
-	cmd.Flags().Lookup("connect").NoOptDefVal = " "
+	cmd.Flags().Lookup("connect").NoOptDefVal = connectDefault
 
 	f.StringArrayVarP(&o.options, "option", "o", nil, "an option label; repeat for each option, in order")
 	f.StringArrayVarP(&o.descriptions, "description", "d", nil, "a description for the --option at the same position; repeat")

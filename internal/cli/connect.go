@@ -56,7 +56,7 @@ the socket's permissions (0600) guard it. When no inbox is running, each
 call fails at once with NO_PROVIDER.`,
 		Example: `  # Claude Code, stdio
   claude mcp add asktui -- asktui mcp`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if path == "" {
 				path = e.socketPath()

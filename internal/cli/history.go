@@ -28,7 +28,7 @@ had typed when an agent withdrew its question. Nothing you answered is lost
 when an agent's client gave up waiting: find it here.`,
 		Example: `  asktui history -n 5
   asktui history --json | jq -c '.answer'`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			path := e.historyPath(file)
 			if path == "" {

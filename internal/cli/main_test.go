@@ -171,7 +171,7 @@ func TestFailuresBeforeTheTerminal(t *testing.T) {
 			name: "two arguments",
 			args: []string{"ask", "a", "b"},
 			code: interaction.CodeInvalidRequest,
-			want: []string{"one argument, got 2", "quote"},
+			want: []string{"at most one argument", "got 2", "quote"},
 		},
 		{
 			name: "bad format",

@@ -89,26 +89,22 @@ whether you answered (0), declined (1), or the request was bad (2).`,
 
   # Build a question from flags
   asktui ask "Deploy now?" --option "Yes (Recommended)" --option No`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		// With no subcommand, show the help (and exit 0).
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
+	root.SuggestionsMinimumDistance = 2 // cobra's default, which noArgs asks for itself
 	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e))
 	return root
 }
 
-// errorHandler prints a failure on stderr: the ask command's coded
-// failures as one line, cobra's usage errors styled by fang on a terminal.
-// When stderr is not a terminal every failure is exactly one line of JSON,
-// {"error":{"code":…,"message":…}}, for the program reading it.
+// errorHandler prints a failure on stderr, every failure the same way:
+// usage errors too are one line, "asktui: CODE: message" on a terminal (in
+// the flag's own spelling: fang's styled error would capitalise the first
+// word, and ask the terminal for its colours first), else exactly one line
+// of JSON, {"error":{"code":…,"message":…}}, for the program reading it.
 func errorHandler(stderr io.Writer) fang.ErrorHandler {
-	return func(w io.Writer, st fang.Styles, err error) {
-		terminal := isTerminal(stderr)
-		var ie *interaction.Error
-		if !errors.As(err, &ie) && terminal {
-			fang.DefaultErrorHandler(w, st, err)
-			return
-		}
-		reportError(stderr, coded(err), terminal)
+	return func(_ io.Writer, _ fang.Styles, err error) {
+		reportError(stderr, coded(err), isTerminal(stderr))
 	}
 }

@@ -70,7 +70,7 @@ and token filled in.`,
 
   # The snippet for Codex's ~/.codex/config.toml
   asktui serve --print-config codex`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), *o, e)
 		},
@@ -116,7 +116,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v (is another asktui serve running? try --listen)", o.listen, err)
+		return listenError(o.listen, err)
 	}
 	defer func() { _ = l.Close() }()
 	// The address actually bound: --listen 127.0.0.1:0 picks a free port.
@@ -134,7 +134,11 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			listen = socket.ListenPrivate
 		}
 		if sl, err = listen(sockPath); err != nil {
-			return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+			code := interaction.CodeInternal
+			if errors.Is(err, socket.ErrAlreadyServing) {
+				code = interaction.CodeAddressInUse
+			}
+			return interaction.WrapError(code, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
 		}
 	}
 	status := "MCP: " + url
