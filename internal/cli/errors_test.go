@@ -80,4 +80,3 @@ func TestServePortInUse(t *testing.T) {
 		t.Errorf("exit %d, error %v; want %d and ADDRESS_IN_USE saying what to do", code, e, exitFailure)
 	}
 }
-
