@@ -132,7 +132,7 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
-	f.StringVar(&o.connect, "connect", "", "ask through the running `asktui serve` inbox at this socket instead of drawing a UI (default socket when given as --connect=)")
+	f.StringVar(&o.connect, "connect", "", "ask through the inbox of the running asktui serve instead of drawing a UI: --connect for its default socket, --connect=PATH for another")
 	cmd.Flags().Lookup("connect").NoOptDefVal = connectDefault
 
 	f.StringArrayVarP(&o.options, "option", "o", nil, "an option label; repeat for each option, in order")

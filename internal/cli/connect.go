@@ -73,7 +73,7 @@ call fails at once with NO_PROVIDER.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+e.socketPath()+")")
+	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
 	return cmd
 }
 

@@ -30,6 +30,7 @@ func run(ctx context.Context, args []string, e env) int {
 		fang.WithVersion(ver),
 		fang.WithCommit(sha),
 		fang.WithErrorHandler(errorHandler(e.stderr)),
+		fang.WithoutManpage(), // newManCmd instead
 	)
 	if err == nil && *failed != nil {
 		err = *failed
@@ -94,6 +95,7 @@ whether you answered (0), declined (1), or the request was bad (2).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which noArgs asks for itself
+	root.AddCommand(newManCmd())
 	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e))
 	return root
 }

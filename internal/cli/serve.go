@@ -81,7 +81,7 @@ and token filled in.`,
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
-	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+defaultSocketHelp+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
