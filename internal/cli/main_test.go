@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		// bubbletea's, bounded, and gone with the process. A batch of
 		// commands waits for its ticks in execBatchMsg.
 		goleak.IgnoreTopFunction("charm.land/bubbletea/v2.Tick.func1"),
+		// A text field's cursor blinks the same way.
+		goleak.IgnoreTopFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
 	)
 }

@@ -154,7 +154,13 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		Input: in, Output: out, Theme: theme, Session: true,
 		Alerts: o.alerts, Status: status, Environ: e.environ,
 	})
-	warn := newWarner(e.stderr, !isTerminal(e.stderr), status, p.SetStatus)
+	svc := interaction.NewService()
+	warn := newWarner(e.stderr, !isTerminal(e.stderr), status, func(line, msg string) {
+		p.SetStatus(line) // shown while nothing waits
+		// and in the activity log at once, waiting questions or not
+		svc.Report(interaction.Activity{Agent: interaction.Agent{ID: "asktui", Name: "asktui"},
+			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
+	})
 	defer warn.flush()
 	// Every request and its outcome goes to the history, so an answer is
 	// never lost even when the agent's client gave up waiting.
@@ -169,7 +175,6 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			warn.warn(fmt.Sprintf("a history record was not written: %v", err))
 		})
 	}
-	svc := interaction.NewService()
 	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
@@ -324,29 +329,30 @@ func limitGC(e env) {
 }
 
 // warner shows the failures that do not stop serve, such as a history
-// record that could not be written: on the inbox's status line at once,
-// and on standard error, at once when that is not the terminal the inbox
-// draws on (where it would tear the screen), else when serve ends.
+// record that could not be written: on the inbox's screen at once, and on
+// standard error, at once when that is not the terminal the inbox draws on
+// (where it would tear the screen), else when serve ends.
 type warner struct {
-	stderr    io.Writer
-	live      bool
-	status    string
-	setStatus func(string)
+	stderr io.Writer
+	live   bool
+	status string
+	// show puts msg on the screen; line is the status line with it.
+	show func(line, msg string)
 
 	mu    sync.Mutex
 	later []string       // messages for flush, in order
 	count map[string]int // how often each message came
 }
 
-func newWarner(stderr io.Writer, live bool, status string, setStatus func(string)) *warner {
-	return &warner{stderr: stderr, live: live, status: status, setStatus: setStatus, count: map[string]int{}}
+func newWarner(stderr io.Writer, live bool, status string, show func(line, msg string)) *warner {
+	return &warner{stderr: stderr, live: live, status: status, show: show, count: map[string]int{}}
 }
 
 // warn reports msg. It is safe for concurrent use.
 func (w *warner) warn(msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.setStatus(w.status + "  ⚠ " + msg)
+	w.show(w.status+"  ⚠ "+msg, msg)
 	if w.live {
 		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
 		return

@@ -13,7 +13,7 @@ func TestWarnerShowsAndKeeps(t *testing.T) {
 	for _, live := range []bool{true, false} {
 		var stderr bytes.Buffer
 		var status []string
-		w := newWarner(&stderr, live, "MCP: x", func(s string) { status = append(status, s) })
+		w := newWarner(&stderr, live, "MCP: x", func(line, _ string) { status = append(status, line) })
 		w.warn("a history record was not written: disk full")
 		w.warn("a history record was not written: disk full")
 		w.warn("the socket stopped serving: boom")
