@@ -191,7 +191,11 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = httpSrv.Serve(l) })
+	wg.Go(func() {
+		if err := httpSrv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+			warn.warn(fmt.Sprintf("the MCP server at %s stopped serving: %v", url, err))
+		}
+	})
 	sockCtx, stopSock := context.WithCancel(ctx)
 	defer stopSock()
 	if sl != nil {
