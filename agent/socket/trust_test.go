@@ -41,7 +41,11 @@ func TestDialRefusesADirectoryOthersCanWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Dial(context.Background(), srv.path)
-	wantUntrusted(t, err, dir, "written by other users", "0777", "chmod 700")
+	wantUntrusted(t, err, dir, "written by other users", "0777", "only you can write to")
+	// A server does not listen there in the first place.
+	if _, err := Listen(filepath.Join(dir, "b.sock")); err == nil || !strings.Contains(err.Error(), "can be written by other users") {
+		t.Errorf("Listen in a directory others can write to: %v", err)
+	}
 
 	// A directory others may read and enter, but not write, is safe.
 	if err := os.Chmod(dir, 0o755); err != nil {

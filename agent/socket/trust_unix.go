@@ -4,6 +4,7 @@ package socket
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func verifyPath(path string, uid int) error {
 		return untrusted(path, "its directory %s belongs to another user (uid %d, you are uid %d), who could have put a socket of their own there; remove the directory (as its owner or root), or choose another socket path", dir, owner, uid)
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return untrusted(path, "its directory %s can be written by other users (mode %04o), who could replace the socket; make it yours alone with chmod 700 %s", dir, perm, dir)
+		return untrusted(path, "its directory %s can be written by other users (mode %04o), who could replace the socket; use a socket in a directory only you can write to", dir, perm)
 	}
 	fi, err = os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -56,4 +57,18 @@ func fileOwner(fi fs.FileInfo) int {
 		return int(st.Uid)
 	}
 	return -1
+}
+
+// checkShared refuses a socket directory that others can write to, where
+// they could replace the socket: clients refuse such a socket (see
+// verifyPath), so a server refuses to listen there in the first place.
+func checkShared(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("socket: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Errorf("socket: %s can be written by other users (mode %04o), who could replace the socket, and clients refuse it; put the socket in a directory only you can write to", dir, perm)
+	}
+	return nil
 }

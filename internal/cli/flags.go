@@ -86,7 +86,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		}
 		return fmt.Errorf("%s; the commands are %s", msg, commandNames(cmd))
 	}
-	return fmt.Errorf("%s takes no arguments, got %d (%q); see %s --help", cmd.CommandPath(), len(args), strings.Join(args, " "), cmd.CommandPath())
+	return fmt.Errorf("%s takes no arguments, got %d (%q)", cmd.CommandPath(), len(args), strings.Join(args, " "))
 }
 
 // commandNames lists root's commands for an error message.
