@@ -21,7 +21,7 @@ func TestUsageErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"aks"}, []string{`unknown command "aks"`, "did you mean ask?"}},
 		{[]string{"tell"}, []string{`unknown command "tell"`, "the commands are", "serve"}},
 		{[]string{"history", "extra"}, []string{"asktui history takes no arguments", `"extra"`}},
-		{[]string{"serve", "now"}, []string{"asktui serve takes no arguments"}},
+		{[]string{"serve", "now"}, []string{"serve takes no arguments", `"now"`}},
 		{[]string{"ask", "a", "b"}, []string{"at most one argument", "FILE", "got 2"}},
 		{[]string{"ask", "--connect", "/run/user/1000/asktui/asktui.sock", "Go on?"},
 			[]string{"--connect=/run/user/1000/asktui/asktui.sock", `only after "="`}},

@@ -12,12 +12,18 @@ import (
 func TestWarnerShowsAndKeeps(t *testing.T) {
 	for _, live := range []bool{true, false} {
 		var stderr bytes.Buffer
-		var status []string
-		w := newWarner(&stderr, live, "MCP: x", func(line, _ string) { status = append(status, line) })
+		var logged, status []string
+		w := newWarner(&stderr, live, func(msg string) { logged = append(logged, msg) })
 		w.warn("a history record was not written: disk full")
+		// A view attached later shows the latest warning at once.
+		w.attach("MCP: x", func(line string) { status = append(status, line) })
 		w.warn("a history record was not written: disk full")
 		w.warn("the socket stopped serving: boom")
-		if len(status) != 3 || status[2] != "MCP: x  ⚠ the socket stopped serving: boom" {
+		if len(logged) != 3 || logged[2] != "the socket stopped serving: boom" {
+			t.Errorf("live=%v: logged %q", live, logged)
+		}
+		if len(status) != 3 || status[0] != "MCP: x  ⚠ a history record was not written: disk full" ||
+			status[2] != "MCP: x  ⚠ the socket stopped serving: boom" {
 			t.Errorf("live=%v: status lines %q", live, status)
 		}
 		if !live && stderr.Len() != 0 {
