@@ -115,9 +115,19 @@ func (l *Log) open() (*os.File, error) {
 	return f, nil
 }
 
+// ErrRefused is wrapped by the error of [Open] for a path that is not a
+// regular file of the current user's.
+var ErrRefused = errors.New("not a regular file of yours")
+
+// refusal is the error for a path Log will not use; it is ErrRefused.
+type refusal struct{ msg string }
+
+func (r refusal) Error() string        { return r.msg }
+func (r refusal) Is(target error) bool { return target == ErrRefused }
+
 // refuse is the error for a history path that is not a file Log may use.
 func (l *Log) refuse(why string) error {
-	return fmt.Errorf("history: refusing %s: %s; give --history a regular file of your own, or --history off", l.path, why)
+	return refusal{fmt.Sprintf("history: refusing %s: %s; give --history a regular file of your own, or --history off", l.path, why)}
 }
 
 // check refuses what fi describes unless it is a regular file of the

@@ -1,10 +1,15 @@
+//go:build !windows
+
 package cli
 
 import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/asktui/asktui/interaction"
@@ -78,5 +83,35 @@ func TestServePortInUse(t *testing.T) {
 	if code != exitFailure || e.Code != interaction.CodeAddressInUse ||
 		!strings.Contains(e.Message, l.Addr().String()+" is already in use") || !strings.Contains(e.Message, "--listen") {
 		t.Errorf("exit %d, error %v; want %d and ADDRESS_IN_USE saying what to do", code, e, exitFailure)
+	}
+}
+
+// TestServeRefusesDevNullHistory is issue 10's `--history /dev/null`,
+// which chmodded the device: serve refuses what is not a regular file,
+// saying why, and leaves it alone. A FIFO stands in for /dev/null, which a
+// build without the fix, run as root, would break for everyone.
+func TestServeRefusesDevNullHistory(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "null")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Skip(err)
+	}
+	before, err := os.Stat(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := ptytest.New(t, ptytest.Options{})
+	cfg := t.TempDir()
+	var stdout, stderr strings.Builder
+	code := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--socket", "off", "--history", fifo}, env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		environ: []string{"XDG_CONFIG_HOME=" + cfg},
+		openTTY: term.OpenTTY,
+	})
+	e := envelope(t, stderr.String())
+	if code != exitUsage || !strings.Contains(e.Message, "not a regular file") || !strings.Contains(e.Message, "--history off") {
+		t.Errorf("exit %d, error %v; want %d and a refusal saying what to do", code, e, exitUsage)
+	}
+	if after, err := os.Stat(fifo); err != nil || after.Mode() != before.Mode() {
+		t.Errorf("the FIFO changed mode from %v to %v", before.Mode(), after.Mode())
 	}
 }

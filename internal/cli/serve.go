@@ -179,6 +179,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer warn.flush()
 	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
+		if errors.Is(err, history.ErrRefused) {
+			return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+		}
 		if err != nil {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
 		}
