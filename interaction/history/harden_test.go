@@ -180,3 +180,15 @@ func TestAppendFollowsRotation(t *testing.T) {
 		t.Errorf("the new file: %v, %v; want mode 0600", fi, err)
 	}
 }
+
+// TestReadFileRefusesAFIFO: reading a FIFO would wait for a writer
+// forever.
+func TestReadFileRefusesAFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadFile(fifo, 0); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadFile(fifo) = %v, want a refusal", err)
+	}
+}

@@ -25,6 +25,10 @@ func Read(r io.Reader) (recs []Record, skipped int, err error) {
 // the lines of the whole file that were not records. A missing file is an
 // error satisfying errors.Is(err, fs.ErrNotExist).
 func ReadFile(path string, n int) (recs []Record, skipped int, err error) {
+	// Opening a FIFO would wait for a writer; a directory cannot be read.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, 0, refusal{fmt.Sprintf("history: %s is not a regular file (mode %v); give --history the history file", path, fi.Mode())}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("history: %w", err)

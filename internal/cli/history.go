@@ -45,6 +45,9 @@ when an agent's client gave up waiting: find it here.`,
 				}
 				return nil
 			}
+			if errors.Is(err, history.ErrRefused) {
+				return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+			}
 			if err != nil {
 				return interaction.WrapError(interaction.CodeInternal, err, "cannot read the history %s: %v", path, err)
 			}
