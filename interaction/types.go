@@ -55,6 +55,7 @@ type wireQuestion struct {
 	Options          []Option `json:"options"`
 	MultiSelect      bool     `json:"multiSelect"`
 	MultiSelectSnake bool     `json:"multi_select"`
+	Multiple         bool     `json:"multiple"`
 }
 
 func (w wireQuestion) question() Question {
@@ -64,14 +65,15 @@ func (w wireQuestion) question() Question {
 		Header:      w.Header,
 		Detail:      w.Detail,
 		Options:     w.Options,
-		MultiSelect: w.MultiSelect || w.MultiSelectSnake,
+		MultiSelect: w.MultiSelect || w.MultiSelectSnake || w.Multiple,
 	}
 }
 
 // UnmarshalJSON decodes a question. Besides "multiSelect" it accepts the
-// snake-case spelling "multi_select" that models often produce; when both
-// are present the question is multi-select if either is true. Unknown fields
-// are ignored.
+// spellings "multi_select" and "multiple" that models often produce; the
+// question is multi-select if any of them is true. Unknown fields are
+// ignored. ([DecodeRequest] is more lenient still: options as plain
+// strings, missing ids.)
 func (q *Question) UnmarshalJSON(data []byte) error {
 	w := wireQuestion{
 		ID:          q.ID,

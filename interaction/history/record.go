@@ -27,6 +27,12 @@ type Record struct {
 	// without an answer, when the user interface knows it (see
 	// [DraftError]).
 	Draft *interaction.Answer `json:"draft,omitempty"`
+	// By names the view that answered or declined, when the request was
+	// shown on several (asktui serve's terminal and SSH sessions).
+	By string `json:"by,omitempty"`
+	// Drafts are what the other views had drafted when the request ended,
+	// by view name: nothing typed on a view that lost the race is lost.
+	Drafts map[string]interaction.Answer `json:"drafts,omitempty"`
 	// Truncated is set when the request was too large to log whole and
 	// Request keeps only each question's id, header and the start of its
 	// text (see [MaxLineBytes]).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
 // Wrap returns a provider that forwards every Ask to p and appends one
@@ -35,6 +36,13 @@ func Wrap(p interaction.Provider, l *Log, now func() time.Time, onError func(err
 	return r
 }
 
+// Settler is a provider with several views ([inbox.Inbox]): it says which
+// view settled a request and what the others had drafted, and [Wrap]
+// records both.
+type Settler interface {
+	AskSettlement(ctx context.Context, req interaction.Request) inbox.Settlement
+}
+
 // recorder is the provider Wrap returns.
 type recorder struct {
 	p       interaction.Provider
@@ -56,8 +64,22 @@ func (s *sinkRecorder) Report(a interaction.Activity) { s.sink.Report(a) }
 // Ask forwards to the wrapped provider and records the outcome.
 func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	start := r.now()
-	ans, err := r.p.Ask(ctx, req)
+	var (
+		ans      interaction.Answer
+		err      error
+		settled  inbox.Settlement
+		hasViews bool
+	)
+	if s, ok := r.p.(Settler); ok {
+		settled, hasViews = s.AskSettlement(ctx, req), true
+		ans, err = settled.Answer, settled.Err
+	} else {
+		ans, err = r.p.Ask(ctx, req)
+	}
 	rec := NewRecord(ctx, start, r.now().Sub(start), req, ans, err)
+	if hasViews {
+		rec.By, rec.Drafts = settled.By, settled.Drafts
+	}
 	if aerr := r.log.Append(rec); aerr != nil && r.onError != nil {
 		r.onError(aerr)
 	}

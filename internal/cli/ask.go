@@ -30,14 +30,17 @@ type askOptions struct {
 	// The question flags build a one-question request.
 	options      []string
 	descriptions []string
+	previews     []string
 	multi        bool
 	header       string
+	detail       string
+	detailFile   string
 	id           string
 }
 
 // questionFlags are the flags that build a request; any of them makes the
 // argument the question text.
-var questionFlags = []string{"option", "description", "multi", "header", "id"}
+var questionFlags = []string{"option", "description", "preview", "multi", "header", "detail", "detail-file", "id"}
 
 // Output formats of the answer.
 const (
@@ -117,6 +120,9 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f.StringArrayVarP(&o.descriptions, "description", "d", nil, "a description for the --option at the same position; repeat")
 	f.BoolVarP(&o.multi, "multi", "m", false, "allow selecting several options")
 	f.StringVar(&o.header, "header", "", "a short heading shown above the question")
+	f.StringVar(&o.detail, "detail", "", "supporting detail shown with the question (Markdown: a plan, a diff, a log)")
+	f.StringVar(&o.detailFile, "detail-file", "", "read the --detail from this file")
+	f.StringArrayVar(&o.previews, "preview", nil, "a preview (Markdown or code) for the --option at the same position, shown while it is under the cursor; repeat")
 	f.StringVar(&o.id, "id", defaultID, "the question id echoed in the answer")
 
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
@@ -235,19 +241,38 @@ func fromFlags(text string, o askOptions) (interaction.Request, error) {
 		return interaction.Request{}, fmt.Errorf("%d --description flags but %d --option flags: each --description describes the --option at the same position",
 			len(o.descriptions), len(o.options))
 	}
+	if len(o.previews) > len(o.options) {
+		return interaction.Request{}, fmt.Errorf("%d --preview flags but %d --option flags: each --preview belongs to the --option at the same position",
+			len(o.previews), len(o.options))
+	}
 	if o.multi && len(o.options) == 0 {
 		return interaction.Request{}, errors.New("--multi needs options to select from: add --option flags")
+	}
+	detail := o.detail
+	if o.detailFile != "" {
+		if detail != "" {
+			return interaction.Request{}, errors.New("--detail and --detail-file both give the detail: use one")
+		}
+		b, err := readLimited(o.detailFile, interaction.MaxDetailLen)
+		if err != nil {
+			return interaction.Request{}, err
+		}
+		detail = string(b)
 	}
 	q := interaction.Question{
 		ID:          o.id,
 		Question:    text,
 		Header:      o.header,
+		Detail:      detail,
 		MultiSelect: o.multi,
 	}
 	for i, label := range o.options {
 		opt := interaction.Option{Label: label}
 		if i < len(o.descriptions) {
 			opt.Description = o.descriptions[i]
+		}
+		if i < len(o.previews) {
+			opt.Preview = o.previews[i]
 		}
 		q.Options = append(q.Options, opt)
 	}
@@ -360,4 +385,22 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 		return err
 	}
 	return jsonl.Write(w, ans)
+}
+
+// readLimited reads the file at path, refusing one longer than limit
+// bytes with a message that says so.
+func readLimited(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --detail-file: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --detail-file: %w", err)
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("--detail-file %s is longer than the limit of %d bytes for a detail", path, limit)
+	}
+	return b, nil
 }

@@ -336,6 +336,13 @@ func TestRequestFromFlags(t *testing.T) {
 			}},
 		},
 		{
+			name: "detail and previews",
+			args: []string{"Apply the plan?", "--detail", "## Plan\n1. migrate", "-o", "Apply", "--preview", "```sql\nALTER TABLE\n```", "-o", "Skip"},
+			want: interaction.Question{ID: defaultID, Question: "Apply the plan?", Detail: "## Plan\n1. migrate", Options: []interaction.Option{
+				{Label: "Apply", Preview: "```sql\nALTER TABLE\n```"}, {Label: "Skip"},
+			}},
+		},
+		{
 			name: "labels with commas are one option each",
 			args: []string{"Pick", "-m", "-o", "a, b", "-o", "c"},
 			want: interaction.Question{ID: defaultID, Question: "Pick", MultiSelect: true, Options: []interaction.Option{

@@ -23,6 +23,7 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -41,6 +42,7 @@ type serveOptions struct {
 	progressEach time.Duration
 	history      string
 	socket       string
+	ssh          sshFlags
 }
 
 // Clients whose configuration --print-config knows.
@@ -70,8 +72,12 @@ and token filled in.`,
 
   # The snippet for Codex's ~/.codex/config.toml
   asktui serve --print-config codex`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: sshAddrArg(&o.ssh),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ssh.explicit = cmd.Flags().Changed("ssh")
+			if len(args) == 1 {
+				o.ssh.addr = args[0]
+			}
 			return runServe(cmd.Context(), *o, e)
 		},
 	}
@@ -86,6 +92,7 @@ and token filled in.`,
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
+	addSSHFlags(cmd, &o.ssh)
 	return cmd
 }
 
@@ -113,10 +120,12 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return printConfig(e.stdout, o.printConfig, url, token)
 	}
 
-	in, out, err := e.openTTY()
-	if err != nil {
-		return interaction.WrapError(interaction.CodeNoTTY, err,
-			"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well)", err)
+	var in, out *os.File
+	if !o.ssh.headless {
+		if in, out, err = e.openTTY(); err != nil {
+			return interaction.WrapError(interaction.CodeNoTTY, err,
+				"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well), or serve --headless", err)
+		}
 	}
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
@@ -150,13 +159,12 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
 	}
 
-	p := tui.New(tui.Options{
-		Input: in, Output: out, Theme: theme, Session: true,
-		Alerts: o.alerts, Status: status, Environ: e.environ,
-	})
-	// Every request and its outcome goes to the history, so an answer is
-	// never lost even when the agent's client gave up waiting.
-	var provider = p.Provider()
+	// The inbox: this terminal is one view of it, each SSH session
+	// another; every request and its outcome goes to the history, so an
+	// answer is never lost even when the agent's client gave up waiting.
+	box := inbox.New(nil)
+	defer box.Close()
+	var provider interaction.Provider = box
 	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
 		if err != nil {
@@ -177,6 +185,13 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if err != nil {
 		return err
 	}
+	sshSvc, err := startSSH(o.ssh, e, box, theme, o.alerts)
+	if err != nil {
+		return err
+	}
+	if sshSvc != nil {
+		status += "  ·  " + sshSvc.command()
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -190,15 +205,38 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
 		})
 	}
-	uiErr := p.Run(ctx)
+	var uiErr error
+	if o.ssh.headless {
+		_, _ = fmt.Fprintf(e.stdout, "asktui serve: the inbox is open with no view here (ctrl+c or SIGTERM stops it)\n  %s\n", strings.ReplaceAll(status, "  ·  ", "\n  "))
+		<-ctx.Done()
+	} else {
+		p := tui.New(tui.Options{
+			Input: in, Output: out, Theme: theme, Session: true,
+			Alerts: o.alerts, Status: status, Environ: e.environ,
+			Inbox: box, Name: "this terminal",
+		})
+		uiErr = p.Run(ctx)
+	}
 	stopSock()
 
-	// The UI is gone: withdraw what waits, then stop serving.
+	// The view is gone: every waiting call fails with PROVIDER_CLOSED (and
+	// is recorded as closed), then the servers stop.
+	box.Close()
 	_ = srv.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if sshSvc != nil {
+		_ = sshSvc.srv.Shutdown(shutdown)
+		if err := <-sshSvc.served; err != nil {
+			_, _ = fmt.Fprintf(e.stderr, "asktui: the SSH server failed: %v\n", err)
+		}
+		sshSvc.log.release()
+	}
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
+	if o.ssh.headless {
+		return nil // a signal is how a headless inbox is stopped
+	}
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
 		return nil // ctrl+c is how the inbox is closed
