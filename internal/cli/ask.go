@@ -102,15 +102,17 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
   cat examples/setup.json | asktui ask | jq .
 
   # A single-select question built from flags
-  asktui ask "Deploy now?" --id deploy --option "Yes (Recommended)" --option No
+  asktui ask "Deploy now?" --id deploy \
+    --option "Yes (Recommended)" --option No
 
-  # Multi-select with descriptions, paired with the options in order
+  # Multi-select, descriptions paired in order
   asktui ask "Which checks?" --multi \
     --option lint --description "gofmt and go vet" \
     --option test --description "go test -race"
 
   # Free text, one "id: answer" line for the shell
-  asktui ask "Release notes?" --id notes --format text --timeout 5m`,
+  asktui ask "Release notes?" --id notes \
+    --format text --timeout 5m`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("connect") && o.connect == connectDefault {
 				for _, arg := range args {

@@ -48,7 +48,7 @@ standard error and exits 0: Claude Code then asks in its own terminal as
 usual. It never blocks Claude Code and never refuses anything on its own.
 
 --print-config prints the "hooks" block for ~/.claude/settings.json.`,
-		Example: `  # Register the hook (merge into ~/.claude/settings.json)
+		Example: `  # The hooks block for ~/.claude/settings.json
   asktui hook claude --print-config`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -86,10 +86,12 @@ whether you answered (0), declined (1), or the request was bad (2).`,
   asktui ask examples/setup.json
 
   # Pipe a request in and the answer out
-  cat examples/setup.json | asktui ask | jq -r '.answers[0].selected[0]'
+  cat examples/setup.json | asktui ask |
+    jq -r '.answers[0].selected[0]'
 
   # Build a question from flags
-  asktui ask "Deploy now?" --option "Yes (Recommended)" --option No`,
+  asktui ask "Deploy now?" \
+    --option "Yes (Recommended)" --option No`,
 		Args: noArgs,
 		// With no subcommand, show the help (and exit 0).
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
