@@ -88,6 +88,9 @@ func (s *agentScope) known() string {
 
 // parse decodes a scenario; named reports whether the file set a name.
 func parse(label string, data []byte) (sc *Scenario, named bool, err error) {
+	if err := checkBounds(label, data); err != nil {
+		return nil, false, err
+	}
 	d := &decoder{label: label}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
