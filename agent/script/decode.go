@@ -18,6 +18,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // The scenario file is decoded by walking goccy's syntax tree rather than
@@ -131,13 +132,13 @@ func (d *decoder) syntaxError(err error) *ParseError {
 	e := &ParseError{Scenario: d.label, Err: err}
 	var ye yaml.Error
 	if errors.As(err, &ye) {
-		e.Msg = "invalid YAML: " + ye.GetMessage()
+		e.Msg = "invalid YAML: " + inert(ye.GetMessage())
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			e.Line, e.Column = tk.Position.Line, tk.Position.Column
 		}
 		return e
 	}
-	e.Msg = "invalid YAML: " + err.Error()
+	e.Msg = "invalid YAML: " + inert(err.Error())
 	return e
 }
 
@@ -192,7 +193,7 @@ func (d *decoder) resolve(n ast.Node, where string) (ast.Node, error) {
 			}
 			target, ok := d.anchors[name]
 			if !ok {
-				return nil, d.fail(n, where, "alias *%s refers to no anchor &%s", name, name)
+				return nil, d.fail(n, where, "alias %q refers to no anchor %q", "*"+name, "&"+name)
 			}
 			n = target
 		default:
@@ -942,7 +943,7 @@ func (d *decoder) json(b *bytes.Buffer, n ast.Node, where string, depth int) err
 			}
 			b.Write(jsonl.AppendString(b.AvailableBuffer(), f.key))
 			b.WriteByte(':')
-			if err := d.json(b, f.value, fmt.Sprintf("%s.%s", where, f.key), depth+1); err != nil {
+			if err := d.json(b, f.value, where+member(f.key), depth+1); err != nil {
 				return err
 			}
 		}
@@ -983,6 +984,37 @@ func (d *decoder) json(b *bytes.Buffer, n ast.Node, where string, depth int) err
 		b.Write(jsonl.AppendString(b.AvailableBuffer(), s))
 	}
 	return nil
+}
+
+// inert escapes the control and bidirectional formatting characters in a
+// message from the YAML parser, as %q would, so that no message replays
+// what a file holds on the terminal that shows it.
+func inert(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafeRune(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r must not reach a terminal as it is.
+func unsafeRune(r rune) bool { return sanitize.IsControl(r) || sanitize.IsBidiControl(r) }
+
+// member formats a key of tool arguments for a path in a message: .key
+// for a plain word, else ["key"] quoted like every untrusted string.
+func member(key string) string {
+	if key != "" && strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == "" {
+		return "." + key
+	}
+	return fmt.Sprintf("[%q]", key)
 }
 
 // list formats allowed keys for a message: "say", "think" or "wait".

@@ -429,3 +429,32 @@ func TestParseRequestErrorLine(t *testing.T) {
 		t.Errorf("err = %v, want the duplicate id reported on line 8", err)
 	}
 }
+
+// TestParseErrorsQuoteEscapes: names taken from the file (alias names,
+// tool-argument keys, keys, ids) appear %q-quoted in messages, so a
+// message never replays an escape sequence on the terminal showing it.
+func TestParseErrorsQuoteEscapes(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"x-a: &a\u202eb hi\nagents: [{id: a, steps: [{say: *a\u202ec }]}]\n",
+			`alias "*a\u202ec" refers to no anchor "&a\u202ec"`},
+		{"agents: [{id: a, steps: [{tool: {name: t, args: {\"\\e]52;c;aGk=\\a\": .inf}}}]}]\n",
+			`"args"["\x1b]52;c;aGk=\a"]: .inf cannot be written as JSON`},
+		{"agents: [{id: a, steps: [{tool: {name: t, args: {k: [{\"\u202e\": .nan}]}}}]}]\n",
+			`"args".k[0]["\u202e"]: .nan cannot be written as JSON`},
+		{"agents: [{id: a, steps: [{\"\\e[31m\": x}]}]\n", `unknown key "\x1b[31m"`},
+		{"agents: [{id: \"a\\e\", steps: [x]}]\n", `agent "a\x1b" step 1`},
+	}
+	for _, tt := range tests {
+		_, err := Parse("s", []byte(tt.src))
+		if err == nil {
+			t.Fatalf("Parse(%q) succeeded", tt.src)
+		}
+		msg := err.Error()
+		if i := strings.IndexFunc(msg, unsafeRune); i >= 0 || !strings.Contains(msg, tt.want) {
+			t.Errorf("Parse(%q) = %q\n  want it to contain %s and no raw escapes", tt.src, msg, tt.want)
+		}
+	}
+	if got := inert("a\x1b[31m\u202eb\u009b"); got != `a\x1b[31m\u202eb\u009b` {
+		t.Errorf("inert = %q", got)
+	}
+}
