@@ -39,8 +39,8 @@ var (
 	thinkKeys    = []string{"for", "text"}
 	toolKeys     = []string{"name", "args", "for", "result", "failed"}
 	askKeys      = []string{"questions", "keys"}
-	questionKeys = []string{"id", "question", "header", "options", "multiSelect", "multi_select"}
-	optionKeys   = []string{"label", "description"}
+	questionKeys = []string{"id", "question", "header", "detail", "options", "multiSelect", "multi_select"}
+	optionKeys   = []string{"label", "description", "preview"}
 	whenKeys     = []string{"id", "label", "custom", "skipped", "declined", "withdrawn", "then", "else"}
 	withdrawKeys = []string{"after", "ask"}
 )
@@ -706,6 +706,8 @@ func (d *decoder) question(n ast.Node, place string) (interaction.Question, erro
 			q.Question, err = d.text(f.value, where)
 		case "header":
 			q.Header, err = d.text(f.value, where)
+		case "detail":
+			q.Detail, err = d.text(f.value, where)
 		case "multiSelect", "multi_select":
 			var b bool
 			b, err = d.boolean(f.value, where)
@@ -730,7 +732,7 @@ func (d *decoder) question(n ast.Node, place string) (interaction.Question, erro
 	return q, nil
 }
 
-// option decodes {label, description}, or a bare label.
+// option decodes {label, description, preview}, or a bare label.
 func (d *decoder) option(n ast.Node, place string) (interaction.Option, error) {
 	r, err := d.resolve(n, place)
 	if err != nil {
@@ -746,10 +748,13 @@ func (d *decoder) option(n ast.Node, place string) (interaction.Option, error) {
 	var o interaction.Option
 	for _, f := range fs {
 		where := fmt.Sprintf("%s: %q", place, f.key)
-		if f.key == "label" {
+		switch f.key {
+		case "label":
 			o.Label, err = d.text(f.value, where)
-		} else {
+		case "description":
 			o.Description, err = d.text(f.value, where)
+		case "preview":
+			o.Preview, err = d.text(f.value, where)
 		}
 		if err != nil {
 			return interaction.Option{}, err

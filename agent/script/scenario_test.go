@@ -458,3 +458,45 @@ func TestParseErrorsQuoteEscapes(t *testing.T) {
 		t.Errorf("inert = %q", got)
 	}
 }
+
+// TestParseRichQuestions: a question's Markdown detail and an option's
+// preview reach the request (issue 12), and their limits are the
+// request's.
+func TestParseRichQuestions(t *testing.T) {
+	sc := mustParse(t, `
+agents:
+  - id: a
+    steps:
+      - ask:
+          questions:
+            - id: plan
+              question: "Apply this plan?"
+              detail: |
+                ## Plan
+                | step | what |
+                |---|---|
+                | 1 | migrate |
+              options:
+                - label: Apply
+                  description: "Run it now"
+                  preview: |
+                    `+"```go"+`
+                    db.Migrate(ctx)
+                    `+"```"+`
+                - Cancel
+`)
+	q := sc.Agents[0].Steps[0].Request.Questions[0]
+	if !strings.HasPrefix(q.Detail, "## Plan\n| step | what |") || !strings.Contains(q.Options[0].Preview, "db.Migrate(ctx)") ||
+		q.Options[0].Description != "Run it now" || q.Options[1] != (interaction.Option{Label: "Cancel"}) {
+		t.Errorf("question = %+v", q)
+	}
+	big := strings.Repeat("x", interaction.MaxDetailLen+1)
+	_, err := Parse("s", []byte("agents: [{id: a, steps: [{ask: {questions: [{id: q, question: Q, detail: "+big+"}]}}]}]"))
+	if err == nil || !strings.Contains(err.Error(), `question 1 (id "q"): the "detail"`) {
+		t.Errorf("over-long detail: %v", err)
+	}
+	_, err = Parse("s", []byte("agents: [{id: a, steps: [{ask: {questions: [{id: q, question: Q, options: [{label: A, preview: [x]}]}]}}]}]"))
+	if err == nil || !strings.Contains(err.Error(), `question 1: "options": option 1: "preview": must be text, not a list`) {
+		t.Errorf("preview not text: %v", err)
+	}
+}
