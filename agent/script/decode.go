@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,70 +22,105 @@ import (
 	"github.com/asktui/asktui/internal/sanitize"
 )
 
-// The scenario file is decoded by walking goccy's syntax tree rather than
-// by unmarshalling into structs, so that every message can name the agent,
-// step and field it is about and the line it is on.
+// A scenario file is decoded in two passes. goccy/go-yaml parses it and
+// decodes each mapping into one of the structs below, refusing unknown
+// keys (DisallowUnknownField) and resolving anchors and aliases; the
+// fields stay syntax nodes, so that the semantic pass can read each value
+// in the form it allows and name the agent, step, field and line of every
+// mistake.
 
-// Bounds that keep a hostile or runaway file from exhausting the parser.
+// Bounds on what the file's aliases may expand to, on top of MaxNesting.
 const (
-	maxDepth   = 64     // nesting of when steps and of tool arguments
+	maxDepth   = 64     // nesting of when steps (half this) and of tool arguments
 	maxAliases = 10_000 // alias expansions per file
 )
 
-// Keys allowed at each level, in the order messages list them.
+// The shape of each mapping in a scenario file. A null value counts as
+// absent unless the key is listed as nullable where the mapping is
+// decoded.
+type (
+	fileDoc struct {
+		Name        ast.Node `yaml:"name"`
+		Title       ast.Node `yaml:"title"`
+		Description ast.Node `yaml:"description"`
+		Agents      ast.Node `yaml:"agents"`
+	}
+	agentDoc struct {
+		ID    ast.Node `yaml:"id"`
+		Name  ast.Node `yaml:"name"`
+		Steps ast.Node `yaml:"steps"`
+	}
+	stepDoc struct {
+		Say      ast.Node `yaml:"say"`
+		Think    ast.Node `yaml:"think"`
+		Tool     ast.Node `yaml:"tool"`
+		Ask      ast.Node `yaml:"ask"`
+		When     ast.Node `yaml:"when"`
+		Withdraw ast.Node `yaml:"withdraw"`
+		Wait     ast.Node `yaml:"wait"`
+	}
+	thinkDoc struct {
+		For  ast.Node `yaml:"for"`
+		Text ast.Node `yaml:"text"`
+	}
+	toolDoc struct {
+		Name   ast.Node `yaml:"name"`
+		Args   ast.Node `yaml:"args"`
+		For    ast.Node `yaml:"for"`
+		Result ast.Node `yaml:"result"`
+		Failed ast.Node `yaml:"failed"`
+	}
+	askDoc struct {
+		Questions ast.Node `yaml:"questions"`
+		Keys      ast.Node `yaml:"keys"`
+	}
+	questionDoc struct {
+		ID               ast.Node `yaml:"id"`
+		Question         ast.Node `yaml:"question"`
+		Header           ast.Node `yaml:"header"`
+		Detail           ast.Node `yaml:"detail"`
+		Options          ast.Node `yaml:"options"`
+		MultiSelect      ast.Node `yaml:"multiSelect"`
+		MultiSelectSnake ast.Node `yaml:"multi_select"`
+	}
+	optionDoc struct {
+		Label       ast.Node `yaml:"label"`
+		Description ast.Node `yaml:"description"`
+		Preview     ast.Node `yaml:"preview"`
+	}
+	whenDoc struct {
+		ID        ast.Node `yaml:"id"`
+		Label     ast.Node `yaml:"label"`
+		Custom    ast.Node `yaml:"custom"`
+		Skipped   ast.Node `yaml:"skipped"`
+		Declined  ast.Node `yaml:"declined"`
+		Withdrawn ast.Node `yaml:"withdrawn"`
+		Then      ast.Node `yaml:"then"`
+		Else      ast.Node `yaml:"else"`
+	}
+	withdrawDoc struct {
+		After ast.Node `yaml:"after"`
+		Ask   ast.Node `yaml:"ask"`
+	}
+)
+
+// The keys of a step that name its action, and of a when step that name
+// its test, in the order messages list them.
 var (
-	topKeys      = []string{"name", "title", "description", "agents"}
-	agentKeys    = []string{"id", "name", "steps"}
-	actionKeys   = []string{"say", "think", "tool", "ask", "when", "withdraw", "wait"}
-	thinkKeys    = []string{"for", "text"}
-	toolKeys     = []string{"name", "args", "for", "result", "failed"}
-	askKeys      = []string{"questions", "keys"}
-	questionKeys = []string{"id", "question", "header", "detail", "options", "multiSelect", "multi_select"}
-	optionKeys   = []string{"label", "description", "preview"}
-	whenKeys     = []string{"id", "label", "custom", "skipped", "declined", "withdrawn", "then", "else"}
-	withdrawKeys = []string{"after", "ask"}
+	actionKeys = keysOf(stepDoc{})
+	testKeys   = []string{"label", "custom", "skipped", "declined", "withdrawn"}
 )
 
 // answerRef matches a reference to a remembered answer in text.
 var answerRef = regexp.MustCompile(`\{\{\s*answer\.([^{}\s]+)\s*\}\}`)
 
-// decoder walks one scenario file.
+// decoder decodes one scenario file.
 type decoder struct {
 	label   string
-	anchors map[string]ast.Node
-	aliases int
-}
-
-// agentScope is what a when step may refer to: the questions the agent
-// asked earlier in the file, by id, with the labels of their options.
-type agentScope struct {
-	asked map[string][]string
-	order []string
-}
-
-func (s *agentScope) add(q interaction.Question) {
-	if _, seen := s.asked[q.ID]; !seen {
-		s.order = append(s.order, q.ID)
-	}
-	labels := s.asked[q.ID]
-	for _, o := range q.Options {
-		if !slices.Contains(labels, o.Label) {
-			labels = append(labels, o.Label)
-		}
-	}
-	s.asked[q.ID] = labels
-}
-
-// known lists the ids asked so far for a message.
-func (s *agentScope) known() string {
-	if len(s.order) == 0 {
-		return "it has asked nothing before this step"
-	}
-	q := make([]string, len(s.order))
-	for i, id := range s.order {
-		q[i] = strconv.Quote(id)
-	}
-	return "ids asked before this step: " + strings.Join(q, ", ")
+	anchors map[string]ast.Node // by name; a later anchor of a name wins
+	body    ast.Node            // the document, the scope of its anchors
+	strict  *yaml.Decoder       // into the structs, refusing unknown keys
+	ordered *yaml.Decoder       // tool arguments, keeping key order
 }
 
 // parse decodes a scenario; named reports whether the file set a name.
@@ -92,10 +128,10 @@ func parse(label string, data []byte) (sc *Scenario, named bool, err error) {
 	if err := checkBounds(label, data); err != nil {
 		return nil, false, err
 	}
-	d := &decoder{label: label}
+	d := &decoder{label: label, anchors: map[string]ast.Node{}}
 	file, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return nil, false, d.syntaxError(err)
+		return nil, false, d.yamlError(err)
 	}
 	var docs []*ast.DocumentNode
 	for _, doc := range file.Docs {
@@ -113,33 +149,160 @@ func parse(label string, data []byte) (sc *Scenario, named bool, err error) {
 			Msg: fmt.Sprintf("the file holds %d YAML documents; put one scenario in each file", len(docs))}
 	}
 	body := docs[0].Body
-	d.anchors = make(map[string]ast.Node)
+	d.body = body
 	for _, n := range ast.Filter(ast.AnchorType, body) {
-		a := n.(*ast.AnchorNode)
-		if a.Name != nil {
+		if a := n.(*ast.AnchorNode); a.Name != nil {
 			d.anchors[a.Name.GetToken().Value] = a.Value
 		}
 	}
-	sc, named, err = d.scenario(body)
-	if err != nil {
+	if err := d.checkAliases(body); err != nil {
 		return nil, false, err
 	}
-	return sc, named, nil
+	for _, n := range ast.Filter(ast.MappingValueType, body) {
+		if k := n.(*ast.MappingValueNode).Key; k.IsMergeKey() {
+			return nil, false, d.failAt(k, "merge keys (<<) are not supported; write the keys out")
+		}
+	}
+	d.strict = yaml.NewDecoder(bytes.NewReader(nil), yaml.DisallowUnknownField())
+	var all any // registers every anchor with the decoder, and checks tags
+	if err := d.strict.DecodeFromNode(body, &all); err != nil {
+		return nil, false, d.yamlError(err)
+	}
+	return d.scenario(body)
 }
 
-// syntaxError wraps a YAML syntax error with its position.
-func (d *decoder) syntaxError(err error) *ParseError {
-	e := &ParseError{Scenario: d.label, Err: err}
+// checkAliases refuses an alias to an anchor it is inside of, and a file
+// whose aliases expand to more than maxAliases nodes all told.
+func (d *decoder) checkAliases(body ast.Node) error {
+	const busy = -1
+	memo := map[ast.Node]int{} // expansions inside an anchor's value
+	var count func(n ast.Node) (int, error)
+	count = func(n ast.Node) (int, error) {
+		total := 0
+		for _, a := range ast.Filter(ast.AliasType, n) {
+			name := a.(*ast.AliasNode).Value.GetToken().Value
+			target, ok := d.anchors[name]
+			if !ok {
+				return 0, d.failAt(a, "alias %q refers to no anchor %q", "*"+name, "&"+name)
+			}
+			inner, seen := memo[target]
+			switch {
+			case seen && inner == busy:
+				return 0, d.failAt(a, "alias %q is inside the anchor %q it refers to", "*"+name, "&"+name)
+			case !seen:
+				memo[target] = busy
+				c, err := count(target)
+				if err != nil {
+					return 0, err
+				}
+				memo[target], inner = c, c
+			}
+			if total += 1 + inner; total > maxAliases {
+				return 0, d.failAt(a, "more than %d alias expansions; the file is too repetitive", maxAliases)
+			}
+		}
+		return total, nil
+	}
+	_, err := count(body)
+	return err
+}
+
+// yamlError turns an error of the YAML library into a *ParseError at its
+// position, naming the place there.
+func (d *decoder) yamlError(err error) *ParseError {
+	e := &ParseError{Scenario: d.label, Err: err, Msg: "invalid YAML: " + inert(err.Error())}
 	var ye yaml.Error
 	if errors.As(err, &ye) {
 		e.Msg = "invalid YAML: " + inert(ye.GetMessage())
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			e.Line, e.Column = tk.Position.Line, tk.Position.Column
+			if where := d.placeAt(e.Line, e.Column); where != "" {
+				e.Msg = where + ": " + e.Msg
+			}
 		}
-		return e
 	}
-	e.Msg = "invalid YAML: " + inert(err.Error())
 	return e
+}
+
+// failAt is fail for the checks of the whole file, which know a node but
+// not its place: placeAt finds it.
+func (d *decoder) failAt(n ast.Node, format string, args ...any) *ParseError {
+	return d.fail(n, d.placeAt(pos(n)), format, args...)
+}
+
+// placeAt names the place in the scenario at a position, as the semantic
+// pass names it, down to the key of a step's action: "agent 1", or
+// `agent "a" step 2 (when) then step 1 (tool): "args"`.
+func (d *decoder) placeAt(line, col int) string {
+	if d.body == nil || line == 0 {
+		return ""
+	}
+	// child returns the entry of the mapping or list n that starts last
+	// at or before the position, with its key or index.
+	child := func(n ast.Node) (key string, index int, v ast.Node) {
+		before := func(n ast.Node) bool { l, c := pos(n); return l > 0 && (l < line || l == line && c <= col) }
+		for n != nil && (n.Type() == ast.AnchorType || n.Type() == ast.TagType) {
+			n = d.resolve(n)
+		}
+		if seq, ok := n.(*ast.SequenceNode); ok {
+			for i, e := range seq.Values {
+				if before(e) {
+					index, v = i, e
+				}
+			}
+			return "", index, v
+		}
+		for _, p := range pairs(n) {
+			if before(p.Key) {
+				key, _ = scalarText(d.resolve(p.Key))
+				v = p.Value
+			}
+		}
+		return key, 0, v
+	}
+	field := func(where, key string) string {
+		if key == "" {
+			return where
+		}
+		return where + ": " + strconv.Quote(key)
+	}
+	key, _, agents := child(d.body)
+	if key != "agents" {
+		return field("", key)[min(2, len(field("", key))):]
+	}
+	_, i, agent := child(agents)
+	if agent == nil {
+		return `"agents"`
+	}
+	where := fmt.Sprintf("agent %d", i+1)
+	key, _, steps := child(agent)
+	if key != "steps" {
+		return field(where, key)
+	}
+	for _, p := range pairs(d.resolve(agent)) {
+		if k, _ := scalarText(d.resolve(p.Key)); k == "id" {
+			if id, ok := scalarText(d.resolve(p.Value)); ok {
+				where = fmt.Sprintf("agent %q", id)
+			}
+		}
+	}
+	for {
+		_, j, step := child(steps)
+		if step == nil {
+			return where
+		}
+		kind, _, body := child(step)
+		where += fmt.Sprintf(" step %d", j+1)
+		if kind == "" {
+			return where
+		}
+		where += " (" + kind + ")"
+		key, _, branch := child(body)
+		if kind != "when" || key != "then" && key != "else" {
+			return field(where, key)
+		}
+		where, steps = where+" "+key, branch
+	}
 }
 
 // fail returns a *ParseError at node n (which may be nil). where names the
@@ -174,117 +337,145 @@ func pos(n ast.Node) (line, col int) {
 }
 
 // resolve follows anchors, aliases and tags to the node that holds the
-// value.
-func (d *decoder) resolve(n ast.Node, where string) (ast.Node, error) {
-	for range maxDepth {
+// value. checkAliases has made sure every alias leads somewhere.
+func (d *decoder) resolve(n ast.Node) ast.Node {
+	for {
 		switch v := n.(type) {
 		case *ast.AnchorNode:
 			n = v.Value
 		case *ast.TagNode:
 			n = v.Value
 		case *ast.AliasNode:
-			d.aliases++
-			if d.aliases > maxAliases {
-				return nil, d.fail(n, where, "more than %d alias expansions; the file is too repetitive", maxAliases)
-			}
-			name := ""
-			if v.Value != nil {
-				name = v.Value.GetToken().Value
-			}
-			target, ok := d.anchors[name]
-			if !ok {
-				return nil, d.fail(n, where, "alias %q refers to no anchor %q", "*"+name, "&"+name)
-			}
-			n = target
+			n = d.anchors[v.Value.GetToken().Value]
 		default:
-			return n, nil
+			return n
 		}
 	}
-	return nil, d.fail(n, where, "anchors and aliases nest too deeply")
 }
 
-// field is one key of a mapping.
-type field struct {
-	key   string
-	node  ast.Node // the key, for positions
-	value ast.Node
-}
-
-// fields returns the keys of the mapping n, refusing keys outside allowed.
-func (d *decoder) fields(n ast.Node, where string, allowed []string) ([]field, error) {
-	fs, err := d.mapping(n, where, allowed)
-	if err != nil {
-		return nil, err
+// decode decodes the mapping n into the struct *v. where names the place;
+// the keys listed as nullable may be null, and any other key must have a
+// value. Every key must be text and a field of v, and merge keys (<<) are
+// refused.
+func (d *decoder) decode(n ast.Node, where string, v any, nullable ...string) error {
+	allowed := keysOf(v)
+	m := d.resolve(n)
+	if !isMapping(m) {
+		return d.fail(n, where, "must be a mapping with the keys %s, not %s", list(allowed), kind(m))
 	}
-	for _, f := range fs {
-		if !slices.Contains(allowed, f.key) {
-			return nil, d.unknownKey(f, where, allowed)
+	for _, p := range pairs(m) {
+		key, ok := scalarText(d.resolve(p.Key))
+		switch {
+		case !ok:
+			return d.fail(p.Key, where, "keys must be text, not %s", kind(d.resolve(p.Key)))
+		case !slices.Contains(allowed, key):
+			return d.unknownKey(p.Key, key, where, allowed)
 		}
 	}
-	return fs, nil
+	if err := d.strict.DecodeFromNode(n, v); err != nil {
+		return d.yamlError(err)
+	}
+	for _, p := range pairs(m) {
+		if key, _ := scalarText(d.resolve(p.Key)); !slices.Contains(nullable, key) && isNull(d.resolve(p.Value)) {
+			return d.fail(p.Value, fmt.Sprintf("%s: %q", where, key), "is empty; give it a value or leave the key out")
+		}
+	}
+	return nil
 }
 
 // unknownKey reports a key outside allowed, suggesting a near miss.
-func (d *decoder) unknownKey(f field, where string, allowed []string) *ParseError {
-	msg := fmt.Sprintf("unknown key %q", f.key)
-	if s := suggest(f.key, allowed); s != "" {
+func (d *decoder) unknownKey(n ast.Node, key, where string, allowed []string) *ParseError {
+	msg := fmt.Sprintf("unknown key %q", key)
+	if s := suggest(key, allowed); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
-	return d.fail(f.node, where, "%s; the keys here are %s", msg, list(allowed))
+	return d.fail(n, where, "%s; the keys here are %s", msg, list(allowed))
 }
 
-// mapping returns the keys of the mapping n in file order. allowed only
-// words the message when n is not a mapping.
-func (d *decoder) mapping(n ast.Node, where string, allowed []string) ([]field, error) {
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return nil, err
+// keysOf returns the yaml keys of the struct *v or v, in field order.
+func keysOf(v any) []string {
+	t := reflect.TypeOf(v)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
-	var values []*ast.MappingValueNode
-	switch v := r.(type) {
-	case *ast.MappingNode:
-		values = v.Values
-	case *ast.MappingValueNode:
-		values = []*ast.MappingValueNode{v}
-	default:
-		if len(allowed) == 0 {
-			return nil, d.fail(n, where, "must be a mapping, not %s", kind(r))
-		}
-		return nil, d.fail(n, where, "must be a mapping with the keys %s, not %s", list(allowed), kind(r))
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("yaml")
 	}
-	out := make([]field, 0, len(values))
-	for _, mv := range values {
-		if mv.Key.IsMergeKey() {
-			return nil, d.fail(mv.Key, where, "merge keys (<<) are not supported; write the keys out")
-		}
-		key, err := d.resolve(mv.Key, where)
-		if err != nil {
-			return nil, err
-		}
-		name, ok := scalarText(key)
-		if !ok {
-			return nil, d.fail(mv.Key, where, "keys must be text, not %s", kind(key))
-		}
-		out = append(out, field{key: name, node: mv.Key, value: mv.Value})
-	}
-	return out, nil
+	return keys
 }
+
+// present returns the keys of the mapping n, in file order, that are
+// among names, with their key nodes.
+func (d *decoder) present(n ast.Node, names []string) (keys []string, at []ast.Node) {
+	for _, p := range pairs(d.resolve(n)) {
+		if key, ok := scalarText(d.resolve(p.Key)); ok && slices.Contains(names, key) {
+			keys, at = append(keys, key), append(at, p.Key)
+		}
+	}
+	return keys, at
+}
+
+// value returns the value node of key in the mapping n, null included, or
+// nil.
+func (d *decoder) value(n ast.Node, key string) ast.Node {
+	for _, p := range pairs(d.resolve(n)) {
+		if k, ok := scalarText(d.resolve(p.Key)); ok && k == key {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// keyNode returns the key node of key in the mapping n, or n.
+func (d *decoder) keyNode(n ast.Node, key string) ast.Node {
+	if _, at := d.present(n, []string{key}); len(at) > 0 {
+		return at[0]
+	}
+	return n
+}
+
+// pairs returns the key-value pairs of a resolved mapping node.
+func pairs(n ast.Node) []*ast.MappingValueNode {
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		return m.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{m}
+	}
+	return nil
+}
+
+func isMapping(n ast.Node) bool {
+	_, m := n.(*ast.MappingNode)
+	_, mv := n.(*ast.MappingValueNode)
+	return m || mv
+}
+
+func isNull(n ast.Node) bool { _, null := n.(*ast.NullNode); return null }
 
 // text returns the scalar n as text. Numbers and booleans count as text,
 // spelled as in the file, so `label: 2` or `label: true` mean what they
 // say.
 func (d *decoder) text(n ast.Node, where string) (string, error) {
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return "", err
-	}
+	r := d.resolve(n)
 	if s, ok := scalarText(r); ok {
 		return s, nil
 	}
-	if _, null := r.(*ast.NullNode); null {
+	if isNull(r) {
 		return "", d.fail(n, where, "is empty; write some text")
 	}
 	return "", d.fail(n, where, "must be text, not %s", kind(r))
+}
+
+// optText is text for an optional field: "" when n is absent.
+func (d *decoder) optText(n ast.Node, where string, err *error) string {
+	if n == nil || *err != nil {
+		return ""
+	}
+	s, e := d.text(n, where)
+	*err = e
+	return s
 }
 
 // scalarText returns the text of a scalar node other than null.
@@ -305,22 +496,15 @@ func scalarText(n ast.Node) (string, bool) {
 
 // boolean returns the boolean n.
 func (d *decoder) boolean(n ast.Node, where string) (bool, error) {
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return false, err
-	}
-	if b, ok := r.(*ast.BoolNode); ok {
+	if b, ok := d.resolve(n).(*ast.BoolNode); ok {
 		return b.Value, nil
 	}
-	return false, d.fail(n, where, "must be true or false, not %s", kind(r))
+	return false, d.fail(n, where, "must be true or false, not %s", kind(d.resolve(n)))
 }
 
 // duration returns the Go duration string n, which must not be negative.
 func (d *decoder) duration(n ast.Node, where string) (time.Duration, error) {
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return 0, err
-	}
+	r := d.resolve(n)
 	s, ok := scalarText(r)
 	if !ok {
 		return 0, d.fail(n, where, "must be a duration such as \"1.5s\" or \"800ms\", not %s", kind(r))
@@ -328,9 +512,8 @@ func (d *decoder) duration(n ast.Node, where string) (time.Duration, error) {
 	dur, err := time.ParseDuration(s)
 	if err != nil {
 		hint := `use a Go duration such as "1.5s" or "800ms"`
-		if _, num := r.(*ast.IntegerNode); num {
-			hint = fmt.Sprintf("add a unit, as in \"%ss\"", s)
-		} else if _, num := r.(*ast.FloatNode); num {
+		switch r.(type) {
+		case *ast.IntegerNode, *ast.FloatNode:
 			hint = fmt.Sprintf("add a unit, as in \"%ss\"", s)
 		}
 		return 0, d.fail(n, where, "invalid duration %q; %s", s, hint)
@@ -341,19 +524,15 @@ func (d *decoder) duration(n ast.Node, where string) (time.Duration, error) {
 	return dur, nil
 }
 
-// sequence returns the entries of the sequence n.
+// sequence returns the entries of the list n; null is an empty list.
 func (d *decoder) sequence(n ast.Node, where, of string) ([]ast.Node, error) {
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return nil, err
-	}
-	switch v := r.(type) {
+	switch v := d.resolve(n).(type) {
 	case *ast.SequenceNode:
 		return v.Values, nil
-	case *ast.NullNode:
+	case *ast.NullNode, nil:
 		return nil, nil
 	}
-	return nil, d.fail(n, where, "must be a list of %s, not %s", of, kind(r))
+	return nil, d.fail(n, where, "must be a list of %s, not %s", of, kind(d.resolve(n)))
 }
 
 // kind names the type of a resolved node for messages.
@@ -376,55 +555,35 @@ func kind(n ast.Node) string {
 }
 
 func (d *decoder) scenario(body ast.Node) (*Scenario, bool, error) {
-	fs, err := d.mapping(body, "the top level", topKeys)
+	var doc fileDoc
+	if err := d.decodeTop(body, &doc); err != nil {
+		return nil, false, err
+	}
+	var err error
+	sc := &Scenario{Name: d.label}
+	named := doc.Name != nil
+	if named {
+		if sc.Name, err = d.text(doc.Name, `"name"`); err != nil {
+			return nil, false, err
+		}
+		if strings.TrimSpace(sc.Name) == "" || strings.ContainsAny(sc.Name, " \t\r\n") {
+			return nil, false, d.fail(doc.Name, `"name"`, "%q is not a usable name; use one word such as \"setup\"", sc.Name)
+		}
+	}
+	sc.Title = d.optText(doc.Title, `"title"`, &err)
+	sc.Description = d.optText(doc.Description, `"description"`, &err)
 	if err != nil {
 		return nil, false, err
 	}
-	// Keys starting with "x-" are free for the author, for example to
-	// hold anchors that steps refer to.
-	fs = slices.DeleteFunc(fs, func(f field) bool { return strings.HasPrefix(f.key, "x-") })
-	for _, f := range fs {
-		if !slices.Contains(topKeys, f.key) {
-			err := d.unknownKey(f, "the top level", topKeys)
-			err.Msg += ` (keys starting with "x-" are free for your own use, such as anchors)`
-			return nil, false, err
-		}
-	}
-	sc := &Scenario{Name: d.label}
-	named := false
-	var agents *field
-	for i, f := range fs {
-		where := strconv.Quote(f.key)
-		switch f.key {
-		case "name":
-			if sc.Name, err = d.text(f.value, where); err != nil {
-				return nil, false, err
-			}
-			if strings.TrimSpace(sc.Name) == "" || strings.ContainsAny(sc.Name, " \t\r\n") {
-				return nil, false, d.fail(f.value, where, "%q is not a usable name; use one word such as \"setup\"", sc.Name)
-			}
-			named = true
-		case "title":
-			if sc.Title, err = d.text(f.value, where); err != nil {
-				return nil, false, err
-			}
-		case "description":
-			if sc.Description, err = d.text(f.value, where); err != nil {
-				return nil, false, err
-			}
-		case "agents":
-			agents = &fs[i]
-		}
-	}
-	if agents == nil {
+	if _, at := d.present(body, []string{"agents"}); len(at) == 0 {
 		return nil, false, d.fail(body, "", `no "agents"; a scenario needs at least one agent with "id" and "steps"`)
 	}
-	nodes, err := d.sequence(agents.value, `"agents"`, "agents")
+	nodes, err := d.sequence(doc.Agents, `"agents"`, "agents")
 	if err != nil {
 		return nil, false, err
 	}
 	if len(nodes) == 0 {
-		return nil, false, d.fail(agents.node, `"agents"`, `is empty; a scenario needs at least one agent with "id" and "steps"`)
+		return nil, false, d.fail(d.keyNode(body, "agents"), `"agents"`, `is empty; a scenario needs at least one agent with "id" and "steps"`)
 	}
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
@@ -442,37 +601,47 @@ func (d *decoder) scenario(body ast.Node) (*Scenario, bool, error) {
 	return sc, named, nil
 }
 
+// decodeTop decodes the top level, where keys starting with "x-" are free
+// for the author (to hold anchors that steps refer to, say).
+func (d *decoder) decodeTop(body ast.Node, doc *fileDoc) error {
+	m, ok := d.resolve(body).(*ast.MappingNode)
+	if !ok {
+		return d.decode(body, "the top level", doc, "agents")
+	}
+	own := *m
+	own.Values = slices.DeleteFunc(slices.Clone(m.Values), func(p *ast.MappingValueNode) bool {
+		key, ok := scalarText(d.resolve(p.Key))
+		return ok && strings.HasPrefix(key, "x-")
+	})
+	err := d.decode(&own, "the top level", doc, "agents")
+	if pe, ok := err.(*ParseError); ok && strings.Contains(pe.Msg, "unknown key") {
+		pe.Msg += ` (keys starting with "x-" are free for your own use, such as anchors)`
+	}
+	return err
+}
+
 func (d *decoder) script(i int, n ast.Node) (Script, ast.Node, error) {
 	place := fmt.Sprintf("agent %d", i+1)
-	fs, err := d.fields(n, place, agentKeys)
-	if err != nil {
+	var doc agentDoc
+	if err := d.decode(n, place, &doc, "steps"); err != nil {
 		return Script{}, nil, err
 	}
 	var s Script
-	var idNode ast.Node
-	var steps *field
-	for k, f := range fs {
-		switch f.key {
-		case "id":
-			idNode = f.value
-			if s.Agent.ID, err = d.text(f.value, place+`: "id"`); err != nil {
-				return Script{}, nil, err
-			}
-		case "name":
-			if s.Agent.Name, err = d.text(f.value, place+`: "name"`); err != nil {
-				return Script{}, nil, err
-			}
-		case "steps":
-			steps = &fs[k]
-		}
+	var err error
+	if doc.ID == nil {
+		return Script{}, nil, d.fail(n, place, `has no "id"; every agent needs a short unique "id" such as "scaffold"`)
+	}
+	if s.Agent.ID, err = d.text(doc.ID, place+`: "id"`); err != nil {
+		return Script{}, nil, err
+	}
+	if s.Agent.Name = d.optText(doc.Name, place+`: "name"`, &err); err != nil {
+		return Script{}, nil, err
 	}
 	switch {
-	case idNode == nil:
-		return Script{}, nil, d.fail(n, place, `has no "id"; every agent needs a short unique "id" such as "scaffold"`)
 	case strings.TrimSpace(s.Agent.ID) == "":
-		return Script{}, nil, d.fail(idNode, place+`: "id"`, "is empty; every agent needs a short unique id")
+		return Script{}, nil, d.fail(doc.ID, place+`: "id"`, "is empty; every agent needs a short unique id")
 	case len(s.Agent.ID) > interaction.MaxIDLen:
-		return Script{}, nil, d.fail(idNode, place+`: "id"`, "is %d bytes, over the limit of %d", len(s.Agent.ID), interaction.MaxIDLen)
+		return Script{}, nil, d.fail(doc.ID, place+`: "id"`, "is %d bytes, over the limit of %d", len(s.Agent.ID), interaction.MaxIDLen)
 	case len(s.Agent.Name) > interaction.MaxIDLen:
 		return Script{}, nil, d.fail(n, place+`: "name"`, "is %d bytes, over the limit of %d", len(s.Agent.Name), interaction.MaxIDLen)
 	}
@@ -480,22 +649,22 @@ func (d *decoder) script(i int, n ast.Node) (Script, ast.Node, error) {
 		s.Agent.Name = s.Agent.ID
 	}
 	place = fmt.Sprintf("agent %q", s.Agent.ID)
-	if steps == nil {
+	if _, at := d.present(n, []string{"steps"}); len(at) == 0 {
 		return Script{}, nil, d.fail(n, place, `has no "steps"; give it at least one step such as {say: "Hello"}`)
 	}
-	nodes, err := d.sequence(steps.value, place+`: "steps"`, "steps")
+	nodes, err := d.sequence(doc.Steps, place+`: "steps"`, "steps")
 	if err != nil {
 		return Script{}, nil, err
 	}
 	if len(nodes) == 0 {
-		return Script{}, nil, d.fail(steps.node, place+`: "steps"`, `is empty; give the agent at least one step such as {say: "Hello"}`)
+		return Script{}, nil, d.fail(d.keyNode(n, "steps"), place+`: "steps"`, `is empty; give the agent at least one step such as {say: "Hello"}`)
 	}
 	scope := &agentScope{asked: make(map[string][]string)}
 	s.Steps, err = d.steps(nodes, place, s.Agent, scope, 0)
 	if err != nil {
 		return Script{}, nil, err
 	}
-	return s, idNode, nil
+	return s, doc.ID, nil
 }
 
 // steps decodes a list of steps. place names the list's owner, as in
@@ -516,30 +685,28 @@ func (d *decoder) steps(nodes []ast.Node, place string, who interaction.Agent, s
 }
 
 func (d *decoder) step(n ast.Node, place string, who interaction.Agent, scope *agentScope, depth int) (Step, error) {
-	fs, err := d.fields(n, place, actionKeys)
-	if err != nil {
+	if err := d.decode(n, place, &stepDoc{}, actionKeys...); err != nil {
 		return Step{}, err
 	}
-	switch len(fs) {
+	keys, at := d.present(n, actionKeys)
+	switch len(keys) {
 	case 0:
 		return Step{}, d.fail(n, place, "has no action; a step needs exactly one of %s", list(actionKeys))
 	case 1:
 	default:
-		return Step{}, d.fail(fs[1].node, place, "has both %q and %q; a step has exactly one action, so put each in its own step",
-			fs[0].key, fs[1].key)
+		return Step{}, d.fail(at[1], place, "has both %q and %q; a step has exactly one action, so put each in its own step",
+			keys[0], keys[1])
 	}
-	f := fs[0]
-	line, _ := pos(f.node)
-	st := Step{Kind: StepKind(f.key), Line: line}
-	place = fmt.Sprintf("%s (%s)", place, f.key)
-	v := f.value
-
+	line, _ := pos(at[0])
+	st := Step{Kind: StepKind(keys[0]), Line: line}
+	place = fmt.Sprintf("%s (%s)", place, keys[0])
+	v := d.value(n, keys[0]) // null too, for its message
+	var err error
 	switch st.Kind {
 	case StepSay:
-		if st.Text, err = d.text(v, place); err != nil {
-			return Step{}, err
+		if st.Text, err = d.text(v, place); err == nil {
+			err = d.refs(v, place, st.Text, scope)
 		}
-		err = d.refs(v, place, st.Text, scope)
 	case StepWait:
 		st.For, err = d.duration(v, place)
 	case StepThink:
@@ -561,101 +728,168 @@ func (d *decoder) step(n ast.Node, place string, who interaction.Agent, scope *a
 
 // think decodes `think: 2s` or `think: {for: 2s, text: "..."}`.
 func (d *decoder) think(st *Step, v ast.Node, place string, scope *agentScope) error {
-	r, err := d.resolve(v, place)
-	if err != nil {
-		return err
-	}
-	if _, ok := scalarText(r); ok {
+	var err error
+	if _, ok := scalarText(d.resolve(v)); ok {
 		st.For, err = d.duration(v, place)
 		return err
 	}
-	fs, err := d.fields(v, place, thinkKeys)
-	if err != nil {
+	var doc thinkDoc
+	if err := d.decode(v, place, &doc); err != nil {
 		return err
 	}
-	hasFor := false
-	for _, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "for":
-			hasFor = true
-			st.For, err = d.duration(f.value, where)
-		case "text":
-			if st.Text, err = d.text(f.value, where); err == nil {
-				err = d.refs(f.value, where, st.Text, scope)
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if !hasFor {
+	if doc.For == nil {
 		return d.fail(v, place, `has no "for"; say how long to think, as in {for: 2s, text: "Reading the code"}`)
 	}
-	return nil
+	if st.For, err = d.duration(doc.For, place+`: "for"`); err != nil {
+		return err
+	}
+	if st.Text = d.optText(doc.Text, place+`: "text"`, &err); err != nil {
+		return err
+	}
+	return d.refs(doc.Text, place+`: "text"`, st.Text, scope)
 }
 
 func (d *decoder) tool(st *Step, v ast.Node, place string, scope *agentScope) error {
-	fs, err := d.fields(v, place, toolKeys)
-	if err != nil {
+	var doc toolDoc
+	if err := d.decode(v, place, &doc, "args"); err != nil {
 		return err
 	}
-	for _, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "name":
-			st.Tool, err = d.text(f.value, where)
-			if err == nil && strings.TrimSpace(st.Tool) == "" {
-				err = d.fail(f.value, where, "is empty; name the tool, as in \"grep\"")
-			}
-		case "args":
-			var b bytes.Buffer
-			if err = d.json(&b, f.value, where, 0); err == nil {
-				st.Args = b.String()
-				err = d.refs(f.value, where, st.Args, scope)
-			}
-		case "for":
-			st.For, err = d.duration(f.value, where)
-		case "result":
-			if st.Result, err = d.text(f.value, where); err == nil {
-				err = d.refs(f.value, where, st.Result, scope)
-			}
-		case "failed":
-			st.Failed, err = d.boolean(f.value, where)
+	var err error
+	if doc.Name == nil {
+		return d.fail(v, place, `has no "name"; name the tool, as in {name: grep, args: {pattern: "TODO"}}`)
+	}
+	if st.Tool, err = d.text(doc.Name, place+`: "name"`); err != nil {
+		return err
+	}
+	if strings.TrimSpace(st.Tool) == "" {
+		return d.fail(doc.Name, place+`: "name"`, "is empty; name the tool, as in \"grep\"")
+	}
+	if _, at := d.present(v, []string{"args"}); len(at) > 0 {
+		if st.Args, err = d.args(doc.Args, place+`: "args"`); err != nil {
+			return err
 		}
-		if err != nil {
+		if err := d.refs(doc.Args, place+`: "args"`, st.Args, scope); err != nil {
 			return err
 		}
 	}
-	if st.Tool == "" {
-		return d.fail(v, place, `has no "name"; name the tool, as in {name: grep, args: {pattern: "TODO"}}`)
+	if doc.For != nil {
+		if st.For, err = d.duration(doc.For, place+`: "for"`); err != nil {
+			return err
+		}
 	}
-	return nil
+	if st.Result = d.optText(doc.Result, place+`: "result"`, &err); err != nil {
+		return err
+	}
+	if err := d.refs(doc.Result, place+`: "result"`, st.Result, scope); err != nil {
+		return err
+	}
+	if doc.Failed != nil {
+		st.Failed, err = d.boolean(doc.Failed, place+`: "failed"`)
+	}
+	return err
+}
+
+// args returns tool arguments of any shape as compact JSON, keeping the
+// order of mapping keys. Null is JSON null.
+func (d *decoder) args(n ast.Node, where string) (string, error) {
+	if n == nil {
+		return "null", nil
+	}
+	if d.ordered == nil {
+		d.ordered = yaml.NewDecoder(bytes.NewReader(nil), yaml.UseOrderedMap())
+		var all any // registers the file's anchors with this decoder
+		if err := d.ordered.DecodeFromNode(d.body, &all); err != nil {
+			return "", d.yamlError(err)
+		}
+	}
+	var v any
+	if err := d.ordered.DecodeFromNode(n, &v); err != nil {
+		return "", d.yamlError(err)
+	}
+	b, err := appendJSON(nil, v, "", 0)
+	var je *jsonError
+	if errors.As(err, &je) {
+		return "", d.fail(n, where+je.path, "%s", je.msg)
+	}
+	return string(b), nil
+}
+
+// jsonError is a value of the tool arguments that JSON cannot hold; path
+// says where it is in them, as in .key[2].
+type jsonError struct{ path, msg string }
+
+func (e *jsonError) Error() string { return e.path + ": " + e.msg }
+
+// appendJSON appends v, a value decoded with ordered maps, as JSON.
+func appendJSON(b []byte, v any, path string, depth int) ([]byte, error) {
+	switch {
+	case depth > maxDepth:
+		return nil, &jsonError{path, fmt.Sprintf("nests more than %d deep", maxDepth)}
+	case len(b) > MaxFileBytes:
+		return nil, &jsonError{"", fmt.Sprintf("are over %d bytes once aliases are expanded", MaxFileBytes)}
+	}
+	var err error
+	switch v := v.(type) {
+	case yaml.MapSlice:
+		b = append(b, '{')
+		for i, item := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			key := fmt.Sprint(item.Key) // goccy gives every key as text
+			b = append(jsonl.AppendString(b, key), ':')
+			if b, err = appendJSON(b, item.Value, path+member(key), depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendJSON(b, e, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case string:
+		return jsonl.AppendString(b, v), nil
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return nil, &jsonError{path, ".nan cannot be written as JSON"}
+		case math.IsInf(v, 1):
+			return nil, &jsonError{path, ".inf cannot be written as JSON"}
+		case math.IsInf(v, -1):
+			return nil, &jsonError{path, "-.inf cannot be written as JSON"}
+		}
+		return strconv.AppendFloat(b, v, 'g', -1, 64), nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, &jsonError{path, fmt.Sprintf("%T cannot be written as JSON", v)}
+	}
+	return append(b, out...), nil
 }
 
 // request decodes the body of an ask: its questions and autoplay keys.
 func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope) error {
-	fs, err := d.fields(v, place, askKeys)
-	if err != nil {
+	var doc askDoc
+	if err := d.decode(v, place, &doc, "questions", "keys"); err != nil {
 		return err
 	}
-	var questions *field
-	for k, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "questions":
-			questions = &fs[k]
-		case "keys":
-			if st.Keys, err = d.keys(f.value, where); err != nil {
-				return err
-			}
-		}
-	}
-	if questions == nil {
+	if _, at := d.present(v, []string{"questions"}); len(at) == 0 {
 		return d.fail(v, place, `has no "questions"; ask as in {questions: [{id: q1, question: "..."}]}`)
 	}
-	where := place + `: "questions"`
-	nodes, err := d.sequence(questions.value, where, "questions")
+	var err error
+	if doc.Keys != nil {
+		if st.Keys, err = d.keys(doc.Keys, place+`: "keys"`); err != nil {
+			return err
+		}
+	}
+	nodes, err := d.sequence(doc.Questions, place+`: "questions"`, "questions")
 	if err != nil {
 		return err
 	}
@@ -675,13 +909,16 @@ func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Ag
 			msg = ie.Message
 		}
 		// Point at the first question that makes the request invalid.
-		at := questions.value
+		at := doc.Questions
 		for i := range req.Questions {
 			prefix := interaction.Request{Questions: req.Questions[:i+1], Agent: req.Agent}
 			if prefix.Validate() != nil {
 				at = nodes[i]
 				break
 			}
+		}
+		if at == nil {
+			at = d.keyNode(v, "questions")
 		}
 		return d.fail(at, place, "%s", msg)
 	}
@@ -692,205 +929,188 @@ func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Ag
 }
 
 func (d *decoder) question(n ast.Node, place string) (interaction.Question, error) {
-	fs, err := d.fields(n, place, questionKeys)
-	if err != nil {
+	var doc questionDoc
+	if err := d.decode(n, place, &doc, "options"); err != nil {
 		return interaction.Question{}, err
 	}
 	var q interaction.Question
-	for _, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "id":
-			q.ID, err = d.text(f.value, where)
-		case "question":
-			q.Question, err = d.text(f.value, where)
-		case "header":
-			q.Header, err = d.text(f.value, where)
-		case "detail":
-			q.Detail, err = d.text(f.value, where)
-		case "multiSelect", "multi_select":
-			var b bool
-			b, err = d.boolean(f.value, where)
-			q.MultiSelect = q.MultiSelect || b
-		case "options":
-			var nodes []ast.Node
-			if nodes, err = d.sequence(f.value, where, "options"); err != nil {
-				break
-			}
-			for j, o := range nodes {
-				var opt interaction.Option
-				if opt, err = d.option(o, fmt.Sprintf("%s: option %d", where, j+1)); err != nil {
-					break
-				}
-				q.Options = append(q.Options, opt)
-			}
+	var err error
+	q.ID = d.optText(doc.ID, place+`: "id"`, &err)
+	q.Question = d.optText(doc.Question, place+`: "question"`, &err)
+	q.Header = d.optText(doc.Header, place+`: "header"`, &err)
+	q.Detail = d.optText(doc.Detail, place+`: "detail"`, &err)
+	for i, b := range []ast.Node{doc.MultiSelect, doc.MultiSelectSnake} {
+		if b != nil && err == nil {
+			var multi bool
+			multi, err = d.boolean(b, fmt.Sprintf("%s: %q", place, []string{"multiSelect", "multi_select"}[i]))
+			q.MultiSelect = q.MultiSelect || multi
 		}
+	}
+	if err != nil {
+		return interaction.Question{}, err
+	}
+	where := place + `: "options"`
+	nodes, err := d.sequence(doc.Options, where, "options")
+	if err != nil {
+		return interaction.Question{}, err
+	}
+	for j, o := range nodes {
+		opt, err := d.option(o, fmt.Sprintf("%s: option %d", where, j+1))
 		if err != nil {
 			return interaction.Question{}, err
 		}
+		q.Options = append(q.Options, opt)
 	}
 	return q, nil
 }
 
 // option decodes {label, description, preview}, or a bare label.
 func (d *decoder) option(n ast.Node, place string) (interaction.Option, error) {
-	r, err := d.resolve(n, place)
-	if err != nil {
-		return interaction.Option{}, err
-	}
-	if s, ok := scalarText(r); ok {
+	if s, ok := scalarText(d.resolve(n)); ok {
 		return interaction.Option{Label: s}, nil
 	}
-	fs, err := d.fields(n, place, optionKeys)
-	if err != nil {
+	var doc optionDoc
+	if err := d.decode(n, place, &doc); err != nil {
 		return interaction.Option{}, err
 	}
 	var o interaction.Option
-	for _, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "label":
-			o.Label, err = d.text(f.value, where)
-		case "description":
-			o.Description, err = d.text(f.value, where)
-		case "preview":
-			o.Preview, err = d.text(f.value, where)
-		}
-		if err != nil {
-			return interaction.Option{}, err
-		}
-	}
-	return o, nil
+	var err error
+	o.Label = d.optText(doc.Label, place+`: "label"`, &err)
+	o.Description = d.optText(doc.Description, place+`: "description"`, &err)
+	o.Preview = d.optText(doc.Preview, place+`: "preview"`, &err)
+	return o, err
 }
 
 func (d *decoder) withdraw(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope) error {
-	fs, err := d.fields(v, place, withdrawKeys)
-	if err != nil {
+	var doc withdrawDoc
+	if err := d.decode(v, place, &doc); err != nil {
 		return err
 	}
-	var hasAfter, hasAsk bool
-	for _, f := range fs {
-		where := fmt.Sprintf("%s: %q", place, f.key)
-		switch f.key {
-		case "after":
-			hasAfter = true
-			st.For, err = d.duration(f.value, where)
-		case "ask":
-			hasAsk = true
-			err = d.request(st, f.value, where, who, scope)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	switch {
-	case !hasAsk:
+	case doc.Ask == nil:
 		return d.fail(v, place, `has no "ask"; give the request to withdraw, as in {after: 4s, ask: {questions: [...]}}`)
-	case !hasAfter:
+	case doc.After == nil:
 		return d.fail(v, place, `has no "after"; say when to withdraw, as in {after: 4s, ask: {...}}`)
 	}
-	return nil
+	var err error
+	if st.For, err = d.duration(doc.After, place+`: "after"`); err != nil {
+		return err
+	}
+	return d.request(st, doc.Ask, place+`: "ask"`, who, scope)
 }
 
 func (d *decoder) when(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope, depth int) error {
-	fs, err := d.fields(v, place, whenKeys)
-	if err != nil {
+	var doc whenDoc
+	if err := d.decode(v, place, &doc, append([]string{"then", "else"}, testKeys...)...); err != nil {
 		return err
 	}
-	var idField, cond *field
-	var branches []field
-	for k, f := range fs {
-		switch f.key {
-		case "id":
-			idField = &fs[k]
-		case "then", "else":
-			branches = append(branches, f)
-		default:
-			if cond != nil {
-				return d.fail(f.node, place, "has both %q and %q; test one thing per when step and nest another when for more",
-					cond.key, f.key)
-			}
-			cond = &fs[k]
-		}
+	tests, at := d.present(v, testKeys)
+	if len(tests) > 1 {
+		return d.fail(at[1], place, "has both %q and %q; test one thing per when step and nest another when for more",
+			tests[0], tests[1])
 	}
-	if idField == nil {
+	if doc.ID == nil {
 		return d.fail(v, place, `has no "id"; name the question to test, as in {id: db, label: "PostgreSQL", then: [...]}`)
 	}
 	where := place + `: "id"`
-	if st.When.ID, err = d.text(idField.value, where); err != nil {
+	var err error
+	if st.When.ID, err = d.text(doc.ID, where); err != nil {
 		return err
 	}
 	labels, asked := scope.asked[st.When.ID]
 	if !asked {
-		return d.fail(idField.value, where, "no earlier ask of agent %q has a question with id %q; %s",
+		return d.fail(doc.ID, where, "no earlier ask of agent %q has a question with id %q; %s",
 			who.ID, st.When.ID, scope.known())
 	}
-	if cond == nil {
+	if len(tests) == 0 {
 		return d.fail(v, place, `has no condition; add one of "label", "custom", "skipped", "declined" or "withdrawn"`)
 	}
-	where = fmt.Sprintf("%s: %q", place, cond.key)
-	st.When.Match = Match(cond.key)
+	where = fmt.Sprintf("%s: %q", place, tests[0])
+	st.When.Match = Match(tests[0])
+	test := d.value(v, tests[0])
 	switch st.When.Match {
 	case MatchLabel:
-		if st.When.Value, err = d.text(cond.value, where); err != nil {
+		if st.When.Value, err = d.text(test, where); err != nil {
 			return err
 		}
 		if !slices.Contains(labels, st.When.Value) {
 			if len(labels) == 0 {
-				return d.fail(cond.value, where, "question %q has no options; test its free text with \"custom\"", st.When.ID)
+				return d.fail(test, where, "question %q has no options; test its free text with \"custom\"", st.When.ID)
 			}
-			return d.fail(cond.value, where, "%q is not an option of question %q; its labels are %s",
+			return d.fail(test, where, "%q is not an option of question %q; its labels are %s",
 				st.When.Value, st.When.ID, quoteAll(labels))
 		}
 	case MatchCustom:
-		r, err := d.resolve(cond.value, where)
-		if err != nil {
-			return err
-		}
-		if b, ok := r.(*ast.BoolNode); ok {
+		if b, ok := d.resolve(test).(*ast.BoolNode); ok {
 			if !b.Value {
-				return d.fail(cond.value, where, "custom: false matches nothing; use custom: true with \"else\"")
+				return d.fail(test, where, "custom: false matches nothing; use custom: true with \"else\"")
 			}
 			break
 		}
-		if st.When.Value, err = d.text(cond.value, where); err != nil {
+		if st.When.Value, err = d.text(test, where); err != nil {
 			return err
 		}
 		if st.When.Value == "" {
-			return d.fail(cond.value, where, "is empty; use custom: true to match any custom text")
+			return d.fail(test, where, "is empty; use custom: true to match any custom text")
 		}
 	default: // skipped, declined, withdrawn
-		b, err := d.boolean(cond.value, where)
+		b, err := d.boolean(test, where)
 		if err != nil {
 			return err
 		}
 		if !b {
-			return d.fail(cond.value, where, "%s: false is not supported; use %s: true with \"else\"", cond.key, cond.key)
+			return d.fail(test, where, "%s: false is not supported; use %s: true with \"else\"", tests[0], tests[0])
 		}
 	}
+	branches, _ := d.present(v, []string{"then", "else"})
 	if len(branches) == 0 {
 		return d.fail(v, place, `has neither "then" nor "else"; give the steps to run`)
 	}
 	for _, b := range branches {
-		sub := fmt.Sprintf("%s %s", place, b.key)
-		nodes, err := d.sequence(b.value, fmt.Sprintf("%s: %q", place, b.key), "steps")
-		if err != nil {
-			return err
+		n, into := doc.Then, &st.Then
+		if b == "else" {
+			n, into = doc.Else, &st.Else
 		}
-		if len(nodes) == 0 {
+		nodes, err := d.sequence(n, fmt.Sprintf("%s: %q", place, b), "steps")
+		if err != nil || len(nodes) == 0 {
+			if err != nil {
+				return err
+			}
 			continue
 		}
-		steps, err := d.steps(nodes, sub, who, scope, depth+1)
-		if err != nil {
+		if *into, err = d.steps(nodes, place+" "+b, who, scope, depth+1); err != nil {
 			return err
-		}
-		if b.key == "then" {
-			st.Then = steps
-		} else {
-			st.Else = steps
 		}
 	}
 	return nil
+}
+
+// agentScope is what a when step may refer to: the questions the agent
+// asked earlier in the file, by id, with the labels of their options.
+type agentScope struct {
+	asked map[string][]string
+	order []string
+}
+
+func (s *agentScope) add(q interaction.Question) {
+	if _, seen := s.asked[q.ID]; !seen {
+		s.order = append(s.order, q.ID)
+	}
+	labels := s.asked[q.ID]
+	for _, o := range q.Options {
+		if !slices.Contains(labels, o.Label) {
+			labels = append(labels, o.Label)
+		}
+	}
+	s.asked[q.ID] = labels
+}
+
+// known lists the ids asked so far for a message.
+func (s *agentScope) known() string {
+	if len(s.order) == 0 {
+		return "it has asked nothing before this step"
+	}
+	return "ids asked before this step: " + quoteAll(s.order)
 }
 
 // refs checks that every {{answer.ID}} in s refers to a question asked
@@ -913,82 +1133,34 @@ func (d *decoder) keys(n ast.Node, where string) ([]string, error) {
 	}
 	out := make([]string, 0, len(nodes))
 	for i, k := range nodes {
-		s, err := d.text(k, fmt.Sprintf("%s: key %d", where, i+1))
+		at := fmt.Sprintf("%s: key %d", where, i+1)
+		s, err := d.text(k, at)
 		if err != nil {
 			return nil, err
 		}
 		if err := CheckKey(s); err != nil {
-			return nil, d.fail(k, fmt.Sprintf("%s: key %d", where, i+1), "%v", err)
+			return nil, d.fail(k, at, "%v", err)
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// json writes the YAML value n as compact JSON, keeping the order of
-// mapping keys.
-func (d *decoder) json(b *bytes.Buffer, n ast.Node, where string, depth int) error {
-	if depth > maxDepth {
-		return d.fail(n, where, "nests more than %d deep", maxDepth)
+// list formats allowed keys for a message: "say", "think" or "wait".
+func list(keys []string) string {
+	q := quoteAll(keys)
+	if i := strings.LastIndex(q, ", "); i >= 0 {
+		return q[:i] + " or " + q[i+2:]
 	}
-	r, err := d.resolve(n, where)
-	if err != nil {
-		return err
+	return q
+}
+
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
 	}
-	switch v := r.(type) {
-	case *ast.MappingNode, *ast.MappingValueNode:
-		fs, err := d.mapping(v, where, nil)
-		if err != nil {
-			return err
-		}
-		b.WriteByte('{')
-		for i, f := range fs {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(jsonl.AppendString(b.AvailableBuffer(), f.key))
-			b.WriteByte(':')
-			if err := d.json(b, f.value, where+member(f.key), depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case *ast.SequenceNode:
-		b.WriteByte('[')
-		for i, e := range v.Values {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := d.json(b, e, fmt.Sprintf("%s[%d]", where, i), depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	case *ast.NullNode:
-		b.WriteString("null")
-	case *ast.BoolNode:
-		b.WriteString(strconv.FormatBool(v.Value))
-	case *ast.IntegerNode:
-		out, err := json.Marshal(v.Value)
-		if err != nil {
-			return d.fail(n, where, "cannot be written as JSON: %v", err)
-		}
-		b.Write(out)
-	case *ast.FloatNode:
-		if math.IsInf(v.Value, 0) || math.IsNaN(v.Value) {
-			return d.fail(n, where, "%s cannot be written as JSON", v.GetToken().Value)
-		}
-		b.WriteString(strconv.FormatFloat(v.Value, 'g', -1, 64))
-	case *ast.InfinityNode, *ast.NanNode:
-		return d.fail(n, where, "%s cannot be written as JSON", r.GetToken().Value)
-	default:
-		s, ok := scalarText(r)
-		if !ok {
-			return d.fail(n, where, "%s cannot be written as JSON", kind(r))
-		}
-		b.Write(jsonl.AppendString(b.AvailableBuffer(), s))
-	}
-	return nil
+	return strings.Join(q, ", ")
 }
 
 // inert escapes the control and bidirectional formatting characters in a
@@ -1020,23 +1192,6 @@ func member(key string) string {
 		return "." + key
 	}
 	return fmt.Sprintf("[%q]", key)
-}
-
-// list formats allowed keys for a message: "say", "think" or "wait".
-func list(keys []string) string {
-	q := quoteAll(keys)
-	if i := strings.LastIndex(q, ", "); i >= 0 {
-		return q[:i] + " or " + q[i+2:]
-	}
-	return q
-}
-
-func quoteAll(s []string) string {
-	q := make([]string, len(s))
-	for i, v := range s {
-		q[i] = strconv.Quote(v)
-	}
-	return strings.Join(q, ", ")
 }
 
 // suggest returns the candidate closest to s within two edits, or "".

@@ -39,7 +39,7 @@ func readScenario(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing was written to lose
 	return io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 }
 
@@ -124,7 +124,9 @@ func nestedWithin(data []byte, limit int) (line, col int, ok bool) {
 					}
 				}
 				if i+1 < len(l) && (l[i] == '-' || l[i] == '?') && (l[i+1] == ' ' || l[i+1] == '\t') {
-					for i++; i < len(l) && (l[i] == ' ' || l[i] == '\t'); i++ {
+					i++
+					for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+						i++
 					}
 					if i < len(l) && l[i] != '#' {
 						continue

@@ -155,13 +155,13 @@ func FuzzNestedWithin(f *testing.F) {
 		if err != nil {
 			return
 		}
-		real := 0
+		depth := 0
 		for _, doc := range file.Docs {
-			real = max(real, treeDepth(doc.Body, 0))
+			depth = max(depth, treeDepth(doc.Body, 0))
 		}
-		if limit := real/2 - 1; limit > 0 {
+		if limit := depth/2 - 1; limit > 0 {
 			if _, _, ok := nestedWithin(data, limit); ok {
-				t.Fatalf("the scan finds %q within %d, but it nests %d deep", data, limit, real)
+				t.Fatalf("the scan finds %q within %d, but it nests %d deep", data, limit, depth)
 			}
 		}
 	})
