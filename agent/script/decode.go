@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,11 +24,12 @@ import (
 )
 
 // A scenario file is decoded in two passes. goccy/go-yaml parses it and
-// decodes each mapping into one of the structs below, refusing unknown
-// keys (DisallowUnknownField) and resolving anchors and aliases; the
-// fields stay syntax nodes, so that the semantic pass can read each value
-// in the form it allows and name the agent, step, field and line of every
-// mistake.
+// decodes it into the structs below, resolving anchors and aliases: obj
+// checks each mapping's keys against its struct's yaml tags (in file
+// order, so the first unknown key is the one reported), list checks each
+// list, and the leaves stay syntax nodes. The semantic pass then reads
+// each leaf in the forms it allows and checks what refers to what. Every
+// error holds a node, and place names where it is in the scenario.
 
 // Bounds on what the file's aliases may expand to, on top of MaxNesting.
 const (
@@ -35,29 +37,30 @@ const (
 	maxAliases = 10_000 // alias expansions per file
 )
 
-// The shape of each mapping in a scenario file. A null value counts as
-// absent unless the key is listed as nullable where the mapping is
-// decoded.
+// The shape of a scenario file. A key tagged null:"ok" may be null (for
+// a list, an empty one); any other key needs a value.
 type (
 	fileDoc struct {
-		Name        ast.Node `yaml:"name"`
-		Title       ast.Node `yaml:"title"`
-		Description ast.Node `yaml:"description"`
-		Agents      ast.Node `yaml:"agents"`
+		Name        ast.Node             `yaml:"name"`
+		Title       ast.Node             `yaml:"title"`
+		Description ast.Node             `yaml:"description"`
+		Agents      *list[obj[agentDoc]] `yaml:"agents" null:"ok"`
 	}
 	agentDoc struct {
-		ID    ast.Node `yaml:"id"`
-		Name  ast.Node `yaml:"name"`
-		Steps ast.Node `yaml:"steps"`
+		ID    ast.Node            `yaml:"id"`
+		Name  ast.Node            `yaml:"name"`
+		Steps *list[obj[stepDoc]] `yaml:"steps" null:"ok"`
 	}
+	// stepDoc's actions may be null here: the semantic pass says what
+	// each one needs.
 	stepDoc struct {
-		Say      ast.Node `yaml:"say"`
-		Think    ast.Node `yaml:"think"`
-		Tool     ast.Node `yaml:"tool"`
-		Ask      ast.Node `yaml:"ask"`
-		When     ast.Node `yaml:"when"`
-		Withdraw ast.Node `yaml:"withdraw"`
-		Wait     ast.Node `yaml:"wait"`
+		Say      ast.Node          `yaml:"say" null:"ok"`
+		Think    *orObj[thinkDoc]  `yaml:"think" null:"ok"`
+		Tool     *obj[toolDoc]     `yaml:"tool" null:"ok"`
+		Ask      *obj[askDoc]      `yaml:"ask" null:"ok"`
+		When     *obj[whenDoc]     `yaml:"when" null:"ok"`
+		Withdraw *obj[withdrawDoc] `yaml:"withdraw" null:"ok"`
+		Wait     ast.Node          `yaml:"wait" null:"ok"`
 	}
 	thinkDoc struct {
 		For  ast.Node `yaml:"for"`
@@ -65,51 +68,146 @@ type (
 	}
 	toolDoc struct {
 		Name   ast.Node `yaml:"name"`
-		Args   ast.Node `yaml:"args"`
+		Args   ast.Node `yaml:"args" null:"ok"`
 		For    ast.Node `yaml:"for"`
 		Result ast.Node `yaml:"result"`
 		Failed ast.Node `yaml:"failed"`
 	}
 	askDoc struct {
-		Questions ast.Node `yaml:"questions"`
-		Keys      ast.Node `yaml:"keys"`
+		Questions *list[obj[questionDoc]] `yaml:"questions" null:"ok"`
+		Keys      *list[ast.Node]         `yaml:"keys" null:"ok"`
 	}
 	questionDoc struct {
-		ID               ast.Node `yaml:"id"`
-		Question         ast.Node `yaml:"question"`
-		Header           ast.Node `yaml:"header"`
-		Detail           ast.Node `yaml:"detail"`
-		Options          ast.Node `yaml:"options"`
-		MultiSelect      ast.Node `yaml:"multiSelect"`
-		MultiSelectSnake ast.Node `yaml:"multi_select"`
+		ID               ast.Node                `yaml:"id"`
+		Question         ast.Node                `yaml:"question"`
+		Header           ast.Node                `yaml:"header"`
+		Detail           ast.Node                `yaml:"detail"`
+		Options          *list[orObj[optionDoc]] `yaml:"options" null:"ok"`
+		MultiSelect      ast.Node                `yaml:"multiSelect"`
+		MultiSelectSnake ast.Node                `yaml:"multi_select"`
 	}
 	optionDoc struct {
 		Label       ast.Node `yaml:"label"`
 		Description ast.Node `yaml:"description"`
 		Preview     ast.Node `yaml:"preview"`
 	}
+	// whenDoc's tests may be null here, for the same reason as stepDoc's
+	// actions.
 	whenDoc struct {
-		ID        ast.Node `yaml:"id"`
-		Label     ast.Node `yaml:"label"`
-		Custom    ast.Node `yaml:"custom"`
-		Skipped   ast.Node `yaml:"skipped"`
-		Declined  ast.Node `yaml:"declined"`
-		Withdrawn ast.Node `yaml:"withdrawn"`
-		Then      ast.Node `yaml:"then"`
-		Else      ast.Node `yaml:"else"`
+		ID        ast.Node            `yaml:"id"`
+		Label     ast.Node            `yaml:"label" null:"ok"`
+		Custom    ast.Node            `yaml:"custom" null:"ok"`
+		Skipped   ast.Node            `yaml:"skipped" null:"ok"`
+		Declined  ast.Node            `yaml:"declined" null:"ok"`
+		Withdrawn ast.Node            `yaml:"withdrawn" null:"ok"`
+		Then      *list[obj[stepDoc]] `yaml:"then" null:"ok"`
+		Else      *list[obj[stepDoc]] `yaml:"else" null:"ok"`
 	}
 	withdrawDoc struct {
-		After ast.Node `yaml:"after"`
-		Ask   ast.Node `yaml:"ask"`
+		After ast.Node     `yaml:"after"`
+		Ask   *obj[askDoc] `yaml:"ask"`
 	}
 )
+
+// obj is a mapping decoded into T, with the mapping as written.
+type obj[T any] struct {
+	node ast.Node
+	v    T
+}
+
+// UnmarshalYAML checks the mapping's keys, then decodes it into T.
+func (o *obj[T]) UnmarshalYAML(ctx context.Context, unmarshal func(any) error) error {
+	if err := unmarshal(&o.node); err != nil {
+		return err
+	}
+	if err := ctx.Value(decoderKey{}).(*decoder).checkKeys(o.node, reflect.TypeFor[T]()); err != nil {
+		return err
+	}
+	return unmarshal(&o.v)
+}
+
+// orObj is a scalar (a shorthand, such as a bare option label) or a
+// mapping decoded into T.
+type orObj[T any] struct {
+	node ast.Node
+	obj  *obj[T] // nil for a scalar
+}
+
+// UnmarshalYAML keeps a scalar as it is and decodes anything else as an
+// obj.
+func (o *orObj[T]) UnmarshalYAML(ctx context.Context, unmarshal func(any) error) error {
+	if err := unmarshal(&o.node); err != nil {
+		return err
+	}
+	if _, ok := scalarText(ctx.Value(decoderKey{}).(*decoder).resolve(o.node)); ok {
+		return nil
+	}
+	o.obj = new(obj[T])
+	return unmarshal(o.obj)
+}
+
+// list is a list of T, with the list as written.
+type list[T any] struct {
+	node  ast.Node
+	items []T
+}
+
+// UnmarshalYAML checks that the node is a list, then decodes its items.
+func (l *list[T]) UnmarshalYAML(ctx context.Context, unmarshal func(any) error) error {
+	if err := unmarshal(&l.node); err != nil {
+		return err
+	}
+	d := ctx.Value(decoderKey{}).(*decoder)
+	seq, ok := d.resolve(l.node).(*ast.SequenceNode)
+	if !ok {
+		return d.failAt(l.node, "must be a list of %s, not %s", nouns[reflect.TypeFor[T]()], kind(d.resolve(l.node)))
+	}
+	if err := unmarshal(&l.items); err != nil {
+		return err
+	}
+	// A null entry decodes to nothing: keep it as a node, or say what
+	// the mapping needs.
+	for i, e := range seq.Values {
+		if !isNull(d.resolve(e)) || i >= len(l.items) {
+			continue
+		}
+		if n, ok := any(&l.items[i]).(*ast.Node); ok {
+			*n = e
+			continue
+		}
+		return d.failAt(e, "must be a mapping with the keys %s, not nothing",
+			orList(keysOf(any(l.items[i]).(interface{ shape() reflect.Type }).shape())))
+	}
+	return nil
+}
+
+func (obj[T]) shape() reflect.Type   { return reflect.TypeFor[T]() }
+func (orObj[T]) shape() reflect.Type { return reflect.TypeFor[T]() }
+
+// nouns name what each kind of list holds, for messages.
+var nouns = map[reflect.Type]string{
+	reflect.TypeFor[obj[agentDoc]]():    "agents",
+	reflect.TypeFor[obj[stepDoc]]():     "steps",
+	reflect.TypeFor[obj[questionDoc]](): "questions",
+	reflect.TypeFor[orObj[optionDoc]](): "options",
+	reflect.TypeFor[ast.Node]():         `keys such as ["down", "enter"]`,
+}
+
+// decoderKey carries the *decoder in the context of a decoding.
+type decoderKey struct{}
 
 // The keys of a step that name its action, and of a when step that name
 // its test, in the order messages list them.
 var (
-	actionKeys = keysOf(stepDoc{})
+	actionKeys = keysOf(reflect.TypeFor[stepDoc]())
 	testKeys   = []string{"label", "custom", "skipped", "declined", "withdrawn"}
 )
+
+// shapes are the mappings of the actions that have one.
+var shapes = map[StepKind]reflect.Type{
+	StepThink: reflect.TypeFor[thinkDoc](), StepTool: reflect.TypeFor[toolDoc](), StepAsk: reflect.TypeFor[askDoc](),
+	StepWhen: reflect.TypeFor[whenDoc](), StepWithdraw: reflect.TypeFor[withdrawDoc](),
+}
 
 // answerRef matches a reference to a remembered answer in text.
 var answerRef = regexp.MustCompile(`\{\{\s*answer\.([^{}\s]+)\s*\}\}`)
@@ -117,9 +215,8 @@ var answerRef = regexp.MustCompile(`\{\{\s*answer\.([^{}\s]+)\s*\}\}`)
 // decoder decodes one scenario file.
 type decoder struct {
 	label   string
+	body    ast.Node            // the document
 	anchors map[string]ast.Node // by name; a later anchor of a name wins
-	body    ast.Node            // the document, the scope of its anchors
-	strict  *yaml.Decoder       // into the structs, refusing unknown keys
 	ordered *yaml.Decoder       // tool arguments, keeping key order
 }
 
@@ -148,27 +245,30 @@ func parse(label string, data []byte) (sc *Scenario, named bool, err error) {
 		return nil, false, &ParseError{Scenario: label, Line: line,
 			Msg: fmt.Sprintf("the file holds %d YAML documents; put one scenario in each file", len(docs))}
 	}
-	body := docs[0].Body
-	d.body = body
-	for _, n := range ast.Filter(ast.AnchorType, body) {
+	d.body = docs[0].Body
+	for _, n := range ast.Filter(ast.AnchorType, d.body) {
 		if a := n.(*ast.AnchorNode); a.Name != nil {
 			d.anchors[a.Name.GetToken().Value] = a.Value
 		}
 	}
-	if err := d.checkAliases(body); err != nil {
+	if err := d.checkAliases(d.body); err != nil {
 		return nil, false, err
 	}
-	for _, n := range ast.Filter(ast.MappingValueType, body) {
+	for _, n := range ast.Filter(ast.MappingValueType, d.body) {
 		if k := n.(*ast.MappingValueNode).Key; k.IsMergeKey() {
 			return nil, false, d.failAt(k, "merge keys (<<) are not supported; write the keys out")
 		}
 	}
-	d.strict = yaml.NewDecoder(bytes.NewReader(nil), yaml.DisallowUnknownField())
-	var all any // registers every anchor with the decoder, and checks tags
-	if err := d.strict.DecodeFromNode(body, &all); err != nil {
+	var doc obj[fileDoc]
+	ctx := context.WithValue(context.Background(), decoderKey{}, d)
+	if err := yaml.NewDecoder(bytes.NewReader(nil)).DecodeFromNodeContext(ctx, d.body, &doc); err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, false, pe
+		}
 		return nil, false, d.yamlError(err)
 	}
-	return d.scenario(body)
+	return d.scenario(&doc)
 }
 
 // checkAliases refuses an alias to an anchor it is inside of, and a file
@@ -208,7 +308,7 @@ func (d *decoder) checkAliases(body ast.Node) error {
 }
 
 // yamlError turns an error of the YAML library into a *ParseError at its
-// position, naming the place there.
+// position.
 func (d *decoder) yamlError(err error) *ParseError {
 	e := &ParseError{Scenario: d.label, Err: err, Msg: "invalid YAML: " + inert(err.Error())}
 	var ye yaml.Error
@@ -216,93 +316,12 @@ func (d *decoder) yamlError(err error) *ParseError {
 		e.Msg = "invalid YAML: " + inert(ye.GetMessage())
 		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 			e.Line, e.Column = tk.Position.Line, tk.Position.Column
-			if where := d.placeAt(e.Line, e.Column); where != "" {
+			if where := d.placeAt(nil, e.Line, e.Column); where != "" {
 				e.Msg = where + ": " + e.Msg
 			}
 		}
 	}
 	return e
-}
-
-// failAt is fail for the checks of the whole file, which know a node but
-// not its place: placeAt finds it.
-func (d *decoder) failAt(n ast.Node, format string, args ...any) *ParseError {
-	return d.fail(n, d.placeAt(pos(n)), format, args...)
-}
-
-// placeAt names the place in the scenario at a position, as the semantic
-// pass names it, down to the key of a step's action: "agent 1", or
-// `agent "a" step 2 (when) then step 1 (tool): "args"`.
-func (d *decoder) placeAt(line, col int) string {
-	if d.body == nil || line == 0 {
-		return ""
-	}
-	// child returns the entry of the mapping or list n that starts last
-	// at or before the position, with its key or index.
-	child := func(n ast.Node) (key string, index int, v ast.Node) {
-		before := func(n ast.Node) bool { l, c := pos(n); return l > 0 && (l < line || l == line && c <= col) }
-		for n != nil && (n.Type() == ast.AnchorType || n.Type() == ast.TagType) {
-			n = d.resolve(n)
-		}
-		if seq, ok := n.(*ast.SequenceNode); ok {
-			for i, e := range seq.Values {
-				if before(e) {
-					index, v = i, e
-				}
-			}
-			return "", index, v
-		}
-		for _, p := range pairs(n) {
-			if before(p.Key) {
-				key, _ = scalarText(d.resolve(p.Key))
-				v = p.Value
-			}
-		}
-		return key, 0, v
-	}
-	field := func(where, key string) string {
-		if key == "" {
-			return where
-		}
-		return where + ": " + strconv.Quote(key)
-	}
-	key, _, agents := child(d.body)
-	if key != "agents" {
-		return field("", key)[min(2, len(field("", key))):]
-	}
-	_, i, agent := child(agents)
-	if agent == nil {
-		return `"agents"`
-	}
-	where := fmt.Sprintf("agent %d", i+1)
-	key, _, steps := child(agent)
-	if key != "steps" {
-		return field(where, key)
-	}
-	for _, p := range pairs(d.resolve(agent)) {
-		if k, _ := scalarText(d.resolve(p.Key)); k == "id" {
-			if id, ok := scalarText(d.resolve(p.Value)); ok {
-				where = fmt.Sprintf("agent %q", id)
-			}
-		}
-	}
-	for {
-		_, j, step := child(steps)
-		if step == nil {
-			return where
-		}
-		kind, _, body := child(step)
-		where += fmt.Sprintf(" step %d", j+1)
-		if kind == "" {
-			return where
-		}
-		where += " (" + kind + ")"
-		key, _, branch := child(body)
-		if kind != "when" || key != "then" && key != "else" {
-			return field(where, key)
-		}
-		where, steps = where+" "+key, branch
-	}
 }
 
 // fail returns a *ParseError at node n (which may be nil). where names the
@@ -314,6 +333,231 @@ func (d *decoder) fail(n ast.Node, where, format string, args ...any) *ParseErro
 		msg = where + ": " + msg
 	}
 	return &ParseError{Scenario: d.label, Line: line, Column: col, Msg: msg}
+}
+
+// failAt returns a *ParseError at node n, naming its place.
+func (d *decoder) failAt(n ast.Node, format string, args ...any) *ParseError {
+	return d.fail(n, d.place(n), format, args...)
+}
+
+// place names where node n is in the scenario, as messages do: "agent 1:
+// \"id\"", `agent "a" step 2 (when) then step 1 (tool): "for"`, `agent
+// "a" step 1 (ask): question 2: "options": option 1: "label"`.
+func (d *decoder) place(n ast.Node) string {
+	line, col := pos(n)
+	return d.placeAt(n, line, col)
+}
+
+// placeAt names the place of the node target, or of the position when
+// target is nil or is not found there. It walks down from the top along
+// the scenario's shape, into the entry that starts last at or before the
+// position, until it meets target.
+func (d *decoder) placeAt(target ast.Node, line, col int) string {
+	is := func(n ast.Node) bool {
+		return target != nil && n != nil && (n == target || d.resolve(n) == target || d.resolve(n) == d.resolve(target))
+	}
+	before := func(n ast.Node) bool { l, c := pos(n); return l > 0 && (l < line || l == line && c <= col) }
+	entry := func(n ast.Node) (i int, v ast.Node) {
+		if seq, ok := d.resolve(n).(*ast.SequenceNode); ok {
+			for j, e := range seq.Values {
+				if before(e) {
+					i, v = j, e
+				}
+			}
+		}
+		return i, v
+	}
+	field := func(n ast.Node) (key string, v ast.Node) {
+		for _, p := range pairs(d.resolve(n)) {
+			if before(p.Key) {
+				key, _ = scalarText(d.resolve(p.Key))
+				v = p.Value
+			}
+		}
+		return key, v
+	}
+	sub := func(where, key string) string {
+		if key == "" {
+			return where
+		}
+		return where + ": " + strconv.Quote(key)
+	}
+	switch {
+	case d.body == nil || line == 0:
+		return ""
+	case is(d.body):
+		return "the top level"
+	}
+	key, agents := field(d.body)
+	switch {
+	case key == "":
+		return "the top level"
+	case key != "agents":
+		return strconv.Quote(key)
+	case is(agents):
+		return `"agents"`
+	}
+	i, agent := entry(agents)
+	where := fmt.Sprintf("agent %d", i+1)
+	if agent == nil || is(agent) {
+		return where
+	}
+	key, steps := field(agent)
+	if key != "steps" {
+		return sub(where, key)
+	}
+	if id, ok := scalarText(d.resolve(d.value(agent, "id"))); ok {
+		where = fmt.Sprintf("agent %q", id)
+	}
+	if is(steps) {
+		return sub(where, "steps")
+	}
+	for {
+		j, step := entry(steps)
+		where += fmt.Sprintf(" step %d", j+1)
+		kind, v := field(step)
+		if step == nil || is(step) || !slices.Contains(actionKeys, kind) {
+			return where
+		}
+		where += " (" + kind + ")"
+		if is(v) {
+			return where
+		}
+		key, inner := field(v)
+		switch {
+		case key == "":
+			return where
+		case kind == "when" && (key == "then" || key == "else"):
+			if is(inner) {
+				return sub(where, key)
+			}
+			where, steps = where+" "+key, inner
+			continue
+		case kind == "withdraw" && key == "ask":
+			if is(inner) {
+				return sub(where, key)
+			}
+			where, v = sub(where, key), inner
+			if key, inner = field(v); key == "" {
+				return where
+			}
+		}
+		if kind != "ask" && kind != "withdraw" || is(inner) {
+			return sub(where, key)
+		}
+		return d.askPlace(sub(where, key), key, inner, is, entry, field)
+	}
+}
+
+// askPlace goes on from placeAt inside the "questions" or "keys" of an
+// ask.
+func (d *decoder) askPlace(where, key string, v ast.Node, is func(ast.Node) bool,
+	entry func(ast.Node) (int, ast.Node), field func(ast.Node) (string, ast.Node)) string {
+	i, e := entry(v)
+	switch {
+	case e == nil:
+		return where
+	case key == "keys":
+		return fmt.Sprintf("%s: key %d", where, i+1)
+	case key != "questions":
+		return where
+	}
+	where = fmt.Sprintf("%s: question %d", where[:len(where)-len(`: "questions"`)], i+1)
+	if is(e) {
+		return where
+	}
+	key, v = field(e)
+	if key == "" {
+		return where
+	}
+	where = where + ": " + strconv.Quote(key)
+	if i, e = entry(v); key != "options" || is(v) || e == nil {
+		return where
+	}
+	where = fmt.Sprintf("%s: option %d", where, i+1)
+	if key, _ = field(e); key == "" || is(e) {
+		return where
+	}
+	return where + ": " + strconv.Quote(key)
+}
+
+// checkKeys checks the keys of the mapping n against the yaml keys of the
+// struct type t: each is text and a key of t (at the top level, keys
+// starting with "x-" are free), and only keys tagged null:"ok" are null.
+// It reports the first problem in file order.
+func (d *decoder) checkKeys(n ast.Node, t reflect.Type) error {
+	allowed := keysOf(t)
+	r := d.resolve(n)
+	if r.Type() != ast.MappingType && r.Type() != ast.MappingValueType {
+		return d.failAt(n, "must be a mapping with the keys %s, not %s", orList(allowed), kind(r))
+	}
+	top := t == reflect.TypeFor[fileDoc]()
+	for _, p := range pairs(r) {
+		key, ok := scalarText(d.resolve(p.Key))
+		switch {
+		case !ok:
+			return d.fail(p.Key, d.place(n), "keys must be text, not %s", kind(d.resolve(p.Key)))
+		case top && strings.HasPrefix(key, "x-"):
+		case !slices.Contains(allowed, key):
+			msg := fmt.Sprintf("unknown key %q", key)
+			if s := suggest(key, allowed); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			msg += "; the keys here are " + orList(allowed)
+			if top {
+				msg += ` (keys starting with "x-" are free for your own use, such as anchors)`
+			}
+			return d.fail(p.Key, d.place(n), "%s", msg)
+		}
+	}
+	for _, p := range pairs(r) {
+		key, _ := scalarText(d.resolve(p.Key))
+		if f, ok := fieldOf(t, key); ok && f.Tag.Get("null") != "ok" && isNull(d.resolve(p.Value)) {
+			return d.failAt(p.Value, "is empty; give it a value or leave the key out")
+		}
+	}
+	return nil
+}
+
+// keysOf returns the yaml keys of the struct type t, in field order.
+func keysOf(t reflect.Type) []string {
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("yaml")
+	}
+	return keys
+}
+
+// fieldOf returns the field of the struct type t with the yaml key key.
+func fieldOf(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("yaml") == key {
+			return t.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// present returns the keys of the mapping n, in file order, that are
+// among names, with their key nodes.
+func (d *decoder) present(n ast.Node, names []string) (keys []string, at []ast.Node) {
+	for _, p := range pairs(d.resolve(n)) {
+		if key, ok := scalarText(d.resolve(p.Key)); ok && slices.Contains(names, key) {
+			keys, at = append(keys, key), append(at, p.Key)
+		}
+	}
+	return keys, at
+}
+
+// value returns the value node of key in the mapping n, null included, or
+// nil.
+func (d *decoder) value(n ast.Node, key string) ast.Node {
+	for _, p := range pairs(d.resolve(n)) {
+		if k, ok := scalarText(d.resolve(p.Key)); ok && k == key {
+			return p.Value
+		}
+	}
+	return nil
 }
 
 // pos returns the line and column where n starts, or zeros.
@@ -353,88 +597,6 @@ func (d *decoder) resolve(n ast.Node) ast.Node {
 	}
 }
 
-// decode decodes the mapping n into the struct *v. where names the place;
-// the keys listed as nullable may be null, and any other key must have a
-// value. Every key must be text and a field of v, and merge keys (<<) are
-// refused.
-func (d *decoder) decode(n ast.Node, where string, v any, nullable ...string) error {
-	allowed := keysOf(v)
-	m := d.resolve(n)
-	if !isMapping(m) {
-		return d.fail(n, where, "must be a mapping with the keys %s, not %s", list(allowed), kind(m))
-	}
-	for _, p := range pairs(m) {
-		key, ok := scalarText(d.resolve(p.Key))
-		switch {
-		case !ok:
-			return d.fail(p.Key, where, "keys must be text, not %s", kind(d.resolve(p.Key)))
-		case !slices.Contains(allowed, key):
-			return d.unknownKey(p.Key, key, where, allowed)
-		}
-	}
-	if err := d.strict.DecodeFromNode(n, v); err != nil {
-		return d.yamlError(err)
-	}
-	for _, p := range pairs(m) {
-		if key, _ := scalarText(d.resolve(p.Key)); !slices.Contains(nullable, key) && isNull(d.resolve(p.Value)) {
-			return d.fail(p.Value, fmt.Sprintf("%s: %q", where, key), "is empty; give it a value or leave the key out")
-		}
-	}
-	return nil
-}
-
-// unknownKey reports a key outside allowed, suggesting a near miss.
-func (d *decoder) unknownKey(n ast.Node, key, where string, allowed []string) *ParseError {
-	msg := fmt.Sprintf("unknown key %q", key)
-	if s := suggest(key, allowed); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return d.fail(n, where, "%s; the keys here are %s", msg, list(allowed))
-}
-
-// keysOf returns the yaml keys of the struct *v or v, in field order.
-func keysOf(v any) []string {
-	t := reflect.TypeOf(v)
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	keys := make([]string, t.NumField())
-	for i := range keys {
-		keys[i] = t.Field(i).Tag.Get("yaml")
-	}
-	return keys
-}
-
-// present returns the keys of the mapping n, in file order, that are
-// among names, with their key nodes.
-func (d *decoder) present(n ast.Node, names []string) (keys []string, at []ast.Node) {
-	for _, p := range pairs(d.resolve(n)) {
-		if key, ok := scalarText(d.resolve(p.Key)); ok && slices.Contains(names, key) {
-			keys, at = append(keys, key), append(at, p.Key)
-		}
-	}
-	return keys, at
-}
-
-// value returns the value node of key in the mapping n, null included, or
-// nil.
-func (d *decoder) value(n ast.Node, key string) ast.Node {
-	for _, p := range pairs(d.resolve(n)) {
-		if k, ok := scalarText(d.resolve(p.Key)); ok && k == key {
-			return p.Value
-		}
-	}
-	return nil
-}
-
-// keyNode returns the key node of key in the mapping n, or n.
-func (d *decoder) keyNode(n ast.Node, key string) ast.Node {
-	if _, at := d.present(n, []string{key}); len(at) > 0 {
-		return at[0]
-	}
-	return n
-}
-
 // pairs returns the key-value pairs of a resolved mapping node.
 func pairs(n ast.Node) []*ast.MappingValueNode {
 	switch m := n.(type) {
@@ -446,34 +608,28 @@ func pairs(n ast.Node) []*ast.MappingValueNode {
 	return nil
 }
 
-func isMapping(n ast.Node) bool {
-	_, m := n.(*ast.MappingNode)
-	_, mv := n.(*ast.MappingValueNode)
-	return m || mv
-}
-
 func isNull(n ast.Node) bool { _, null := n.(*ast.NullNode); return null }
 
 // text returns the scalar n as text. Numbers and booleans count as text,
 // spelled as in the file, so `label: 2` or `label: true` mean what they
 // say.
-func (d *decoder) text(n ast.Node, where string) (string, error) {
+func (d *decoder) text(n ast.Node) (string, error) {
 	r := d.resolve(n)
 	if s, ok := scalarText(r); ok {
 		return s, nil
 	}
 	if isNull(r) {
-		return "", d.fail(n, where, "is empty; write some text")
+		return "", d.failAt(n, "is empty; write some text")
 	}
-	return "", d.fail(n, where, "must be text, not %s", kind(r))
+	return "", d.failAt(n, "must be text, not %s", kind(r))
 }
 
 // optText is text for an optional field: "" when n is absent.
-func (d *decoder) optText(n ast.Node, where string, err *error) string {
+func (d *decoder) optText(n ast.Node, err *error) string {
 	if n == nil || *err != nil {
 		return ""
 	}
-	s, e := d.text(n, where)
+	s, e := d.text(n)
 	*err = e
 	return s
 }
@@ -495,19 +651,19 @@ func scalarText(n ast.Node) (string, bool) {
 }
 
 // boolean returns the boolean n.
-func (d *decoder) boolean(n ast.Node, where string) (bool, error) {
+func (d *decoder) boolean(n ast.Node) (bool, error) {
 	if b, ok := d.resolve(n).(*ast.BoolNode); ok {
 		return b.Value, nil
 	}
-	return false, d.fail(n, where, "must be true or false, not %s", kind(d.resolve(n)))
+	return false, d.failAt(n, "must be true or false, not %s", kind(d.resolve(n)))
 }
 
 // duration returns the Go duration string n, which must not be negative.
-func (d *decoder) duration(n ast.Node, where string) (time.Duration, error) {
+func (d *decoder) duration(n ast.Node) (time.Duration, error) {
 	r := d.resolve(n)
 	s, ok := scalarText(r)
 	if !ok {
-		return 0, d.fail(n, where, "must be a duration such as \"1.5s\" or \"800ms\", not %s", kind(r))
+		return 0, d.failAt(n, "must be a duration such as \"1.5s\" or \"800ms\", not %s", kind(r))
 	}
 	dur, err := time.ParseDuration(s)
 	if err != nil {
@@ -516,28 +672,19 @@ func (d *decoder) duration(n ast.Node, where string) (time.Duration, error) {
 		case *ast.IntegerNode, *ast.FloatNode:
 			hint = fmt.Sprintf("add a unit, as in \"%ss\"", s)
 		}
-		return 0, d.fail(n, where, "invalid duration %q; %s", s, hint)
+		return 0, d.failAt(n, "invalid duration %q; %s", s, hint)
 	}
 	if dur < 0 {
-		return 0, d.fail(n, where, "duration %q is negative", s)
+		return 0, d.failAt(n, "duration %q is negative", s)
 	}
 	return dur, nil
-}
-
-// sequence returns the entries of the list n; null is an empty list.
-func (d *decoder) sequence(n ast.Node, where, of string) ([]ast.Node, error) {
-	switch v := d.resolve(n).(type) {
-	case *ast.SequenceNode:
-		return v.Values, nil
-	case *ast.NullNode, nil:
-		return nil, nil
-	}
-	return nil, d.fail(n, where, "must be a list of %s, not %s", of, kind(d.resolve(n)))
 }
 
 // kind names the type of a resolved node for messages.
 func kind(n ast.Node) string {
 	switch n.(type) {
+	case nil:
+		return "nothing"
 	case *ast.MappingNode, *ast.MappingValueNode:
 		return "a mapping"
 	case *ast.SequenceNode:
@@ -554,45 +701,39 @@ func kind(n ast.Node) string {
 	return "a " + strings.ToLower(n.Type().String())
 }
 
-func (d *decoder) scenario(body ast.Node) (*Scenario, bool, error) {
-	var doc fileDoc
-	if err := d.decodeTop(body, &doc); err != nil {
-		return nil, false, err
-	}
+func (d *decoder) scenario(doc *obj[fileDoc]) (*Scenario, bool, error) {
+	f := &doc.v
 	var err error
 	sc := &Scenario{Name: d.label}
-	named := doc.Name != nil
+	named := f.Name != nil
 	if named {
-		if sc.Name, err = d.text(doc.Name, `"name"`); err != nil {
+		if sc.Name, err = d.text(f.Name); err != nil {
 			return nil, false, err
 		}
 		if strings.TrimSpace(sc.Name) == "" || strings.ContainsAny(sc.Name, " \t\r\n") {
-			return nil, false, d.fail(doc.Name, `"name"`, "%q is not a usable name; use one word such as \"setup\"", sc.Name)
+			return nil, false, d.failAt(f.Name, "%q is not a usable name; use one word such as \"setup\"", sc.Name)
 		}
 	}
-	sc.Title = d.optText(doc.Title, `"title"`, &err)
-	sc.Description = d.optText(doc.Description, `"description"`, &err)
+	sc.Title = d.optText(f.Title, &err)
+	sc.Description = d.optText(f.Description, &err)
 	if err != nil {
 		return nil, false, err
 	}
-	if _, at := d.present(body, []string{"agents"}); len(at) == 0 {
-		return nil, false, d.fail(body, "", `no "agents"; a scenario needs at least one agent with "id" and "steps"`)
+	_, at := d.present(doc.node, []string{"agents"})
+	switch {
+	case len(at) == 0:
+		return nil, false, d.fail(doc.node, "", `no "agents"; a scenario needs at least one agent with "id" and "steps"`)
+	case f.Agents == nil || len(f.Agents.items) == 0:
+		return nil, false, d.fail(at[0], `"agents"`, `is empty; a scenario needs at least one agent with "id" and "steps"`)
 	}
-	nodes, err := d.sequence(doc.Agents, `"agents"`, "agents")
-	if err != nil {
-		return nil, false, err
-	}
-	if len(nodes) == 0 {
-		return nil, false, d.fail(d.keyNode(body, "agents"), `"agents"`, `is empty; a scenario needs at least one agent with "id" and "steps"`)
-	}
-	seen := make(map[string]int, len(nodes))
-	for i, n := range nodes {
-		s, idNode, err := d.script(i, n)
+	seen := make(map[string]int, len(f.Agents.items))
+	for i, a := range f.Agents.items {
+		s, err := d.script(i, &a)
 		if err != nil {
 			return nil, false, err
 		}
 		if first, dup := seen[s.Agent.ID]; dup {
-			return nil, false, d.fail(idNode, fmt.Sprintf("agent %d (id %q)", i+1, s.Agent.ID),
+			return nil, false, d.fail(a.v.ID, fmt.Sprintf("agent %d (id %q)", i+1, s.Agent.ID),
 				"agent %d already has this id; agent ids must be unique within a scenario", first+1)
 		}
 		seen[s.Agent.ID] = i
@@ -601,81 +742,50 @@ func (d *decoder) scenario(body ast.Node) (*Scenario, bool, error) {
 	return sc, named, nil
 }
 
-// decodeTop decodes the top level, where keys starting with "x-" are free
-// for the author (to hold anchors that steps refer to, say).
-func (d *decoder) decodeTop(body ast.Node, doc *fileDoc) error {
-	m, ok := d.resolve(body).(*ast.MappingNode)
-	if !ok {
-		return d.decode(body, "the top level", doc, "agents")
-	}
-	own := *m
-	own.Values = slices.DeleteFunc(slices.Clone(m.Values), func(p *ast.MappingValueNode) bool {
-		key, ok := scalarText(d.resolve(p.Key))
-		return ok && strings.HasPrefix(key, "x-")
-	})
-	err := d.decode(&own, "the top level", doc, "agents")
-	if pe, ok := err.(*ParseError); ok && strings.Contains(pe.Msg, "unknown key") {
-		pe.Msg += ` (keys starting with "x-" are free for your own use, such as anchors)`
-	}
-	return err
-}
-
-func (d *decoder) script(i int, n ast.Node) (Script, ast.Node, error) {
-	place := fmt.Sprintf("agent %d", i+1)
-	var doc agentDoc
-	if err := d.decode(n, place, &doc, "steps"); err != nil {
-		return Script{}, nil, err
-	}
+func (d *decoder) script(i int, a *obj[agentDoc]) (Script, error) {
 	var s Script
 	var err error
-	if doc.ID == nil {
-		return Script{}, nil, d.fail(n, place, `has no "id"; every agent needs a short unique "id" such as "scaffold"`)
+	if a.v.ID == nil {
+		return Script{}, d.failAt(a.node, `has no "id"; every agent needs a short unique "id" such as "scaffold"`)
 	}
-	if s.Agent.ID, err = d.text(doc.ID, place+`: "id"`); err != nil {
-		return Script{}, nil, err
+	if s.Agent.ID, err = d.text(a.v.ID); err != nil {
+		return Script{}, err
 	}
-	if s.Agent.Name = d.optText(doc.Name, place+`: "name"`, &err); err != nil {
-		return Script{}, nil, err
+	if s.Agent.Name = d.optText(a.v.Name, &err); err != nil {
+		return Script{}, err
 	}
 	switch {
 	case strings.TrimSpace(s.Agent.ID) == "":
-		return Script{}, nil, d.fail(doc.ID, place+`: "id"`, "is empty; every agent needs a short unique id")
+		return Script{}, d.failAt(a.v.ID, "is empty; every agent needs a short unique id")
 	case len(s.Agent.ID) > interaction.MaxIDLen:
-		return Script{}, nil, d.fail(doc.ID, place+`: "id"`, "is %d bytes, over the limit of %d", len(s.Agent.ID), interaction.MaxIDLen)
+		return Script{}, d.failAt(a.v.ID, "is %d bytes, over the limit of %d", len(s.Agent.ID), interaction.MaxIDLen)
 	case len(s.Agent.Name) > interaction.MaxIDLen:
-		return Script{}, nil, d.fail(n, place+`: "name"`, "is %d bytes, over the limit of %d", len(s.Agent.Name), interaction.MaxIDLen)
+		return Script{}, d.failAt(a.v.Name, "is %d bytes, over the limit of %d", len(s.Agent.Name), interaction.MaxIDLen)
 	}
 	if strings.TrimSpace(s.Agent.Name) == "" {
 		s.Agent.Name = s.Agent.ID
 	}
-	place = fmt.Sprintf("agent %q", s.Agent.ID)
-	if _, at := d.present(n, []string{"steps"}); len(at) == 0 {
-		return Script{}, nil, d.fail(n, place, `has no "steps"; give it at least one step such as {say: "Hello"}`)
-	}
-	nodes, err := d.sequence(doc.Steps, place+`: "steps"`, "steps")
-	if err != nil {
-		return Script{}, nil, err
-	}
-	if len(nodes) == 0 {
-		return Script{}, nil, d.fail(d.keyNode(n, "steps"), place+`: "steps"`, `is empty; give the agent at least one step such as {say: "Hello"}`)
+	place := fmt.Sprintf("agent %q", s.Agent.ID)
+	_, at := d.present(a.node, []string{"steps"})
+	switch {
+	case len(at) == 0:
+		return Script{}, d.fail(a.node, place, `has no "steps"; give it at least one step such as {say: "Hello"}`)
+	case a.v.Steps == nil || len(a.v.Steps.items) == 0:
+		return Script{}, d.fail(at[0], place+`: "steps"`, `is empty; give the agent at least one step such as {say: "Hello"}`)
 	}
 	scope := &agentScope{asked: make(map[string][]string)}
-	s.Steps, err = d.steps(nodes, place, s.Agent, scope, 0)
-	if err != nil {
-		return Script{}, nil, err
-	}
-	return s, doc.ID, nil
+	s.Steps, err = d.steps(a.v.Steps.items, s.Agent, scope, 0)
+	return s, err
 }
 
-// steps decodes a list of steps. place names the list's owner, as in
-// `agent "scaffold"` or `agent "scaffold" step 4 (when) then`.
-func (d *decoder) steps(nodes []ast.Node, place string, who interaction.Agent, scope *agentScope, depth int) ([]Step, error) {
+// steps decodes a list of steps, nested depth when steps deep.
+func (d *decoder) steps(list []obj[stepDoc], who interaction.Agent, scope *agentScope, depth int) ([]Step, error) {
 	if depth > maxDepth/2 {
-		return nil, d.fail(nodes[0], place, "when steps nest more than %d deep", maxDepth/2)
+		return nil, d.failAt(list[0].node, "when steps nest more than %d deep", maxDepth/2)
 	}
-	out := make([]Step, 0, len(nodes))
-	for i, n := range nodes {
-		st, err := d.step(n, fmt.Sprintf("%s step %d", place, i+1), who, scope, depth)
+	out := make([]Step, 0, len(list))
+	for _, s := range list {
+		st, err := d.step(&s, who, scope, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -684,117 +794,114 @@ func (d *decoder) steps(nodes []ast.Node, place string, who interaction.Agent, s
 	return out, nil
 }
 
-func (d *decoder) step(n ast.Node, place string, who interaction.Agent, scope *agentScope, depth int) (Step, error) {
-	if err := d.decode(n, place, &stepDoc{}, actionKeys...); err != nil {
-		return Step{}, err
-	}
-	keys, at := d.present(n, actionKeys)
+func (d *decoder) step(s *obj[stepDoc], who interaction.Agent, scope *agentScope, depth int) (Step, error) {
+	keys, at := d.present(s.node, actionKeys)
 	switch len(keys) {
 	case 0:
-		return Step{}, d.fail(n, place, "has no action; a step needs exactly one of %s", list(actionKeys))
+		return Step{}, d.failAt(s.node, "has no action; a step needs exactly one of %s", orList(actionKeys))
 	case 1:
 	default:
-		return Step{}, d.fail(at[1], place, "has both %q and %q; a step has exactly one action, so put each in its own step",
+		return Step{}, d.fail(at[1], d.place(s.node), "has both %q and %q; a step has exactly one action, so put each in its own step",
 			keys[0], keys[1])
 	}
 	line, _ := pos(at[0])
 	st := Step{Kind: StepKind(keys[0]), Line: line}
-	place = fmt.Sprintf("%s (%s)", place, keys[0])
-	v := d.value(n, keys[0]) // null too, for its message
+	v := d.value(s.node, keys[0]) // null too, for its message
+	if shape, ok := shapes[st.Kind]; ok && isNull(d.resolve(v)) {
+		return Step{}, d.failAt(v, "must be a mapping with the keys %s, not nothing", orList(keysOf(shape)))
+	}
 	var err error
 	switch st.Kind {
 	case StepSay:
-		if st.Text, err = d.text(v, place); err == nil {
-			err = d.refs(v, place, st.Text, scope)
+		if st.Text, err = d.text(v); err == nil {
+			err = d.refs(v, st.Text, scope)
 		}
 	case StepWait:
-		st.For, err = d.duration(v, place)
+		st.For, err = d.duration(v)
 	case StepThink:
-		err = d.think(&st, v, place, scope)
+		err = d.think(&st, s.v.Think, v, scope)
 	case StepTool:
-		err = d.tool(&st, v, place, scope)
+		err = d.tool(&st, s.v.Tool, scope)
 	case StepAsk:
-		err = d.request(&st, v, place, who, scope)
+		err = d.request(&st, s.v.Ask, who, scope)
 	case StepWithdraw:
-		err = d.withdraw(&st, v, place, who, scope)
+		w := &s.v.Withdraw.v
+		switch {
+		case w.Ask == nil:
+			err = d.failAt(s.v.Withdraw.node, `has no "ask"; give the request to withdraw, as in {after: 4s, ask: {questions: [...]}}`)
+		case w.After == nil:
+			err = d.failAt(s.v.Withdraw.node, `has no "after"; say when to withdraw, as in {after: 4s, ask: {...}}`)
+		default:
+			if st.For, err = d.duration(w.After); err == nil {
+				err = d.request(&st, w.Ask, who, scope)
+			}
+		}
 	case StepWhen:
-		err = d.when(&st, v, place, who, scope, depth)
+		err = d.when(&st, s.v.When, who, scope, depth)
 	}
-	if err != nil {
-		return Step{}, err
-	}
-	return st, nil
+	return st, err
 }
 
 // think decodes `think: 2s` or `think: {for: 2s, text: "..."}`.
-func (d *decoder) think(st *Step, v ast.Node, place string, scope *agentScope) error {
+func (d *decoder) think(st *Step, t *orObj[thinkDoc], v ast.Node, scope *agentScope) error {
 	var err error
-	if _, ok := scalarText(d.resolve(v)); ok {
-		st.For, err = d.duration(v, place)
+	if t == nil || t.obj == nil {
+		st.For, err = d.duration(v)
 		return err
 	}
-	var doc thinkDoc
-	if err := d.decode(v, place, &doc); err != nil {
-		return err
-	}
+	doc := &t.obj.v
 	if doc.For == nil {
-		return d.fail(v, place, `has no "for"; say how long to think, as in {for: 2s, text: "Reading the code"}`)
+		return d.failAt(t.node, `has no "for"; say how long to think, as in {for: 2s, text: "Reading the code"}`)
 	}
-	if st.For, err = d.duration(doc.For, place+`: "for"`); err != nil {
+	if st.For, err = d.duration(doc.For); err != nil {
 		return err
 	}
-	if st.Text = d.optText(doc.Text, place+`: "text"`, &err); err != nil {
+	if st.Text = d.optText(doc.Text, &err); err != nil {
 		return err
 	}
-	return d.refs(doc.Text, place+`: "text"`, st.Text, scope)
+	return d.refs(doc.Text, st.Text, scope)
 }
 
-func (d *decoder) tool(st *Step, v ast.Node, place string, scope *agentScope) error {
-	var doc toolDoc
-	if err := d.decode(v, place, &doc, "args"); err != nil {
-		return err
-	}
+func (d *decoder) tool(st *Step, t *obj[toolDoc], scope *agentScope) error {
+	doc := &t.v
 	var err error
 	if doc.Name == nil {
-		return d.fail(v, place, `has no "name"; name the tool, as in {name: grep, args: {pattern: "TODO"}}`)
+		return d.failAt(t.node, `has no "name"; name the tool, as in {name: grep, args: {pattern: "TODO"}}`)
 	}
-	if st.Tool, err = d.text(doc.Name, place+`: "name"`); err != nil {
+	if st.Tool, err = d.text(doc.Name); err != nil {
 		return err
 	}
 	if strings.TrimSpace(st.Tool) == "" {
-		return d.fail(doc.Name, place+`: "name"`, "is empty; name the tool, as in \"grep\"")
+		return d.failAt(doc.Name, "is empty; name the tool, as in \"grep\"")
 	}
-	if _, at := d.present(v, []string{"args"}); len(at) > 0 {
-		if st.Args, err = d.args(doc.Args, place+`: "args"`); err != nil {
+	if args := d.value(t.node, "args"); args != nil {
+		if st.Args, err = d.args(args); err != nil {
 			return err
 		}
-		if err := d.refs(doc.Args, place+`: "args"`, st.Args, scope); err != nil {
+		if err := d.refs(args, st.Args, scope); err != nil {
 			return err
 		}
 	}
 	if doc.For != nil {
-		if st.For, err = d.duration(doc.For, place+`: "for"`); err != nil {
+		if st.For, err = d.duration(doc.For); err != nil {
 			return err
 		}
 	}
-	if st.Result = d.optText(doc.Result, place+`: "result"`, &err); err != nil {
+	if st.Result = d.optText(doc.Result, &err); err != nil {
 		return err
 	}
-	if err := d.refs(doc.Result, place+`: "result"`, st.Result, scope); err != nil {
+	if err := d.refs(doc.Result, st.Result, scope); err != nil {
 		return err
 	}
 	if doc.Failed != nil {
-		st.Failed, err = d.boolean(doc.Failed, place+`: "failed"`)
+		st.Failed, err = d.boolean(doc.Failed)
 	}
 	return err
 }
 
 // args returns tool arguments of any shape as compact JSON, keeping the
-// order of mapping keys. Null is JSON null.
-func (d *decoder) args(n ast.Node, where string) (string, error) {
-	if n == nil {
-		return "null", nil
-	}
+// order of mapping keys, as goccy's YAMLToJSON converts them.
+func (d *decoder) args(n ast.Node) (string, error) {
 	if d.ordered == nil {
 		d.ordered = yaml.NewDecoder(bytes.NewReader(nil), yaml.UseOrderedMap())
 		var all any // registers the file's anchors with this decoder
@@ -809,7 +916,7 @@ func (d *decoder) args(n ast.Node, where string) (string, error) {
 	b, err := appendJSON(nil, v, "", 0)
 	var je *jsonError
 	if errors.As(err, &je) {
-		return "", d.fail(n, where+je.path, "%s", je.msg)
+		return "", d.fail(n, d.place(n)+je.path, "%s", je.msg)
 	}
 	return string(b), nil
 }
@@ -874,31 +981,26 @@ func appendJSON(b []byte, v any, path string, depth int) ([]byte, error) {
 	return append(b, out...), nil
 }
 
-// request decodes the body of an ask: its questions and autoplay keys.
-func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope) error {
-	var doc askDoc
-	if err := d.decode(v, place, &doc, "questions", "keys"); err != nil {
-		return err
-	}
-	if _, at := d.present(v, []string{"questions"}); len(at) == 0 {
-		return d.fail(v, place, `has no "questions"; ask as in {questions: [{id: q1, question: "..."}]}`)
+// request decodes an ask: its questions and autoplay keys.
+func (d *decoder) request(st *Step, a *obj[askDoc], who interaction.Agent, scope *agentScope) error {
+	_, at := d.present(a.node, []string{"questions"})
+	if len(at) == 0 {
+		return d.failAt(a.node, `has no "questions"; ask as in {questions: [{id: q1, question: "..."}]}`)
 	}
 	var err error
-	if doc.Keys != nil {
-		if st.Keys, err = d.keys(doc.Keys, place+`: "keys"`); err != nil {
-			return err
-		}
-	}
-	nodes, err := d.sequence(doc.Questions, place+`: "questions"`, "questions")
-	if err != nil {
+	if st.Keys, err = d.keys(a.v.Keys); err != nil {
 		return err
 	}
-	for i, n := range nodes {
-		q, err := d.question(n, fmt.Sprintf("%s: question %d", place, i+1))
-		if err != nil {
-			return err
+	var nodes []ast.Node
+	if a.v.Questions != nil {
+		for _, q := range a.v.Questions.items {
+			question, err := d.question(&q)
+			if err != nil {
+				return err
+			}
+			st.Request.Questions = append(st.Request.Questions, question)
+			nodes = append(nodes, q.node)
 		}
-		st.Request.Questions = append(st.Request.Questions, q)
 	}
 	req := st.Request
 	req.Agent = &who
@@ -909,18 +1011,18 @@ func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Ag
 			msg = ie.Message
 		}
 		// Point at the first question that makes the request invalid.
-		at := doc.Questions
+		blame := d.value(a.node, "questions")
 		for i := range req.Questions {
 			prefix := interaction.Request{Questions: req.Questions[:i+1], Agent: req.Agent}
 			if prefix.Validate() != nil {
-				at = nodes[i]
+				blame = nodes[i]
 				break
 			}
 		}
-		if at == nil {
-			at = d.keyNode(v, "questions")
+		if isNull(d.resolve(blame)) {
+			blame = at[0]
 		}
-		return d.fail(at, place, "%s", msg)
+		return d.fail(blame, d.place(a.node), "%s", msg)
 	}
 	for _, q := range st.Request.Questions {
 		scope.add(q)
@@ -928,158 +1030,108 @@ func (d *decoder) request(st *Step, v ast.Node, place string, who interaction.Ag
 	return nil
 }
 
-func (d *decoder) question(n ast.Node, place string) (interaction.Question, error) {
-	var doc questionDoc
-	if err := d.decode(n, place, &doc, "options"); err != nil {
-		return interaction.Question{}, err
-	}
-	var q interaction.Question
+func (d *decoder) question(q *obj[questionDoc]) (interaction.Question, error) {
+	doc := &q.v
+	var out interaction.Question
 	var err error
-	q.ID = d.optText(doc.ID, place+`: "id"`, &err)
-	q.Question = d.optText(doc.Question, place+`: "question"`, &err)
-	q.Header = d.optText(doc.Header, place+`: "header"`, &err)
-	q.Detail = d.optText(doc.Detail, place+`: "detail"`, &err)
-	for i, b := range []ast.Node{doc.MultiSelect, doc.MultiSelectSnake} {
-		if b != nil && err == nil {
+	out.ID = d.optText(doc.ID, &err)
+	out.Question = d.optText(doc.Question, &err)
+	out.Header = d.optText(doc.Header, &err)
+	out.Detail = d.optText(doc.Detail, &err)
+	for _, n := range []ast.Node{doc.MultiSelect, doc.MultiSelectSnake} {
+		if n != nil && err == nil {
 			var multi bool
-			multi, err = d.boolean(b, fmt.Sprintf("%s: %q", place, []string{"multiSelect", "multi_select"}[i]))
-			q.MultiSelect = q.MultiSelect || multi
+			multi, err = d.boolean(n)
+			out.MultiSelect = out.MultiSelect || multi
 		}
 	}
-	if err != nil {
-		return interaction.Question{}, err
+	if err != nil || doc.Options == nil {
+		return out, err
 	}
-	where := place + `: "options"`
-	nodes, err := d.sequence(doc.Options, where, "options")
-	if err != nil {
-		return interaction.Question{}, err
-	}
-	for j, o := range nodes {
-		opt, err := d.option(o, fmt.Sprintf("%s: option %d", where, j+1))
+	for _, o := range doc.Options.items {
+		if o.obj == nil { // a bare label
+			label, _ := scalarText(d.resolve(o.node))
+			out.Options = append(out.Options, interaction.Option{Label: label})
+			continue
+		}
+		opt := &o.obj.v
+		out.Options = append(out.Options, interaction.Option{
+			Label: d.optText(opt.Label, &err), Description: d.optText(opt.Description, &err), Preview: d.optText(opt.Preview, &err),
+		})
 		if err != nil {
-			return interaction.Question{}, err
+			return out, err
 		}
-		q.Options = append(q.Options, opt)
 	}
-	return q, nil
+	return out, nil
 }
 
-// option decodes {label, description, preview}, or a bare label.
-func (d *decoder) option(n ast.Node, place string) (interaction.Option, error) {
-	if s, ok := scalarText(d.resolve(n)); ok {
-		return interaction.Option{Label: s}, nil
-	}
-	var doc optionDoc
-	if err := d.decode(n, place, &doc); err != nil {
-		return interaction.Option{}, err
-	}
-	var o interaction.Option
-	var err error
-	o.Label = d.optText(doc.Label, place+`: "label"`, &err)
-	o.Description = d.optText(doc.Description, place+`: "description"`, &err)
-	o.Preview = d.optText(doc.Preview, place+`: "preview"`, &err)
-	return o, err
-}
-
-func (d *decoder) withdraw(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope) error {
-	var doc withdrawDoc
-	if err := d.decode(v, place, &doc); err != nil {
-		return err
-	}
-	switch {
-	case doc.Ask == nil:
-		return d.fail(v, place, `has no "ask"; give the request to withdraw, as in {after: 4s, ask: {questions: [...]}}`)
-	case doc.After == nil:
-		return d.fail(v, place, `has no "after"; say when to withdraw, as in {after: 4s, ask: {...}}`)
-	}
-	var err error
-	if st.For, err = d.duration(doc.After, place+`: "after"`); err != nil {
-		return err
-	}
-	return d.request(st, doc.Ask, place+`: "ask"`, who, scope)
-}
-
-func (d *decoder) when(st *Step, v ast.Node, place string, who interaction.Agent, scope *agentScope, depth int) error {
-	var doc whenDoc
-	if err := d.decode(v, place, &doc, append([]string{"then", "else"}, testKeys...)...); err != nil {
-		return err
-	}
-	tests, at := d.present(v, testKeys)
+func (d *decoder) when(st *Step, w *obj[whenDoc], who interaction.Agent, scope *agentScope, depth int) error {
+	tests, at := d.present(w.node, testKeys)
 	if len(tests) > 1 {
-		return d.fail(at[1], place, "has both %q and %q; test one thing per when step and nest another when for more",
+		return d.fail(at[1], d.place(w.node), "has both %q and %q; test one thing per when step and nest another when for more",
 			tests[0], tests[1])
 	}
-	if doc.ID == nil {
-		return d.fail(v, place, `has no "id"; name the question to test, as in {id: db, label: "PostgreSQL", then: [...]}`)
+	if w.v.ID == nil {
+		return d.failAt(w.node, `has no "id"; name the question to test, as in {id: db, label: "PostgreSQL", then: [...]}`)
 	}
-	where := place + `: "id"`
 	var err error
-	if st.When.ID, err = d.text(doc.ID, where); err != nil {
+	if st.When.ID, err = d.text(w.v.ID); err != nil {
 		return err
 	}
 	labels, asked := scope.asked[st.When.ID]
 	if !asked {
-		return d.fail(doc.ID, where, "no earlier ask of agent %q has a question with id %q; %s",
-			who.ID, st.When.ID, scope.known())
+		return d.failAt(w.v.ID, "no earlier ask of agent %q has a question with id %q; %s", who.ID, st.When.ID, scope.known())
 	}
 	if len(tests) == 0 {
-		return d.fail(v, place, `has no condition; add one of "label", "custom", "skipped", "declined" or "withdrawn"`)
+		return d.failAt(w.node, `has no condition; add one of "label", "custom", "skipped", "declined" or "withdrawn"`)
 	}
-	where = fmt.Sprintf("%s: %q", place, tests[0])
 	st.When.Match = Match(tests[0])
-	test := d.value(v, tests[0])
+	test := d.value(w.node, tests[0])
 	switch st.When.Match {
 	case MatchLabel:
-		if st.When.Value, err = d.text(test, where); err != nil {
+		if st.When.Value, err = d.text(test); err != nil {
 			return err
 		}
 		if !slices.Contains(labels, st.When.Value) {
 			if len(labels) == 0 {
-				return d.fail(test, where, "question %q has no options; test its free text with \"custom\"", st.When.ID)
+				return d.failAt(test, "question %q has no options; test its free text with \"custom\"", st.When.ID)
 			}
-			return d.fail(test, where, "%q is not an option of question %q; its labels are %s",
+			return d.failAt(test, "%q is not an option of question %q; its labels are %s",
 				st.When.Value, st.When.ID, quoteAll(labels))
 		}
 	case MatchCustom:
 		if b, ok := d.resolve(test).(*ast.BoolNode); ok {
 			if !b.Value {
-				return d.fail(test, where, "custom: false matches nothing; use custom: true with \"else\"")
+				return d.failAt(test, "custom: false matches nothing; use custom: true with \"else\"")
 			}
 			break
 		}
-		if st.When.Value, err = d.text(test, where); err != nil {
+		if st.When.Value, err = d.text(test); err != nil {
 			return err
 		}
 		if st.When.Value == "" {
-			return d.fail(test, where, "is empty; use custom: true to match any custom text")
+			return d.failAt(test, "is empty; use custom: true to match any custom text")
 		}
 	default: // skipped, declined, withdrawn
-		b, err := d.boolean(test, where)
+		b, err := d.boolean(test)
 		if err != nil {
 			return err
 		}
 		if !b {
-			return d.fail(test, where, "%s: false is not supported; use %s: true with \"else\"", tests[0], tests[0])
+			return d.failAt(test, "%s: false is not supported; use %s: true with \"else\"", tests[0], tests[0])
 		}
 	}
-	branches, _ := d.present(v, []string{"then", "else"})
-	if len(branches) == 0 {
-		return d.fail(v, place, `has neither "then" nor "else"; give the steps to run`)
+	if branches, _ := d.present(w.node, []string{"then", "else"}); len(branches) == 0 {
+		return d.failAt(w.node, `has neither "then" nor "else"; give the steps to run`)
 	}
-	for _, b := range branches {
-		n, into := doc.Then, &st.Then
-		if b == "else" {
-			n, into = doc.Else, &st.Else
-		}
-		nodes, err := d.sequence(n, fmt.Sprintf("%s: %q", place, b), "steps")
-		if err != nil || len(nodes) == 0 {
-			if err != nil {
+	for _, b := range []struct {
+		l    *list[obj[stepDoc]]
+		into *[]Step
+	}{{w.v.Then, &st.Then}, {w.v.Else, &st.Else}} {
+		if b.l != nil && len(b.l.items) > 0 {
+			if *b.into, err = d.steps(b.l.items, who, scope, depth+1); err != nil {
 				return err
 			}
-			continue
-		}
-		if *into, err = d.steps(nodes, place+" "+b, who, scope, depth+1); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -1113,41 +1165,39 @@ func (s *agentScope) known() string {
 	return "ids asked before this step: " + quoteAll(s.order)
 }
 
-// refs checks that every {{answer.ID}} in s refers to a question asked
-// earlier.
-func (d *decoder) refs(n ast.Node, where, s string, scope *agentScope) error {
+// refs checks that every {{answer.ID}} in the text s of node n refers to
+// a question asked earlier.
+func (d *decoder) refs(n ast.Node, s string, scope *agentScope) error {
 	for _, m := range answerRef.FindAllStringSubmatch(s, -1) {
 		if _, ok := scope.asked[m[1]]; !ok {
-			return d.fail(n, where, "%s refers to question %q, which no earlier ask of this agent has; %s",
+			return d.failAt(n, "%s refers to question %q, which no earlier ask of this agent has; %s",
 				m[0], m[1], scope.known())
 		}
 	}
 	return nil
 }
 
-// keys decodes autoplay keys.
-func (d *decoder) keys(n ast.Node, where string) ([]string, error) {
-	nodes, err := d.sequence(n, where, `keys such as ["down", "enter"]`)
-	if err != nil {
-		return nil, err
+// keys checks autoplay keys.
+func (d *decoder) keys(l *list[ast.Node]) ([]string, error) {
+	if l == nil {
+		return nil, nil
 	}
-	out := make([]string, 0, len(nodes))
-	for i, k := range nodes {
-		at := fmt.Sprintf("%s: key %d", where, i+1)
-		s, err := d.text(k, at)
+	out := make([]string, 0, len(l.items))
+	for _, k := range l.items {
+		s, err := d.text(k)
 		if err != nil {
 			return nil, err
 		}
 		if err := CheckKey(s); err != nil {
-			return nil, d.fail(k, at, "%v", err)
+			return nil, d.failAt(k, "%v", err)
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// list formats allowed keys for a message: "say", "think" or "wait".
-func list(keys []string) string {
+// orList formats allowed keys for a message: "say", "think" or "wait".
+func orList(keys []string) string {
 	q := quoteAll(keys)
 	if i := strings.LastIndex(q, ", "); i >= 0 {
 		return q[:i] + " or " + q[i+2:]

@@ -78,10 +78,12 @@
 // A file over [MaxFileBytes] or nested deeper than [MaxNesting] is refused
 // before the YAML parser sees it ([ErrTooLarge], [ErrTooDeep]).
 //
-// goccy/go-yaml parses the file and decodes each mapping into a struct
-// that lists its keys (refusing others, DisallowUnknownField) and
-// resolves anchors; a semantic pass then reads each value in the forms it
-// allows and checks what refers to what (when ids, {{answer.ID}}).
+// goccy/go-yaml parses the file and decodes it, anchors resolved, into
+// structs whose yaml tags are the keys each mapping may have; a semantic
+// pass then reads each value in the forms it allows and checks what
+// refers to what (when ids, {{answer.ID}}). Every message names the place
+// of the node at fault, found by walking the file along the scenario's
+// shape.
 //
 // The embedded scenarios ([Builtin]) are examples to copy; SCENARIOS.md
 // next to this package is the reference for users.
