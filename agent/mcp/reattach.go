@@ -189,6 +189,9 @@ func (s *Server) attach(ctx context.Context, req interaction.Request) *sharedAsk
 		}
 		// Answered while its caller was away: keep the answer for the
 		// grace, for the call to come back for it.
+		if a.grace != nil {
+			a.grace.Stop() // the withdrawal that did not happen
+		}
 		a.grace = time.AfterFunc(s.opts.ReattachGrace, func() {
 			t.mu.Lock()
 			defer t.mu.Unlock()

@@ -139,3 +139,30 @@ func TestArgumentsCarryTheNewFields(t *testing.T) {
 		t.Errorf("text = %s, want %s", textOf(t, r.res), want)
 	}
 }
+
+// TestLenientArgumentsReachTheDecoder: what the input schema leaves open
+// (options as strings, missing ids, the multi-select spellings) reaches
+// interaction's lenient decoder unchanged.
+func TestLenientArgumentsReachTheDecoder(t *testing.T) {
+	asker := interactiontest.NewProvider()
+	_, hs := serve(t, asker, Options{})
+	cs := connect(t, hs, nil)
+	ch := callAsync(context.Background(), cs, askParams(map[string]any{"questions": []any{
+		map[string]any{"question": "Which?", "options": []any{"Yes", "No"}, "multiple": true},
+		map[string]any{"question": "Why?"},
+	}}))
+	p := asker.Next(t)
+	q := p.Req.Questions
+	if len(q) != 2 || q[0].ID != "q1" || q[1].ID != "q2" || !q[0].MultiSelect ||
+		len(q[0].Options) != 2 || q[0].Options[1].Label != "No" {
+		t.Fatalf("questions = %+v", q)
+	}
+	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q1", Selected: []string{"Yes", "No"}}, interaction.Skip("q2")}})
+	r := waitCall(t, ch)
+	if r.err != nil || r.res.IsError {
+		t.Fatalf("call = %+v, %v", r.res, r.err)
+	}
+	if want := `{"answers":[{"id":"q1","selected":["Yes","No"]},{"id":"q2","selected":[]}]}`; textOf(t, r.res) != want {
+		t.Errorf("text = %s, want %s", textOf(t, r.res), want)
+	}
+}

@@ -171,6 +171,7 @@ func (in *Inbox) AskSettlement(ctx context.Context, req interaction.Request) Set
 	in.byID[p.req.ID] = p
 	in.notify(Event{Kind: Arrived, Request: p.req})
 	in.mu.Unlock()
+	interaction.Queued(ctx) // in line: a request asked now comes after it
 
 	var s Settlement
 	select {

@@ -48,7 +48,7 @@ standard error and exits 0: Claude Code then asks in its own terminal as
 usual. It never blocks Claude Code and never refuses anything on its own.
 
 --print-config prints the "hooks" block for ~/.claude/settings.json.`,
-		Example: `  # Register the hook (merge into ~/.claude/settings.json)
+		Example: `  # The hooks block for ~/.claude/settings.json
   asktui hook claude --print-config`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,7 +72,7 @@ usual. It never blocks Claude Code and never refuses anything on its own.
 	}
 	f := cmd.Flags()
 	f.DurationVar(&timeout, "timeout", defaultHookTimeout, "how long to wait for an answer before letting Claude Code ask (keep it under the hook's timeout in settings.json)")
-	f.StringVar(&socketPath, "socket", "", "the inbox's socket (default: "+e.socketPath()+")")
+	f.StringVar(&socketPath, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
 	f.BoolVar(&printConfig, "print-config", false, `print the settings.json "hooks" block that registers this hook, and exit`)
 	return cmd
 }

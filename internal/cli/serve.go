@@ -102,7 +102,7 @@ prints the exact setup for a client with the URL and token filled in.`,
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications to clients that ask for them; 0 sends none (keepalive comments flow every 15s regardless)")
-	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+defaultSocketHelp+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
@@ -148,7 +148,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v (is another asktui serve running? try --listen)", o.listen, err)
+		return listenError(o.listen, err)
 	}
 	defer func() { _ = l.Close() }()
 	// The address actually bound: --listen 127.0.0.1:0 picks a free port.
@@ -166,7 +166,11 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			listen = socket.ListenPrivate
 		}
 		if sl, err = listen(sockPath); err != nil {
-			return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+			code := interaction.CodeInternal
+			if errors.Is(err, socket.ErrAlreadyServing) {
+				code = interaction.CodeAddressInUse
+			}
+			return interaction.WrapError(code, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
 		}
 	}
 	status := "MCP: " + url
@@ -188,15 +192,27 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	box := inbox.New(nil)
 	defer box.Close()
 	var provider interaction.Provider = box
+	svc := interaction.NewService()
+	// Failures serve survives show in the activity log, on the status
+	// line once there is a view, and on stderr.
+	warn := newWarner(e.stderr, !isTerminal(e.stderr) || o.ssh.headless, func(msg string) {
+		svc.Report(interaction.Activity{Agent: interaction.Agent{ID: "asktui", Name: "asktui"},
+			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
+	})
+	defer warn.flush()
 	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
+		if errors.Is(err, history.ErrRefused) {
+			return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+		}
 		if err != nil {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
 		}
 		defer func() { _ = hlog.Close() }()
-		provider = history.Wrap(provider, hlog, nil, nil)
+		provider = history.Wrap(provider, hlog, nil, func(err error) {
+			warn.warn(fmt.Sprintf("a history record was not written: %v", err))
+		})
 	}
-	svc := interaction.NewService()
 	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
@@ -224,10 +240,6 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	httpSrv := srv.HTTPServer(mux)
 
 	var wg sync.WaitGroup
-	// A server that stops by itself ends the UI, and serve reports why.
-	ctx, stopUI := context.WithCancelCause(ctx)
-	defer stopUI(nil)
-	var httpErr error
 	wg.Go(func() {
 		var err error
 		if plan.cert != nil {
@@ -237,15 +249,17 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			err = httpSrv.Serve(l)
 		}
 		if !errors.Is(err, http.ErrServerClosed) {
-			httpErr = err
-			stopUI(err)
+			warn.warn(fmt.Sprintf("the MCP server at %s stopped serving: %v", url, err))
 		}
 	})
 	sockCtx, stopSock := context.WithCancel(ctx)
 	defer stopSock()
 	if sl != nil {
 		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			err := socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			if err != nil {
+				warn.warn(fmt.Sprintf("the socket %s stopped serving: %v", sockPath, err))
+			}
 		})
 	}
 	var uiErr error
@@ -258,6 +272,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			Alerts: o.alerts, Status: status, Environ: e.environ,
 			Inbox: box, Name: "this terminal",
 		})
+		warn.attach(status, p.SetStatus)
 		uiErr = p.Run(ctx)
 	}
 	stopSock()
@@ -278,8 +293,6 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
 	switch {
-	case httpErr != nil:
-		return interaction.WrapError(interaction.CodeInternal, httpErr, "the MCP server on %s stopped: %v", url, httpErr)
 	case o.ssh.headless:
 		return nil // a signal is how a headless inbox is stopped
 	case errors.Is(uiErr, tui.ErrInterrupted):
@@ -463,4 +476,69 @@ func limitGC(e env) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
 	}
+}
+
+// warner shows the failures that do not stop serve, such as a history
+// record that could not be written: on the inbox's screen at once (in the
+// activity log, and on the status line once the view is attached), and on
+// standard error, at once when that is not the terminal the inbox draws on
+// (where it would tear the screen), else when serve ends.
+type warner struct {
+	stderr io.Writer
+	live   bool
+	report func(msg string) // the activity log
+
+	mu        sync.Mutex
+	status    string       // the view's status line without warnings
+	setStatus func(string) // the view's, once attached
+	warning   string       // the latest warning, for a view attached later
+	later     []string     // messages for flush, in order
+	count     map[string]int
+}
+
+func newWarner(stderr io.Writer, live bool, report func(msg string)) *warner {
+	return &warner{stderr: stderr, live: live, report: report, count: map[string]int{}}
+}
+
+// attach shows warnings on a view's status line from now on, and the
+// latest one at once.
+func (w *warner) attach(status string, setStatus func(string)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.status, w.setStatus = status, setStatus
+	if w.warning != "" {
+		setStatus(status + "  ⚠ " + w.warning)
+	}
+}
+
+// warn reports msg. It is safe for concurrent use.
+func (w *warner) warn(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.report(msg)
+	w.warning = msg
+	if w.setStatus != nil {
+		w.setStatus(w.status + "  ⚠ " + msg)
+	}
+	if w.live {
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+		return
+	}
+	if w.count[msg] == 0 {
+		w.later = append(w.later, msg)
+	}
+	w.count[msg]++
+}
+
+// flush prints what warn kept for the end.
+func (w *warner) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, msg := range w.later {
+		if n := w.count[msg]; n > 1 {
+			msg += fmt.Sprintf(" (%d times)", n)
+		}
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+	}
+	w.later = nil
 }
