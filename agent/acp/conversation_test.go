@@ -153,7 +153,8 @@ func TestPermission(t *testing.T) {
 func TestCancelMidTurnWithdrawsQuestions(t *testing.T) {
 	outcome := make(chan string, 1)
 	agent := &testAgent{prompt: func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error) {
-		resp, err := a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sid,
+		// Not ctx: session/cancel ends it, and the answer is what matters.
+		resp, err := a.conn.RequestPermission(context.Background(), sdk.RequestPermissionRequest{SessionId: sid,
 			ToolCall: sdk.ToolCallUpdate{ToolCallId: "t1", Title: sdk.Ptr("Delete everything")},
 			Options:  []sdk.PermissionOption{{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Yes", OptionId: "y"}}})
 		switch {
