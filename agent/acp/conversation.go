@@ -231,7 +231,9 @@ func (c *conversation) initialize(ctx context.Context) error {
 // callError words a failed request to the agent.
 func (c *conversation) callError(ctx context.Context, method string, limit time.Duration, err error) error {
 	select {
-	case <-c.done:
+	case <-c.conn.Done():
+		// The agent is gone: say why, once the conversation knows.
+		<-c.done
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if c.endErr != nil {
