@@ -29,6 +29,10 @@ func TestMain(m *testing.M) {
 		// commands waits for its ticks in execBatchMsg.
 		goleak.IgnoreTopFunction("charm.land/bubbletea/v2.Tick.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
+		// Syntax highlighting in a conversation's Markdown (chroma) uses
+		// regexp2, whose timeout clock runs on a goroutine of its own
+		// that stops after a quiet spell.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 	)
 }
 

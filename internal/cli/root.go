@@ -93,7 +93,7 @@ whether you answered (0), declined (1), or the request was bad (2).`,
 		// With no subcommand, show the help (and exit 0).
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e))
+	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e), newRunCmd(e))
 	return root
 }
 
