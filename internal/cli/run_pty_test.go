@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +36,16 @@ func runOnPTY(t *testing.T, term *ptytest.Terminal, environ []string, drive func
 	}
 }
 
+// waitTurnEnd waits, after mark (taken before the answer's key), for the
+// reply to show and for the prompt's hint to be back: the turn is over.
+// The renderer may draw the two in either order.
+func waitTurnEnd(term *ptytest.Terminal, mark int, reply string) {
+	term.WaitUntil(mark, strconv.Quote(reply)+" and the turn's end", func() bool {
+		text := term.Text(mark)
+		return strings.Contains(text, reply) && strings.Contains(text, "enter sends ·")
+	})
+}
+
 // TestPTYRunScriptedAgent is asktui run -- asktui demo --acp SCENARIO on a
 // pseudo-terminal: a prompt, the streamed reply, the permission request
 // answered by key, the turn's end, ctrl+c.
@@ -51,15 +64,43 @@ func TestPTYRunScriptedAgent(t *testing.T) {
 		term.Type("migrate it\r")
 		term.WaitFor(mark, "Run the migration now?")
 		term.WaitFor(mark, "Pick one")
+		mark = term.Mark()
 		term.Type("1")
-		// The turn is over when the prompt's hint is back after the reply.
-		term.WaitUntil(mark, "the reply, then the turn's end", func() bool {
-			text := term.Text(mark)
-			i := strings.LastIndex(text, "Migration answer: Yes.")
-			return i >= 0 && strings.Contains(text[i:], "enter sends")
-		})
+		waitTurnEnd(term, mark, "Migration answer: Yes.")
 		term.Type("\x03")
 	}, "run", "--theme", "dark", "--history", "off", "--socket", "off", "--", exe, "demo", "--acp", "--speed", "20", "testdata/acp-quick.yaml")
+	if got.code != 0 || got.stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; screen:\n%s", got.code, got.stdout, got.stderr, term.Text(0))
+	}
+}
+
+// TestPTYRunExampleAgent is asktui run -- <the acp-go-sdk's example agent>
+// on a pseudo-terminal: an agent nobody here wrote. A prompt, its streamed
+// reply, its permission request answered by key, the turn's end.
+func TestPTYRunExampleAgent(t *testing.T) {
+	skipUnderRace(t)
+	if testing.Short() {
+		t.Skip("builds the SDK's example agent")
+	}
+	bin := filepath.Join(t.TempDir(), "example-agent")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput(); err != nil {
+		t.Fatalf("building the example agent: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	environ := []string{"TERM=xterm-256color", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "XDG_STATE_HOME=" + dir}
+	term := ptytest.New(t, ptytest.Options{})
+	got := runOnPTY(t, term, environ, func() {
+		term.WaitFor(0, "enter sends")
+		mark := term.Mark()
+		term.Type("Improve the config\r")
+		term.WaitFor(mark, "Example Agent")
+		term.WaitFor(mark, "Modifying critical configuration file")
+		term.WaitFor(mark, "Pick one")
+		mark = term.Mark()
+		term.Type("1")
+		waitTurnEnd(term, mark, "successfully updated")
+		term.Type("\x03")
+	}, "run", "--theme", "dark", "--history", "off", "--socket", "off", "--", bin)
 	if got.code != 0 || got.stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; screen:\n%s", got.code, got.stdout, got.stderr, term.Text(0))
 	}
