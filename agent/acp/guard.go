@@ -90,7 +90,6 @@ type probe struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
 }
 
 // run copies until the agent's output ends. It returns a coded
@@ -116,7 +115,7 @@ func (g *guard) run() error {
 			break
 		}
 		if p.Method == "elicitation/create" && len(p.ID) > 0 {
-			g.rememberOrder(p.Params)
+			g.rememberOrder(b)
 		}
 		if len(p.ID) > 0 && (p.Method == "session/request_permission" || p.Method == "elicitation/create") {
 			// The SDK handles requests concurrently with notifications: let
@@ -186,16 +185,18 @@ func orderKey(keys []string) string {
 
 // rememberOrder notes the order of an elicitation's properties, which the
 // SDK's map loses, for [guard.order].
-func (g *guard) rememberOrder(params json.RawMessage) {
+func (g *guard) rememberOrder(line []byte) {
 	var p struct {
-		Schema struct {
-			Properties json.RawMessage `json:"properties"`
-		} `json:"requestedSchema"`
+		Params struct {
+			Schema struct {
+				Properties json.RawMessage `json:"properties"`
+			} `json:"requestedSchema"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(params, &p) != nil {
+	if json.Unmarshal(line, &p) != nil {
 		return
 	}
-	keys := objectKeys(p.Schema.Properties)
+	keys := objectKeys(p.Params.Schema.Properties)
 	if len(keys) > 1 {
 		g.orders.Store(orderKey(keys), keys)
 	}

@@ -200,7 +200,7 @@ type rig struct {
 
 // newRig connects a conversation to agent, in process, and starts a
 // session (or resumes session resume).
-func newRig(t *testing.T, agent *testAgent, opts Options, resume string) *rig {
+func newRig(t testing.TB, agent *testAgent, opts Options, resume string) *rig {
 	t.Helper()
 	human := interactiontest.NewProvider()
 	svc := interaction.NewService()
