@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -345,5 +346,26 @@ func TestCloseEndsQuietly(t *testing.T) {
 	_, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: "x"}})
 	if !errors.As(err, &e) {
 		t.Fatalf("Prompt after Close: %v", err)
+	}
+}
+
+func TestCancelGivesUpOnAHungAgent(t *testing.T) {
+	release, holding := make(chan struct{}), make(chan struct{})
+	agent := &testAgent{prompt: func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error) {
+		close(holding)
+		<-release // deaf to session/cancel
+		return sdk.StopReasonEndTurn, nil
+	}}
+	r := newRig(t, agent, Options{CancelGrace: 50 * time.Millisecond}, "")
+	defer close(release)
+	done := r.prompt("go")
+	wait(t, holding)
+	r.c.Cancel()
+	res := wait(t, done)
+	if res.err != nil || res.stop != interaction.StopCancelled {
+		t.Fatalf("Prompt = %q, %v; want cancelled", res.stop, res.err)
+	}
+	if e := r.sink.waitKind(t, interaction.EventTurnEnded); e.Stop != interaction.StopCancelled {
+		t.Fatalf("turn ended with %q", e.Stop)
 	}
 }

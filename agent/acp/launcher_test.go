@@ -123,16 +123,17 @@ func TestConfigFile(t *testing.T) {
 
 func TestAgentProcessFailures(t *testing.T) {
 	for _, tt := range []struct {
-		mode string
-		code interaction.Code
-		want string
+		mode    string
+		timeout time.Duration
+		code    interaction.Code
+		want    string
 	}{
-		{"garbage", interaction.CodeAgentProtocol, "Starting agent v1.2"},
-		{"crash", interaction.CodeAgentExited, "out of cheese"},
-		{"hang", interaction.CodeAgentProtocol, "did not answer initialize within"},
+		{"garbage", 0, interaction.CodeAgentProtocol, "Starting agent v1.2"},
+		{"crash", 0, interaction.CodeAgentExited, "out of cheese"},
+		{"hang", 300 * time.Millisecond, interaction.CodeAgentProtocol, "did not answer initialize within"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			l, _, argv := launcher(t, tt.mode, Options{StartTimeout: 300 * time.Millisecond})
+			l, _, argv := launcher(t, tt.mode, Options{StartTimeout: tt.timeout})
 			_, err := l.StartCommand(context.Background(), argv, "", nil)
 			if interaction.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("StartCommand: %v, want %s with %q", err, tt.code, tt.want)
