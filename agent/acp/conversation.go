@@ -26,9 +26,12 @@ const maxEmbed = 1 << 20
 // maxPages bounds how many pages of session/list are read.
 const maxPages = 20
 
-// errTurnCancelled is the cause that withdraws a cancelled turn's
-// questions.
-var errTurnCancelled = interaction.Errorf(interaction.CodeAborted, "the turn was cancelled")
+// errTurnCancelled and errTurnEnded withdraw the questions of a turn
+// that was cancelled, or ended with questions still open.
+var (
+	errTurnCancelled = interaction.Errorf(interaction.CodeAborted, "the turn was cancelled")
+	errTurnEnded     = interaction.Errorf(interaction.CodeAborted, "the agent ended its turn without waiting for the answer")
+)
 
 // conversation is one ACP session with one agent process. It implements
 // interaction.Conversation, and it is the SDK's acp.Client: the agent's
@@ -146,7 +149,13 @@ func (c *conversation) withStderr(err error) error {
 	if tail == "" || !errors.As(err, &e) {
 		return err
 	}
-	return &interaction.Error{Code: e.Code, Message: e.Message + "; its last words on standard error:\n" + tail, Err: e.Err}
+	// The last line first, for a screen with room for one; the rest after.
+	lines := strings.Split(tail, "\n")
+	msg := e.Message + "; it said: " + strings.TrimSpace(lines[len(lines)-1])
+	if len(lines) > 1 {
+		msg += "\n\nThe end of its standard error:\n" + tail
+	}
+	return &interaction.Error{Code: e.Code, Message: msg, Err: e.Err}
 }
 
 // finish ends the conversation once: open questions are withdrawn, a turn
@@ -438,7 +447,7 @@ func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPar
 	c.turn = nil
 	cancelled := t.cancelled
 	c.mu.Unlock()
-	t.cancel(errTurnCancelled)
+	t.cancel(errTurnEnded)
 	stop()
 	close(t.done)
 

@@ -105,3 +105,26 @@ func TestPTYRunExampleAgent(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; screen:\n%s", got.code, got.stdout, got.stderr, term.Text(0))
 	}
 }
+
+// TestPTYRunAgentThatDies runs asktui run as a process of its own, on an
+// agent that exits while starting: the screen says why, and once the
+// human quits, so does the exit status.
+func TestPTYRunAgentThatDies(t *testing.T) {
+	skipUnderRace(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := ptytest.New(t, ptytest.Options{})
+	// The agent is asktui demo --acp on a scenario that does not exist:
+	// it fails before it says a word.
+	p := startChild(t, term, "run", "--theme", "dark", "--history", "off", "--socket", "off", "--", exe, "demo", "--acp", "no-such-scenario")
+	term.WaitFor(0, "AGENT_EXITED")
+	term.Type("\x03")
+	if code := p.Wait(func() string { return term.Text(0) }); code != exitAgent {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitAgent, p.Stderr.String())
+	}
+	if !strings.Contains(p.Stderr.String(), "AGENT_EXITED") {
+		t.Fatalf("stderr %q does not say why", p.Stderr.String())
+	}
+}
