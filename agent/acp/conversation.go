@@ -61,6 +61,7 @@ type conversation struct {
 	urls    map[string]context.CancelFunc // open URL elicitations by id
 
 	emitMu    sync.Mutex
+	started   bool // EventStarted went out: a conversation that never started sends nothing
 	sinkEnded bool
 
 	closeOnce sync.Once
@@ -188,7 +189,9 @@ func (c *conversation) finish(err error) {
 	close(c.done)
 }
 
-// emit hands an event to the sink, in order, until the conversation ended.
+// emit hands an event to the sink, in order, from EventStarted until the
+// conversation ended. An agent that fails to start is the caller's error
+// of Start alone, not a conversation.
 func (c *conversation) emit(e interaction.ConversationEvent) {
 	e.Conversation = c.id
 	if e.Time.IsZero() {
@@ -196,7 +199,10 @@ func (c *conversation) emit(e interaction.ConversationEvent) {
 	}
 	c.emitMu.Lock()
 	defer c.emitMu.Unlock()
-	if !c.sinkEnded {
+	if e.Kind == interaction.EventStarted {
+		c.started = true
+	}
+	if c.started && !c.sinkEnded {
 		c.sink.ConversationEvent(e)
 	}
 }

@@ -198,3 +198,14 @@ func TestScenarioOverAProcess(t *testing.T) {
 		t.Fatalf("ended with %v", ended.Err)
 	}
 }
+
+func TestFailedStartSendsNoEvents(t *testing.T) {
+	l, _, argv := launcher(t, "crash", Options{})
+	s := newSink()
+	if _, err := l.StartCommand(context.Background(), argv, "", s); interaction.CodeOf(err) != interaction.CodeAgentExited {
+		t.Fatalf("StartCommand: %v", err)
+	}
+	if events := s.all(); len(events) != 0 {
+		t.Fatalf("a conversation that never started sent %v", kinds(events))
+	}
+}
