@@ -167,7 +167,7 @@ func TestScenarioOverAProcess(t *testing.T) {
 	perm.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Yes"}}}})
 
 	form := human.Next(t)
-	if len(form.Req.Questions) != 2 || form.Req.Questions[0].Question != "Database" || len(form.Req.Questions[0].Options) != 2 {
+	if len(form.Req.Questions) != 2 || form.Req.Questions[0].Question != "Which database?" || len(form.Req.Questions[0].Options) != 2 {
 		t.Fatalf("form %+v", form.Req.Questions)
 	}
 	form.Answer(interaction.Answer{Answers: []interaction.AnswerItem{

@@ -290,14 +290,9 @@ func (s *scenarioSession) askForm(ctx context.Context, req interaction.Request) 
 	for i, q := range req.Questions {
 		key := fmt.Sprintf("q%0*d_%s", width, i+1, q.ID)
 		keys[i] = key
-		title := q.Header
-		if title == "" {
-			title = q.Question
-		}
+		// Form fields have no header: the question is the title.
+		title := q.Question
 		p := map[string]any{"type": "string", "title": title}
-		if q.Question != title {
-			p["description"] = q.Question
-		}
 		if len(q.Options) > 0 {
 			choices := make([]any, 0, len(q.Options))
 			for _, o := range q.Options {
@@ -308,7 +303,7 @@ func (s *scenarioSession) askForm(ctx context.Context, req interaction.Request) 
 				choices = append(choices, c)
 			}
 			if q.MultiSelect {
-				p = map[string]any{"type": "array", "title": title, "description": q.Question, "items": map[string]any{"anyOf": choices}}
+				p = map[string]any{"type": "array", "title": title, "items": map[string]any{"anyOf": choices}}
 			} else {
 				p["oneOf"] = choices
 			}
