@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -32,6 +33,7 @@ type runOptions struct {
 	resume  string
 	history string
 	socket  string
+	log     string
 	theme   themeFlag
 	alerts  tui.Alerts
 }
@@ -76,6 +78,7 @@ without a question tool of their own can still ask.
 	f.StringVar(&o.resume, "resume", "", "resume the agent's newest session here, or --resume=ID that one")
 	f.Lookup("resume").NoOptDefVal = resumeLatest
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
+	f.StringVar(&o.log, "log", "", "append the agents' standard error and protocol diagnostics to this file")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+e.socketPath()+`, or one of this run's own when that is taken); "off" opens none`)
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
@@ -171,9 +174,18 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
 	}
 
+	var logger *slog.Logger
+	if o.log != "" {
+		f, err := os.OpenFile(o.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
+		}
+		defer func() { _ = f.Close() }()
+		logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	l, err := acp.NewLauncher(acp.Options{
 		Asker: svc, Cwd: cwd, MCP: mcpServer, ConfigPath: configPath,
-		Getenv: e.getenv, Environ: e.environ, Version: ver,
+		Getenv: e.getenv, Environ: e.environ, Version: ver, Logger: logger,
 	})
 	if err != nil {
 		return err
