@@ -369,3 +369,45 @@ func TestCancelGivesUpOnAHungAgent(t *testing.T) {
 		t.Fatalf("turn ended with %q", e.Stop)
 	}
 }
+
+func TestCapabilitiesAdvertised(t *testing.T) {
+	agent := &testAgent{init: make(chan sdk.InitializeRequest, 1)}
+	newRig(t, agent, Options{Version: "1.2.3"}, "")
+	req := <-agent.init
+	b, _ := json.Marshal(req.ClientCapabilities)
+	// Elicitation only: no file system, no terminals.
+	if want := `{"auth":{},"elicitation":{"form":{},"url":{}},"fs":{}}`; string(b) != want {
+		t.Fatalf("clientCapabilities %s\nwant %s", b, want)
+	}
+	if req.ClientInfo == nil || req.ClientInfo.Name != "asktui" || req.ClientInfo.Version != "1.2.3" {
+		t.Fatalf("clientInfo %+v", req.ClientInfo)
+	}
+}
+
+func TestPermissionBeforeItsToolCall(t *testing.T) {
+	agent := &testAgent{prompt: func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error) {
+		_, _ = a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sid,
+			ToolCall: sdk.ToolCallUpdate{ToolCallId: "t9", Title: sdk.Ptr("Write notes.md"), Kind: sdk.Ptr(sdk.ToolKindEdit),
+				Content: []sdk.ToolCallContent{sdk.ToolDiffContent("notes.md", "hello\n")}},
+			Options: []sdk.PermissionOption{{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: "a"}}})
+		a.update(ctx, sid, sdk.UpdateToolCall("t9", sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted)))
+		return sdk.StopReasonEndTurn, nil
+	}}
+	r := newRig(t, agent, Options{}, "")
+	done := r.prompt("go")
+	call := r.human.Next(t)
+	if d := call.Req.Questions[0].Detail; !strings.Contains(d, "+hello") {
+		t.Fatalf("the diff is not in the question's detail:\n%s", d)
+	}
+	call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Allow"}}}})
+	wait(t, done)
+	var last *interaction.ToolCall
+	for _, e := range r.sink.all() {
+		if e.Kind == interaction.EventToolCall {
+			last = e.Tool
+		}
+	}
+	if last == nil || last.Title != "Write notes.md" || last.Status != interaction.ToolCompleted || last.Kind != interaction.ToolEdit || len(last.Content) != 1 {
+		t.Fatalf("merged tool call %+v", last)
+	}
+}

@@ -120,9 +120,13 @@ type testAgent struct {
 	modes  *sdk.SessionModeState
 	prompt func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error)
 	newReq chan sdk.NewSessionRequest
+	init   chan sdk.InitializeRequest
 }
 
-func (a *testAgent) Initialize(context.Context, sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+func (a *testAgent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	if a.init != nil {
+		a.init <- p
+	}
 	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentCapabilities: a.caps,
 		AgentInfo: &sdk.Implementation{Name: "test-agent", Version: "1"}}, nil
 }
