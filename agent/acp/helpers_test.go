@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -43,6 +44,17 @@ func agentMain(mode string) int {
 			return 1
 		}
 		return 0
+	case strings.HasPrefix(mode, "spawn:"):
+		// A child that holds standard output open, as an MCP server or a
+		// shell an agent started would; only killing the process group
+		// ends it.
+		child := exec.Command("sleep", "300")
+		child.Stdout = os.Stdout
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return agentMain("scenario:" + strings.TrimPrefix(mode, "spawn:"))
 	case mode == "garbage":
 		fmt.Println("Starting agent v1.2 …")
 		_, _ = io.Copy(io.Discard, os.Stdin)

@@ -209,3 +209,24 @@ func TestFailedStartSendsNoEvents(t *testing.T) {
 		t.Fatalf("a conversation that never started sent %v", kinds(events))
 	}
 }
+
+// TestCloseKillsTheProcessGroup: an agent whose child holds its standard
+// output open ends with Close all the same (the output's end is what the
+// conversation waits for).
+func TestCloseKillsTheProcessGroup(t *testing.T) {
+	scenario, _ := filepath.Abs("testdata/quick.yaml")
+	l, _, argv := launcher(t, "spawn:"+scenario, Options{})
+	s := newSink()
+	conv, err := l.StartCommand(context.Background(), argv, "", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- conv.Close() }()
+	if err := wait(t, closed); err != nil {
+		t.Fatal(err)
+	}
+	if ended := s.waitKind(t, interaction.EventEnded); ended.Err != nil {
+		t.Fatalf("ended with %v", ended.Err)
+	}
+}

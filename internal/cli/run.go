@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,6 +37,7 @@ type runOptions struct {
 	history string
 	socket  string
 	log     string
+	list    bool
 	theme   themeFlag
 	alerts  tui.Alerts
 }
@@ -68,7 +72,7 @@ without a question tool of their own can still ask.
 			if at := cmd.ArgsLenAtDash(); at >= 0 {
 				names, argv = args[:at], args[at:]
 			}
-			if len(names) == 0 && len(argv) == 0 {
+			if len(names) == 0 && len(argv) == 0 && !o.list {
 				return errors.New("name an agent to run (gemini, claude, codex, opencode, goose), or give a command after --")
 			}
 			return runAgents(cmd.Context(), names, argv, *o, e)
@@ -78,6 +82,7 @@ without a question tool of their own can still ask.
 	f.StringVar(&o.resume, "resume", "", "resume the agent's newest session here, or --resume=ID that one")
 	f.Lookup("resume").NoOptDefVal = resumeLatest
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
+	f.BoolVar(&o.list, "list", false, "list the agents asktui knows, and which are installed, and exit")
 	f.StringVar(&o.log, "log", "", "append the agents' standard error and protocol diagnostics to this file")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+e.socketPath()+`, or one of this run's own when that is taken); "off" opens none`)
 	addThemeFlag(cmd, &o.theme)
@@ -149,6 +154,13 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	}
 	svc := interaction.NewService()
 	ver, _ := e.build.info()
+	if o.list {
+		l, err := acp.NewLauncher(acp.Options{Asker: svc, Cwd: cwd, ConfigPath: configPath, Getenv: e.getenv})
+		if err != nil {
+			return err
+		}
+		return listAgents(e.stdout, l.Agents())
+	}
 
 	// asktui's MCP server, for the agents' own ask_user_question: over
 	// HTTP on a loopback port of this run's, with a token of this run's.
@@ -272,6 +284,21 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return errs.err() // the exit status says an agent failed
 	}
 	return nil
+}
+
+// listAgents prints the agents: name, what it runs, and what is missing.
+func listAgents(w io.Writer, agents []interaction.AgentChoice) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, a := range agents {
+		state := "ready"
+		if a.Missing != "" {
+			state = a.Missing
+		}
+		if _, err := fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Name, a.Description, state); err != nil {
+			return err
+		}
+	}
+	return tw.Flush()
 }
 
 // checkAgents fails with AGENT_NOT_FOUND for a name the launcher does not

@@ -48,3 +48,16 @@ func TestRunFailsBeforeTheTerminal(t *testing.T) {
 		t.Errorf("AGENT_AUTH exits %d", got)
 	}
 }
+
+func TestRunList(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr strings.Builder
+	code := run(context.Background(), []string{"run", "--list"}, env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		environ: []string{"PATH=" + dir, "HOME=" + dir}, openTTY: mustNotOpenTTY(t),
+	})
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "gemini") || !strings.Contains(lines[0], "not installed") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+}
