@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -409,5 +411,35 @@ func TestPermissionBeforeItsToolCall(t *testing.T) {
 	}
 	if last == nil || last.Title != "Write notes.md" || last.Status != interaction.ToolCompleted || last.Kind != interaction.ToolEdit || len(last.Content) != 1 {
 		t.Fatalf("merged tool call %+v", last)
+	}
+}
+
+func TestPromptAttachesFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	parts := []interaction.PromptPart{{Text: "Summarise "}, {Path: "notes.md"}}
+	for _, tt := range []struct {
+		embed bool
+		want  string
+	}{
+		{false, `[{"text":"Summarise ","type":"text"},{"name":"notes.md","type":"resource_link","uri":"file://` + dir + `/notes.md"}]`},
+		{true, `[{"text":"Summarise ","type":"text"},{"resource":{"text":"# Notes\n","uri":"file://` + dir + `/notes.md"},"type":"resource"}]`},
+	} {
+		agent := &testAgent{asked: make(chan []sdk.ContentBlock, 1),
+			caps: sdk.AgentCapabilities{PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: tt.embed}}}
+		r := newRig(t, agent, Options{Cwd: dir}, "")
+		if _, err := r.c.Prompt(context.Background(), parts); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(<-agent.asked)
+		if string(b) != tt.want {
+			t.Errorf("embed %v: prompt %s\nwant %s", tt.embed, b, tt.want)
+		}
+	}
+	r := newRig(t, &testAgent{}, Options{Cwd: dir}, "")
+	if _, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Path: "missing.md"}}); interaction.CodeOf(err) != interaction.CodeInvalidRequest {
+		t.Fatalf("a missing file: %v", err)
 	}
 }

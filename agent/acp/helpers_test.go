@@ -133,6 +133,7 @@ type testAgent struct {
 	prompt func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error)
 	newReq chan sdk.NewSessionRequest
 	init   chan sdk.InitializeRequest
+	asked  chan []sdk.ContentBlock
 }
 
 func (a *testAgent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
@@ -171,6 +172,9 @@ func (a *testAgent) ListSessions(context.Context, sdk.ListSessionsRequest) (sdk.
 	}}, nil
 }
 func (a *testAgent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	if a.asked != nil {
+		a.asked <- p.Prompt
+	}
 	if a.prompt == nil {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
