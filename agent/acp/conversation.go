@@ -100,7 +100,13 @@ func newConversation(opts Options, id, name string, sink interaction.Conversatio
 	c.conn = sdk.NewClientSideConnection(c, stdin, pr)
 	c.conn.SetLogger(opts.Logger)
 	guarded := make(chan error, 1)
-	go func() { guarded <- c.guard.run() }()
+	go func() {
+		err := c.guard.run()
+		if cl, ok := stdout.(io.Closer); ok {
+			_ = cl.Close() // read to its end (or given up on)
+		}
+		guarded <- err
+	}()
 	go func() {
 		<-c.conn.Done()
 		close(stop)

@@ -230,3 +230,29 @@ func TestCloseKillsTheProcessGroup(t *testing.T) {
 		t.Fatalf("ended with %v", ended.Err)
 	}
 }
+
+// TestNoDescriptorLeft: a conversation leaves no file open behind it.
+func TestNoDescriptorLeft(t *testing.T) {
+	fds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd here")
+		}
+		return len(entries)
+	}
+	scenario, _ := filepath.Abs("testdata/quick.yaml")
+	l, _, argv := launcher(t, "scenario:"+scenario, Options{})
+	before := fds()
+	for range 3 {
+		conv, err := l.StartCommand(context.Background(), argv, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := conv.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := fds(); after > before {
+		t.Fatalf("%d descriptors open before three conversations, %d after", before, after)
+	}
+}
