@@ -215,6 +215,7 @@ func (c *conversation) emit(e interaction.ConversationEvent) {
 
 // initialize says hello and learns what the agent can do.
 func (c *conversation) initialize(ctx context.Context) error {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
 	resp, err := c.conn.Initialize(ctx, sdk.InitializeRequest{
@@ -225,7 +226,7 @@ func (c *conversation) initialize(ctx context.Context) error {
 		ClientInfo: &sdk.Implementation{Name: "asktui", Title: sdk.Ptr("asktui"), Version: c.opts.Version},
 	})
 	if err != nil {
-		return c.callError(ctx, "initialize", c.opts.StartTimeout, err)
+		return c.callError(ctx, "initialize", start, err)
 	}
 	if resp.ProtocolVersion != sdk.ProtocolVersionNumber {
 		return interaction.Errorf(interaction.CodeAgentProtocol,
@@ -250,7 +251,7 @@ func (c *conversation) initialize(ctx context.Context) error {
 }
 
 // callError words a failed request to the agent.
-func (c *conversation) callError(ctx context.Context, method string, limit time.Duration, err error) error {
+func (c *conversation) callError(ctx context.Context, method string, since time.Time, err error) error {
 	select {
 	case <-c.conn.Done():
 		// The agent is gone: say why, once the conversation knows.
@@ -264,7 +265,7 @@ func (c *conversation) callError(ctx context.Context, method string, limit time.
 	default:
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return interaction.Errorf(interaction.CodeAgentProtocol, "%s did not answer %s within %s", c.name, method, limit)
+		return interaction.Errorf(interaction.CodeAgentProtocol, "%s did not answer %s within %s", c.name, method, time.Since(since).Round(100*time.Millisecond))
 	}
 	if ctx.Err() != nil {
 		return interaction.WrapError(interaction.CodeAborted, ctx.Err(), "%s: %s was abandoned: %v", c.name, method, ctx.Err())
@@ -316,6 +317,7 @@ func (c *conversation) mcpServers() []sdk.McpServer {
 
 // open starts a new session, or resumes session resume.
 func (c *conversation) open(ctx context.Context, resume string) error {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
 	defer cancel()
 	c.mu.Lock()
@@ -325,7 +327,7 @@ func (c *conversation) open(ctx context.Context, resume string) error {
 	if resume == "" {
 		resp, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.opts.Cwd, McpServers: servers})
 		if err != nil {
-			return c.callError(ctx, "session/new", c.opts.SessionTimeout, err)
+			return c.callError(ctx, "session/new", start, err)
 		}
 		c.setSession(string(resp.SessionId), resp.Modes)
 		c.emit(interaction.ConversationEvent{Kind: interaction.EventStarted, Info: c.infoPtr()})
@@ -343,13 +345,13 @@ func (c *conversation) open(ctx context.Context, resume string) error {
 	if caps.LoadSession {
 		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
 		if err != nil {
-			return c.callError(ctx, "session/load", c.opts.SessionTimeout, err)
+			return c.callError(ctx, "session/load", start, err)
 		}
 		modes = resp.Modes
 	} else {
 		resp, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
 		if err != nil {
-			return c.callError(ctx, "session/resume", c.opts.SessionTimeout, err)
+			return c.callError(ctx, "session/resume", start, err)
 		}
 		modes = resp.Modes
 	}
@@ -396,6 +398,7 @@ func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession,
 	if !list {
 		return nil, interaction.Errorf(interaction.CodeUnsupported, "%s cannot list its past sessions", c.name)
 	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
 	defer cancel()
 	out := []interaction.PastSession{}
@@ -403,7 +406,7 @@ func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession,
 	for range maxPages {
 		resp, err := c.conn.ListSessions(ctx, sdk.ListSessionsRequest{Cwd: sdk.Ptr(c.opts.Cwd), Cursor: cursor})
 		if err != nil {
-			return nil, c.callError(ctx, "session/list", c.opts.SessionTimeout, err)
+			return nil, c.callError(ctx, "session/list", start, err)
 		}
 		for _, s := range resp.Sessions {
 			p := interaction.PastSession{Session: string(s.SessionId), Cwd: s.Cwd}
@@ -450,6 +453,7 @@ func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPar
 	t.ctx, t.cancel = context.WithCancelCause(c.life)
 	pctx, stop := context.WithCancel(ctx)
 	t.stop = stop
+	start := time.Now()
 	c.turn = t
 	session := c.info.Session
 	c.mu.Unlock()
@@ -481,7 +485,7 @@ func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPar
 			return "", err // the conversation's end reported the turn's
 		default:
 		}
-		err = c.callError(ctx, "session/prompt", 0, err)
+		err = c.callError(ctx, "session/prompt", start, err)
 		stopReason = ""
 	}
 	if stopReason == "" && err == nil {
@@ -564,8 +568,9 @@ func (c *conversation) SetMode(ctx context.Context, id string) error {
 	if !known {
 		return interaction.Errorf(interaction.CodeInvalidRequest, "%s has no mode %q", c.name, id)
 	}
+	start := time.Now()
 	if _, err := c.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sdk.SessionId(session), ModeId: sdk.SessionModeId(id)}); err != nil {
-		return c.callError(ctx, "session/set_mode", 0, err)
+		return c.callError(ctx, "session/set_mode", start, err)
 	}
 	c.mu.Lock()
 	c.info.Mode = id
