@@ -21,8 +21,12 @@ const requestExample = `{"questions": [{"id": "q1", "question": "..."}]}`
 // It reads no more than one byte past [MaxRequestBytes] and fails when the
 // request is longer than that limit.
 // Only the object form {"questions": [...]} is accepted, and nothing but
-// whitespace may follow it. Unknown fields are ignored, and "multi_select"
-// is accepted for "multiSelect" (see [Question.UnmarshalJSON]).
+// whitespace may follow it. Unknown fields are ignored. What models often
+// send instead of the canonical form is accepted too: "multi_select" and
+// "multiple" for "multiSelect" (see [Question.UnmarshalJSON]), options as
+// plain strings (["Yes", "No"] for [{"label": "Yes"}, {"label": "No"}]),
+// and questions without an "id" (they get "q1", "q2" … by their place, and
+// their answers come back under those ids).
 //
 // Every error is an *[Error] with [CodeEmptyQuestions] or
 // [CodeInvalidRequest] whose message says where the problem is: the line
@@ -70,10 +74,72 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 			return Request{}, err
 		}
 	}
+	fillMissingIDs(&req)
 	if err := req.Validate(); err != nil {
 		return Request{}, err
 	}
 	return req, nil
+}
+
+// lenientOptions rewrites options given as plain strings, as models often
+// send them ("options": ["Yes", "No"]), into objects with those labels. It
+// returns raw unchanged when there is nothing to rewrite, or when raw is
+// not what it expects (the decoder then says what is wrong).
+func lenientOptions(raw json.RawMessage) json.RawMessage {
+	var q map[string]json.RawMessage
+	if json.Unmarshal(raw, &q) != nil {
+		return raw
+	}
+	var items []json.RawMessage
+	if opts, ok := q["options"]; !ok || json.Unmarshal(opts, &items) != nil {
+		return raw
+	}
+	changed := false
+	for i, item := range items {
+		var label string
+		if json.Unmarshal(item, &label) != nil {
+			continue
+		}
+		b, err := json.Marshal(Option{Label: label})
+		if err != nil {
+			return raw
+		}
+		items[i], changed = b, true
+	}
+	if !changed {
+		return raw
+	}
+	opts, err := json.Marshal(items)
+	if err != nil {
+		return raw
+	}
+	q["options"] = opts
+	b, err := json.Marshal(q)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
+// fillMissingIDs gives each question sent without an id (or with "") the
+// id "qN", N its place in the request, so its answer can be matched; "qN-2"
+// and so on when the request already uses "qN".
+func fillMissingIDs(req *Request) {
+	used := make(map[string]bool, len(req.Questions))
+	for _, q := range req.Questions {
+		used[q.ID] = true
+	}
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		if q.ID != "" {
+			continue
+		}
+		id := fmt.Sprintf("q%d", i+1)
+		for n := 2; used[id]; n++ {
+			id = fmt.Sprintf("q%d-%d", i+1, n)
+		}
+		q.ID, used[id] = id, true
+	}
 }
 
 // decodeCareful decodes data question by question, to say where a
@@ -89,7 +155,7 @@ func decodeCareful(data []byte) (Request, error) {
 	}
 	for i, raw := range raws {
 		var w wireQuestion
-		if err := json.Unmarshal(raw, &w); err != nil {
+		if err := json.Unmarshal(lenientOptions(raw), &w); err != nil {
 			return Request{}, questionDecodeError(i, w.ID, err)
 		}
 		req.Questions[i] = w.question()
@@ -178,7 +244,7 @@ func questionDecodeError(i int, id string, err error) *Error {
 	}
 	if typ.Field == "options" && typ.Type == reflect.TypeFor[Option]() {
 		return WrapError(CodeInvalidRequest, err,
-			`%s: each entry of "options" must be an object such as {"label": "Yes", "description": "..."}, not %s`,
+			`%s: each entry of "options" must be a label string or an object such as {"label": "Yes", "description": "..."}, not %s`,
 			ref, jsonKind(typ.Value))
 	}
 	return WrapError(CodeInvalidRequest, err, "%s: %s", ref, typeErrorMessage(typ))

@@ -77,8 +77,8 @@ func TestDecodeRequestErrors(t *testing.T) {
 			[]string{`question 1 (id "db"): "multi_select" must be true or false, not a number`}},
 		{"options not array", `{"questions":[{"id":"db","question":"?","options":"a,b"}]}`, CodeInvalidRequest,
 			[]string{`question 1 (id "db"): "options" must be an array, not a string`}},
-		{"options as strings", `{"questions":[{"id":"db","question":"?","options":["Yes","No"]}]}`, CodeInvalidRequest,
-			[]string{`question 1 (id "db"): each entry of "options" must be an object such as {"label": "Yes"`, "not a string"}},
+		{"options as numbers", `{"questions":[{"id":"db","question":"?","options":["Yes",2]}]}`, CodeInvalidRequest,
+			[]string{`question 1 (id "db"): each entry of "options" must be a label string or an object such as {"label": "Yes"`, "not a number"}},
 		{"label wrong type", `{"questions":[{"id":"db","question":"?","options":[{"label":true}]}]}`, CodeInvalidRequest,
 			[]string{`question 1 (id "db"): "options.label" must be a string, not a boolean`}},
 		{"agent wrong type", `{"questions":[{"id":"a","question":"?"}],"agent":"me"}`, CodeInvalidRequest,
@@ -215,5 +215,38 @@ func BenchmarkCheckOneOfManyLabels(b *testing.B) {
 		if err := ans.Check(req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDecodeLenient: the forms models send instead of the canonical one
+// are accepted and decode to the canonical request.
+func TestDecodeLenient(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []Question
+	}{
+		{"options as strings", `{"questions":[{"id":"db","question":"Which?","options":["Postgres",{"label":"SQLite","description":"a file"}]}]}`,
+			[]Question{{ID: "db", Question: "Which?", Options: []Option{{Label: "Postgres"}, {Label: "SQLite", Description: "a file"}}}}},
+		{"missing ids", `{"questions":[{"question":"One?"},{"id":"","question":"Two?"},{"id":"x","question":"Three?"}]}`,
+			[]Question{{ID: "q1", Question: "One?"}, {ID: "q2", Question: "Two?"}, {ID: "x", Question: "Three?"}}},
+		{"a filled id taken", `{"questions":[{"question":"One?"},{"id":"q1","question":"Two?"}]}`,
+			[]Question{{ID: "q1-2", Question: "One?"}, {ID: "q1", Question: "Two?"}}},
+		{"multiple", `{"questions":[{"id":"a","question":"?","options":["x","y"],"multiple":true}]}`,
+			[]Question{{ID: "a", Question: "?", Options: []Option{{Label: "x"}, {Label: "y"}}, MultiSelect: true}}},
+		{"multi_select", `{"questions":[{"id":"a","question":"?","multi_select":true}]}`,
+			[]Question{{ID: "a", Question: "?", MultiSelect: true}}},
+		{"html-like labels survive", `{"questions":[{"id":"a","question":"?","options":["<b>&</b>"]}]}`,
+			[]Question{{ID: "a", Question: "?", Options: []Option{{Label: "<b>&</b>"}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := DecodeRequest(strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(req.Questions, tt.want) {
+				t.Fatalf("got %+v\nwant %+v", req.Questions, tt.want)
+			}
+		})
 	}
 }

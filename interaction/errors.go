@@ -35,6 +35,13 @@ const (
 	// CodeInvalidAnswer means a provider returned an answer inconsistent with
 	// the request.
 	CodeInvalidAnswer Code = "INVALID_ANSWER"
+	// CodeUntrusted means the other end of a local connection could not be
+	// shown to be the current user's own, such as a socket in a directory
+	// another user created: nothing was sent to it.
+	CodeUntrusted Code = "UNTRUSTED"
+	// CodeAddressInUse means the address to listen on (a port, a socket)
+	// is taken by another program, such as another asktui serve.
+	CodeAddressInUse Code = "ADDRESS_IN_USE"
 	// CodeAgentNotFound means the agent to start is unknown or its
 	// executable is not installed.
 	CodeAgentNotFound Code = "AGENT_NOT_FOUND"

@@ -14,13 +14,13 @@ import (
 // [AnswerItem.Selected], so labels are unique within a question.
 type Option struct {
 	// Label is the user-facing text and the model-facing selected value.
-	Label string `json:"label"`
+	Label string `json:"label" jsonschema:"Short, unique text of the choice; returned in \"selected\"."`
 	// Description is optional help text rendered by capable interfaces.
-	Description string `json:"description,omitempty"`
+	Description string `json:"description,omitempty" jsonschema:"What choosing it means."`
 	// Preview is optional Markdown or code shown for the option under the
 	// cursor: what choosing it means (the file it writes, the layout it
 	// gives).
-	Preview string `json:"preview,omitempty"`
+	Preview string `json:"preview,omitempty" jsonschema:"Markdown or code shown while the option is under the cursor: what choosing it gives."`
 }
 
 // Question is one question of a [Request].
@@ -29,19 +29,19 @@ type Option struct {
 // "Other" text); a question without Options is answered with free text only.
 type Question struct {
 	// ID is a stable, caller-chosen identifier echoed in the answer.
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"Stable identifier echoed in the answer, such as \"db\"."`
 	// Question is the text to display.
-	Question string `json:"question"`
+	Question string `json:"question" jsonschema:"The complete question to ask."`
 	// Header is an optional short heading or group label.
-	Header string `json:"header,omitempty"`
+	Header string `json:"header,omitempty" jsonschema:"Very short heading for the question (a few words)."`
 	// Detail is optional supporting Markdown shown with the question but
 	// kept out of the labels: a plan to approve, a diff, an error log.
-	Detail string `json:"detail,omitempty"`
+	Detail string `json:"detail,omitempty" jsonschema:"Supporting Markdown the human reads with the question: a plan, a diff, an error log."`
 	// Options are the choices the interface can render as a menu.
-	Options []Option `json:"options,omitempty"`
+	Options []Option `json:"options,omitempty" jsonschema:"2-6 choices, recommended first with \" (Recommended)\" at the end of its label. Omit for a free-text question."`
 	// MultiSelect allows more than one option to be selected. The default
 	// is single-select.
-	MultiSelect bool `json:"multiSelect,omitempty"`
+	MultiSelect bool `json:"multiSelect,omitempty" jsonschema:"Allow several options to be selected. Default false."`
 }
 
 // wireQuestion is the decoding form of a Question. It has no methods, so
@@ -55,6 +55,7 @@ type wireQuestion struct {
 	Options          []Option `json:"options"`
 	MultiSelect      bool     `json:"multiSelect"`
 	MultiSelectSnake bool     `json:"multi_select"`
+	Multiple         bool     `json:"multiple"`
 }
 
 func (w wireQuestion) question() Question {
@@ -64,14 +65,15 @@ func (w wireQuestion) question() Question {
 		Header:      w.Header,
 		Detail:      w.Detail,
 		Options:     w.Options,
-		MultiSelect: w.MultiSelect || w.MultiSelectSnake,
+		MultiSelect: w.MultiSelect || w.MultiSelectSnake || w.Multiple,
 	}
 }
 
 // UnmarshalJSON decodes a question. Besides "multiSelect" it accepts the
-// snake-case spelling "multi_select" that models often produce; when both
-// are present the question is multi-select if either is true. Unknown fields
-// are ignored.
+// spellings "multi_select" and "multiple" that models often produce; the
+// question is multi-select if any of them is true. Unknown fields are
+// ignored. ([DecodeRequest] is more lenient still: options as plain
+// strings, missing ids.)
 func (q *Question) UnmarshalJSON(data []byte) error {
 	w := wireQuestion{
 		ID:          q.ID,
@@ -112,7 +114,7 @@ func (a Agent) DisplayName() string {
 // Request asks the human one or more questions in one flow.
 type Request struct {
 	// Questions to display, in order. A valid request has at least one.
-	Questions []Question `json:"questions"`
+	Questions []Question `json:"questions" jsonschema:"The questions, asked in this order in one flow."`
 	// Agent is the calling agent, when the request came from an agent.
 	Agent *Agent `json:"agent,omitempty"`
 }
@@ -120,16 +122,16 @@ type Request struct {
 // AnswerItem is the answer to one question, routed by the question's ID.
 type AnswerItem struct {
 	// ID is the answered question's id.
-	ID string `json:"id"`
+	ID string `json:"id" jsonschema:"The answered question's id."`
 	// Selected holds the selected option labels. It is empty when the
 	// answer is free text or the question was skipped.
-	Selected []string `json:"selected"`
+	Selected []string `json:"selected" jsonschema:"The chosen option labels; empty for free text or a skipped question."`
 	// Custom is free "Other" text. When non-empty it overrides the choices:
 	// Selected must then be empty.
-	Custom string `json:"custom,omitempty"`
+	Custom string `json:"custom,omitempty" jsonschema:"Free text typed by the human; when present it replaces the choices."`
 	// Note is the human's note on the answer ("yes, but…"), alongside the
 	// selection or the text; it is neither.
-	Note string `json:"note,omitempty"`
+	Note string `json:"note,omitempty" jsonschema:"The human's note on the answer, alongside the selection or the text."`
 }
 
 // MarshalJSON encodes the item with "selected" always an array, never
@@ -160,7 +162,7 @@ func Skip(id string) AnswerItem {
 type Answer struct {
 	// Answers holds one item per answered question. Answers returned by
 	// [Service.Ask] hold exactly one item per question, in request order.
-	Answers []AnswerItem `json:"answers"`
+	Answers []AnswerItem `json:"answers" jsonschema:"One item per question, in request order."`
 }
 
 // MarshalJSON encodes the answer with "answers" always an array, never

@@ -153,6 +153,19 @@ if [[ -n $scale ]]; then
 		echo "\$ go test -run '^\$' -bench ServeScale -benchtime 1x ./internal/cli"
 		go test -run '^$' -bench ServeScale -benchtime 1x ./internal/cli 2>&1 | grep -E '^Benchmark'
 		echo '```'
+		echo
+		echo "### Views over SSH"
+		echo
+		echo "\`BenchmarkSSHViews\` serves the inbox over SSH on loopback (the server and"
+		echo "its clients in one process) with 1 and 8 views at 120x40 and 100 requests"
+		echo "waiting; one op is a new request from \`Ask\` until every view has drawn it"
+		echo "(its window title counting it). \`B/idle-view\` is the heap one idle view"
+		echo "adds, server and client side together (an upper bound)."
+		echo
+		echo '```'
+		echo "\$ go test -run '^\$' -bench SSHViews -benchtime 100x ./internal/sshserve"
+		go test -run '^$' -bench SSHViews -benchtime 100x ./internal/sshserve 2>&1 | grep -E '^Benchmark'
+		echo '```'
 	} >>"$tmp/report.md"
 fi
 

@@ -92,26 +92,26 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 
 func (a *accessibleProvider) prompt(req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
-	fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
 	for i, q := range r.questions {
 		r.tab = i
-		fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.questions))
+		_, _ = fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.questions))
 		if q.header != "" {
-			fmt.Fprintf(a.out, " (%s)", q.header)
+			_, _ = fmt.Fprintf(a.out, " (%s)", q.header)
 		}
-		fmt.Fprintf(a.out, ":\n%s\n", q.text)
+		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.text)
 		q.buildForm(a.styles, nil, 80, 24, "")
 		if q.input != nil {
 			q.input.Title("Your answer (enter to skip):")
 		}
 		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
 		if a.in.eof || err != nil {
-			fmt.Fprintln(a.out, "Declined: no answer was sent.")
+			_, _ = fmt.Fprintln(a.out, "Declined: no answer was sent.")
 			return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined,
 				"the user declined to answer; do not ask the same questions again unless the user asks you to")
 		}
 		if !q.answered() {
-			fmt.Fprintln(a.out, "(skipped)")
+			_, _ = fmt.Fprintln(a.out, "(skipped)")
 		}
 	}
 	return r.answer(), nil

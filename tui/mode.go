@@ -304,7 +304,7 @@ func (m *model) questionKey(msg keyMsg) tea.Cmd {
 		m.gotoTab(r, r.tab+1)
 	case !typing && !r.single() && key.Matches(msg, k.PrevArrow):
 		m.gotoTab(r, r.tab-1)
-	case key.Matches(msg, k.Decline) && !(q.choice != nil && q.choice.Filtering()):
+	case key.Matches(msg, k.Decline) && (q.choice == nil || !q.choice.Filtering()):
 		m.openConfirm(r, confirmDecline)
 	case key.Matches(msg, k.ScrollUp):
 		r.scroll = max(r.scroll-1, 0)

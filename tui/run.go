@@ -60,7 +60,7 @@ func (m *model) applyConvEvents(events []interaction.ConversationEvent) {
 		c := m.convByID(e.Conversation)
 		wasTurn := c.turn
 		c.apply(e)
-		if e.Kind == interaction.EventStarted && c.editor.ta.Focused() == false && c == m.conv() {
+		if e.Kind == interaction.EventStarted && !c.editor.ta.Focused() && c == m.conv() {
 			c.editor.ta.Focus()
 		}
 		if wasTurn && !c.turn {

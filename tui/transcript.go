@@ -62,8 +62,8 @@ func (it *convItem) render(width int, t *transcript, st *styles.Styles, md *mdRe
 	if r.valid {
 		return r.lines
 	}
-	switch {
-	case it.kind == itemMessage:
+	switch it.kind {
+	case itemMessage:
 		r.lines = it.renderStreaming(width, st, md)
 	default:
 		r.lines = it.renderWhole(width, t, st, md)

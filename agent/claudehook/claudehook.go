@@ -256,10 +256,10 @@ func handlePermission(ctx context.Context, in Input, ask Asker) ([]byte, error) 
 	case len(item.Selected) == 0:
 		return nil, errors.New("the permission prompt was skipped")
 	}
-	switch choice := item.Selected[0]; {
-	case choice == allowOnce:
+	switch choice := item.Selected[0]; choice {
+	case allowOnce:
 		return permission(map[string]any{"behavior": "allow"})
-	case choice == denyLabel:
+	case denyLabel:
 		msg := "The user denied this in asktui."
 		if item.Note != "" {
 			msg = "The user denied this in asktui: " + item.Note
@@ -326,12 +326,12 @@ func fence(lang, text string) string {
 }
 
 // unifiedLines shows an edit as removed and added lines.
-func unifiedLines(old, new string) string {
+func unifiedLines(before, after string) string {
 	var b strings.Builder
-	for l := range strings.SplitSeq(strings.TrimRight(old, "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimRight(before, "\n"), "\n") {
 		b.WriteString("- " + l + "\n")
 	}
-	for l := range strings.SplitSeq(strings.TrimRight(new, "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimRight(after, "\n"), "\n") {
 		b.WriteString("+ " + l + "\n")
 	}
 	return b.String()

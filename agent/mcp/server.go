@@ -4,7 +4,8 @@
 //
 // It owns the protocol side only: tool schema and description, decoding of
 // the model's arguments, turning answers and coded failures into tool
-// results, progress notifications while the human thinks, withdrawing
+// results, keepalive comments and progress notifications while the human
+// thinks, re-attaching a re-issued call to its question, withdrawing
 // questions whose caller went away, and the HTTP security wrappers (bearer
 // token, Origin check, body cap; the SDK keeps its own Host check). Listening,
 // token storage and the UI belong to the caller.
@@ -68,10 +69,21 @@ type Options struct {
 	// TrustedOrigins are browser origins, such as "http://localhost:6274"
 	// for the MCP Inspector's web UI, allowed past the Origin check.
 	TrustedOrigins []string
+	// KeepaliveInterval is how often a waiting call writes an SSE comment
+	// on its stream, independent of progress tokens. Zero means
+	// DefaultKeepaliveInterval; a negative value writes none.
+	KeepaliveInterval time.Duration
+	// ReattachGrace is how long a question stays on screen after its
+	// caller's connection dropped, for the same client to issue the same
+	// call again and find it (with its draft). Zero means
+	// DefaultReattachGrace; a negative value withdraws at once.
+	ReattachGrace time.Duration
 	// Version is reported in the server's initialize info.
 	Version string
 	// Logger receives the SDK's log records; nil discards them.
 	Logger *slog.Logger
+
+	hooks testHooks
 }
 
 // Server is asktui's MCP server. Mount [Server.Handler] on a path such as
@@ -89,6 +101,8 @@ type Server struct {
 	posts  map[string]*livePost          // live POST requests by marker
 	ended  map[string]struct{}           // sessions deleted but not yet closed
 	wg     sync.WaitGroup                // session watchers
+
+	tools toolState // the calls' streams and the questions they wait for (reattach.go)
 }
 
 // call is one in-flight tool call.
@@ -124,6 +138,12 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 	if opts.ProgressInterval == 0 {
 		opts.ProgressInterval = DefaultProgressInterval
 	}
+	if opts.KeepaliveInterval == 0 {
+		opts.KeepaliveInterval = DefaultKeepaliveInterval
+	}
+	if opts.ReattachGrace == 0 {
+		opts.ReattachGrace = DefaultReattachGrace
+	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -150,10 +170,11 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 			Capabilities:       &sdk.ServerCapabilities{}, // no logging; tools are inferred
 		})
 	s.sdk.AddTool(&sdk.Tool{
-		Name:        ToolName,
-		Title:       "Ask the user",
-		Description: toolDescription,
-		InputSchema: json.RawMessage(inputSchema),
+		Name:         ToolName,
+		Title:        "Ask the user",
+		Description:  toolDescription,
+		InputSchema:  inputSchema,
+		OutputSchema: outputSchema,
 		Annotations: &sdk.ToolAnnotations{
 			Title:         "Ask the user",
 			ReadOnlyHint:  true,
@@ -176,7 +197,7 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("trusted origin %q: %w", o, err)
 		}
 	}
-	s.handler = cop.Handler(s.authorize(s.track(streamable)))
+	s.handler = cop.Handler(s.authorize(s.track(s.route(streamable))))
 	return s, nil
 }
 
@@ -219,6 +240,7 @@ wait:
 			break wait
 		}
 	}
+	s.tools.closeAsks(interaction.Errorf(interaction.CodeAborted, "the asktui MCP server is shutting down"))
 	for ss := range s.sdk.Sessions() {
 		_ = ss.Close() // a session that fails to close is over all the same
 	}
@@ -339,16 +361,22 @@ func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		return toolError(err), nil
 	}
 	ss := req.Session
-	agent := agentFor(ss.ID(), clientName(ss), subAgent)
+	client := ""
+	if info := req.ClientInfo(); info != nil {
+		client = info.Name
+	}
+	agent := agentFor(ss.ID(), client, subAgent)
 	ireq.Agent = &agent
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	w := s.streamFor(req.Extra)
 	defer s.register(ss.ID(), &call{cancel: cancel})()
 	defer s.watchPOST(req.Extra, cancel)()
+	defer s.keepalive(ctx, w, cancel)()
 	defer s.progress(ctx, req)()
 
-	ans, err := s.asker.Ask(ctx, ireq)
+	ans, err := s.ask(ctx, ireq, w)
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -399,7 +427,7 @@ func (s *Server) watchPOST(extra *sdk.RequestExtra, cancel context.CancelCauseFu
 	if marker == "" {
 		return func() {}
 	}
-	cause := interaction.Errorf(interaction.CodeAborted, "the MCP client disconnected before the human answered")
+	cause := disconnected()
 	s.mu.Lock()
 	p, live := s.posts[marker]
 	s.mu.Unlock()

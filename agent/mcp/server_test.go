@@ -76,6 +76,17 @@ func connectPOSTOnly(t testing.TB, hs *httptest.Server) *sdk.ClientSession {
 
 func dial(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions, postOnly bool) *sdk.ClientSession {
 	t.Helper()
+	return dialVersion(t, hs, copts, postOnly, protocolWithSessions)
+}
+
+// protocolWithSessions is the newest MCP version with sessions, which
+// today's clients negotiate; the SDK client would otherwise speak the
+// sessionless 2026-07-28.
+const protocolWithSessions = "2025-11-25"
+
+// dialVersion connects with the given protocol version.
+func dialVersion(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions, postOnly bool, version string) *sdk.ClientSession {
+	t.Helper()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	client := sdk.NewClient(&sdk.Implementation{Name: "test-client", Version: "1"}, copts)
@@ -84,7 +95,7 @@ func dial(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions, postOnly 
 		HTTPClient:           &http.Client{Transport: bearer{token: testToken, base: tr}},
 		MaxRetries:           -1,
 		DisableStandaloneSSE: postOnly,
-	}, nil)
+	}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -162,7 +173,7 @@ func TestListTools(t *testing.T) {
 		t.Fatalf("tools = %+v, want only %s", res.Tools, ToolName)
 	}
 	tool := res.Tools[0]
-	for _, want := range []string{"(Recommended)", "Other", `"selected"`, "ASK_DECLINED", "multi_select"} {
+	for _, want := range []string{"(Recommended)", "Other", `"selected"`, "ASK_DECLINED", "multiSelect"} {
 		if !strings.Contains(tool.Description, want) {
 			t.Errorf("description lacks %q", want)
 		}
@@ -192,12 +203,12 @@ func TestListTools(t *testing.T) {
 		schema.Properties.Questions.Type != "array" || schema.Properties.Agent.Type != "string" {
 		t.Errorf("schema = %s", data)
 	}
-	for _, p := range []string{"id", "question", "header", "options", "multi_select"} {
+	for _, p := range []string{"id", "question", "header", "detail", "options", "multiSelect"} {
 		if _, ok := schema.Properties.Questions.Items.Properties[p]; !ok {
 			t.Errorf("question schema lacks %q: %s", p, data)
 		}
 	}
-	if fmt.Sprint(schema.Properties.Questions.Items.Required) != "[id question]" {
+	if fmt.Sprint(schema.Properties.Questions.Items.Required) != "[question]" {
 		t.Errorf("question required = %v", schema.Properties.Questions.Items.Required)
 	}
 }
@@ -425,7 +436,8 @@ func TestClientCancelWithdraws(t *testing.T) {
 
 func TestSessionDeleteWithdraws(t *testing.T) {
 	asker := interactiontest.NewProvider()
-	_, hs := serve(t, asker, Options{})
+	// A deleted session does not come back: no grace.
+	_, hs := serve(t, asker, Options{ReattachGrace: time.Hour})
 	cs := connect(t, hs, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -28,8 +28,10 @@
 //	            - id: db
 //	              header: "Storage"
 //	              question: "Which database?"
+//	              detail: "The **plan**: one table per tenant."  # Markdown
 //	              options:
 //	                - {label: "PostgreSQL (Recommended)", description: "Managed"}
+//	                - {label: "MySQL", preview: "```sql\nCREATE TABLE …\n```"}
 //	                - SQLite                              # a bare label
 //	              multiSelect: false                      # or multi_select
 //	          keys: ["down", "enter"]                     # autoplay only
@@ -45,10 +47,13 @@
 //   - tool: a tool call (name, optional args of any shape, reported as
 //     compact JSON) that lasts "for" (default 0) and then reports its
 //     result, failed or not.
-//   - ask: a request in the shape of [interaction.Request], checked with
-//     [interaction.Request.Validate]; the agent waits for the answer and
-//     remembers it by question id (a later ask of the same id overrides).
-//     "keys" are the human's keystrokes for autoplay (see [CheckKey]).
+//   - ask: a request in the shape of [interaction.Request] (a question's
+//     optional Markdown "detail", an option's optional "preview"), checked
+//     with [interaction.Request.Validate]; the agent waits for the answer
+//     and remembers it by question id (a later ask of the same id
+//     overrides). "keys" are the human's keystrokes for autoplay (see
+//     [CheckKey]); answers are never scripted otherwise, so a note on an
+//     answer is typed too ("n", the text, "enter").
 //   - when: a branch on the latest outcome for question "id", which an
 //     earlier ask of the same agent must have asked. Exactly one test:
 //     label: L (L is selected), custom: true (any custom text), custom: T
@@ -66,9 +71,19 @@
 // {{answer.ID}}: the custom text, or the selected labels joined by ", ".
 //
 // Every mistake is a *[ParseError] that names the place and, when known,
-// the line:
+// the line, with every name from the file quoted:
 //
 //	scenario "setup": line 12: agent "scaffold" step 3 (tool): "for": invalid duration "2x"; use a Go duration such as "1.5s" or "800ms"
+//
+// A file over [MaxFileBytes] or nested deeper than [MaxNesting] is refused
+// before the YAML parser sees it ([ErrTooLarge], [ErrTooDeep]).
+//
+// goccy/go-yaml parses the file and decodes it, anchors resolved, into
+// structs whose yaml tags are the keys each mapping may have; a semantic
+// pass then reads each value in the forms it allows and checks what
+// refers to what (when ids, {{answer.ID}}). Every message names the place
+// of the node at fault, found by walking the file along the scenario's
+// shape.
 //
 // The embedded scenarios ([Builtin]) are examples to copy; SCENARIOS.md
 // next to this package is the reference for users.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,8 @@ func FuzzParse(f *testing.F) {
 		"a: b\n---\nc: d\n",
 		"agents:\n  - id: a\n    steps: [{ask: {questions: [{id: q, question: Q, multi_select: yes}], keys: [\"pause:5ms\", \"text:up\", ctrl+x]}}]\n",
 		"\t- [",
+		"x-a: &a\u202eb hi\nagents: [{id: a, steps: [{say: *a\u202ec }]}]\n",
+		"agents: [{id: a, steps: [{tool: {name: t, args: {\"\\e]52;c;aGk=\\a\": .inf}}}]}]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -48,6 +51,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if pe.Msg == "" || pe.Line < 0 || pe.Column < 0 {
 				t.Fatalf("ParseError %+v: want a message and no negative position", pe)
+			}
+			if i := strings.IndexFunc(pe.Error(), unsafeRune); i >= 0 {
+				t.Fatalf("message %q holds a raw control or bidi character at byte %d; quote it", pe.Error(), i)
 			}
 			return
 		}

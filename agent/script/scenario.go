@@ -2,7 +2,6 @@ package script
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -159,8 +158,9 @@ func Parse(name string, data []byte) (*Scenario, error) {
 
 // Load reads and parses the scenario file at path. Errors name the file;
 // the scenario's name defaults to the file's base name without extension.
+// A file over [MaxFileBytes] is refused without reading it all.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readScenario(path)
 	if err != nil {
 		return nil, fmt.Errorf("scenario %q: %w", path, err)
 	}

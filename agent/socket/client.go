@@ -7,8 +7,10 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
@@ -43,9 +45,11 @@ var _ interaction.Provider = (*Client)(nil)
 
 // clientLine is a line the client sends: a request or a cancel.
 type clientLine struct {
-	ID      uint64               `json:"id"`
-	Request *interaction.Request `json:"request,omitempty"`
-	Cancel  bool                 `json:"cancel,omitempty"`
+	ID        uint64               `json:"id"`
+	Request   *interaction.Request `json:"request,omitempty"`
+	TimeoutMS int64                `json:"timeout_ms,omitempty"`
+	Cancel    bool                 `json:"cancel,omitempty"`
+	Reason    *interaction.Error   `json:"reason,omitempty"`
 }
 
 // clientReply is a reply line as the client reads it.
@@ -60,7 +64,21 @@ type clientReply struct {
 // When nothing listens there it fails at once with a NO_PROVIDER
 // *interaction.Error that tells the caller to start `asktui serve`. When
 // ctx ends first it returns the result of [interaction.ContextError].
+//
+// Before it sends anything Dial checks what [ListenPrivate] made sure of,
+// since another local user could have created the socket's directory
+// first (in a shared temporary directory, say) to read the questions and
+// forge the answers: the directory must be the current user's and writable
+// by nobody else, the socket must be the current user's, and the process
+// serving it must run as the current user (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD; elsewhere only the files are
+// checked). Otherwise it fails with an UNTRUSTED *interaction.Error that
+// says what is wrong.
 func Dial(ctx context.Context, path string) (*Client, error) {
+	uid := os.Getuid()
+	if err := verifyPath(path, uid); err != nil {
+		return nil, err
+	}
 	var d net.Dialer
 	nc, err := d.DialContext(ctx, "unix", path)
 	if err != nil {
@@ -73,6 +91,10 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 		}
 		return nil, interaction.WrapError(interaction.CodeNoProvider, err,
 			"could not connect to the asktui inbox at %s: %v", path, err)
+	}
+	if err := verifyPeer(nc, path, uid); err != nil {
+		_ = nc.Close() // refused before a byte was sent
+		return nil, err
 	}
 	c := &Client{
 		nc:      nc,
@@ -88,9 +110,12 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 //
 // The server validates req as interaction.Service does, and its failures
 // come back as *interaction.Error values with the server's code and
-// message. When ctx ends Ask withdraws the request (it sends a cancel line)
-// and returns the result of [interaction.ContextError] without waiting for
-// the server. When the connection ends Ask fails with PROVIDER_CLOSED.
+// message. When ctx has a deadline the server is told the time left
+// ("timeout_ms"), so the inbox shows the countdown. When ctx ends Ask
+// withdraws the request (it sends a cancel line, with an ASK_TIMEOUT cause
+// as its reason so the inbox records a timeout) and returns the result of
+// [interaction.ContextError] without waiting for the server. When the
+// connection ends Ask fails with PROVIDER_CLOSED.
 //
 // Sending is not interruptible: a server that stops reading its socket
 // would hold Ask in the write. asktui's own server always reads.
@@ -115,7 +140,12 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 		c.mu.Unlock()
 	}()
 
-	if err := c.write(clientLine{ID: id, Request: &req}); err != nil {
+	line := clientLine{ID: id, Request: &req}
+	if deadline, ok := ctx.Deadline(); ok {
+		// Round up: a timeout of 0 would mean none.
+		line.TimeoutMS = max(int64((time.Until(deadline)+time.Millisecond-1)/time.Millisecond), 1)
+	}
+	if err := c.write(line); err != nil {
 		return interaction.Answer{}, err
 	}
 
@@ -125,8 +155,14 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 	case <-ctx.Done():
 		// Best effort: if the line cannot be written the connection is
 		// gone, and that withdraws the request too.
-		_ = c.write(clientLine{ID: id, Cancel: true})
-		return interaction.Answer{}, interaction.ContextError(ctx)
+		err := interaction.ContextError(ctx)
+		cancel := clientLine{ID: id, Cancel: true}
+		var reason *interaction.Error
+		if errors.As(err, &reason) && reason.Code == interaction.CodeTimeout {
+			cancel.Reason = reason
+		}
+		_ = c.write(cancel)
+		return interaction.Answer{}, err
 	case <-c.done:
 		select {
 		case r := <-ch: // answered just before the connection ended

@@ -7,7 +7,10 @@
 // [Dial] and [Client] for callers, plus [DefaultPath]. The socket file is
 // created with mode 0600 in a directory of mode 0700, so the file system's
 // permissions are the only authentication: whoever can open the socket can
-// ask.
+// ask. The client trusts the server no more than that: [Dial] refuses, with
+// an UNTRUSTED error and before sending anything, a socket or directory
+// that is not the current user's, a directory others can write to, and a
+// server running as another user.
 //
 // # Protocol
 //
@@ -35,9 +38,17 @@
 // NO_PROVIDER, INVALID_ANSWER, INTERNAL) and "message" says what to do about
 // it.
 //
-// Many requests may be in flight on one connection at once; replies come
-// in the order the human answers, not the order of the requests, so match
-// them by id. An id may not be reused while its request is still waiting
+// A request line may also give the time the client will wait, in
+// milliseconds:
+//
+//	{"id": 1, "timeout_ms": 30000, "request": {...}}
+//
+// The inbox then shows the countdown, and when it runs out the request
+// ends with ASK_TIMEOUT (recorded as the outcome timeout).
+//
+// Many requests may be in flight on one connection at once. They reach the
+// inbox in the order they were sent; replies come in the order the human
+// answers, not the order of the requests, so match them by id. An id may not be reused while its request is still waiting
 // (that is an INVALID_REQUEST error line); ids are compared by their JSON
 // text, so 1 and "1" differ.
 //
@@ -51,7 +62,12 @@
 //	{"id": 1, "cancel": true}
 //
 // The request's reply is then an ASK_ABORTED error line (or its answer, if
-// the human got there first). A cancel line for an id that is not waiting is
+// the human got there first). A client that gives up because its own
+// timeout ran out says so, and the request ends as a timeout:
+//
+//	{"id": 1, "cancel": true, "reason": {"code": "ASK_TIMEOUT", "message": "no answer within 30s"}}
+//
+// (a reason with any code but ASK_TIMEOUT or ASK_ABORTED is ignored). A cancel line for an id that is not waiting is
 // ignored. Closing the connection, or just its writing half, withdraws
 // every request still waiting on it, so keep the connection open until the
 // last reply has arrived. When the inbox shuts down, waiting requests get

@@ -40,7 +40,8 @@ func DefaultPath(getenv func(string) string) string {
 // Listen listens on the Unix socket at path for [Serve].
 //
 // It creates the socket's directory with mode 0700 when it is missing, and
-// leaves an existing directory as the caller chose it. It then replaces a
+// leaves an existing directory as the caller chose it, unless other users
+// can write to it: that it refuses, as clients do (see [Dial]). It then replaces a
 // stale socket file that nothing answers on, and gives the new socket mode
 // 0600. When a server already answers at path, it fails with an error
 // wrapping [ErrAlreadyServing]; it never replaces a file that is not a
@@ -66,6 +67,8 @@ func listen(path string, private bool) (net.Listener, error) {
 		if err := checkDir(dir); err != nil {
 			return nil, err
 		}
+	} else if err := checkShared(dir); err != nil {
+		return nil, err
 	}
 
 	if fi, err := os.Lstat(path); err == nil {

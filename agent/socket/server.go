@@ -24,6 +24,10 @@ const MaxLineBytes = interaction.MaxRequestBytes + 1<<20
 // hold up [Serve]'s shutdown.
 const writeGrace = 2 * time.Second
 
+// maxTimeoutMS bounds a request's "timeout_ms": a year, well within a
+// time.Duration.
+const maxTimeoutMS = 365 * 24 * 3600 * 1000
+
 // lineExample is the shape quoted by messages that tell a client what to
 // send.
 const lineExample = `{"id": 1, "request": {"questions": [{"id": "q1", "question": "..."}]}}`
@@ -32,6 +36,12 @@ const lineExample = `{"id": 1, "request": {"questions": [{"id": "q1", "question"
 // *interaction.Service satisfies it. Ask must return promptly once ctx
 // ends: that is how a withdrawn request leaves the screen, and [Serve]
 // waits for every Ask it started.
+//
+// [Serve] hands a connection's requests to Ask in the order they were
+// sent, each once the one before has taken its place in line: Ask calls
+// [interaction.Queued] with its ctx when the request is queued (the inbox
+// and interactiontest's provider do), or returns. An Asker that does
+// neither holds the connection's next request until it returns.
 type Asker interface {
 	Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error)
 }
@@ -128,6 +138,12 @@ type conn struct {
 
 	mu      sync.Mutex
 	pending map[string]context.CancelCauseFunc // by the compact JSON of the id
+
+	// last is closed once the latest request read has taken its place in
+	// line (or has ended): the next request waits for it, so the inbox
+	// shows a connection's requests in the order they were sent. Only the
+	// read loop touches it.
+	last chan struct{}
 }
 
 // reply is one line the server sends.
@@ -225,7 +241,7 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			case id == nil:
 				fail(`a cancel line needs the "id" of the request to withdraw, as in {"id": 1, "cancel": true}`)
 			default:
-				c.withdraw(idKey(id))
+				c.withdraw(idKey(id), cancelReason(fields["reason"]))
 			}
 			return
 		}
@@ -240,12 +256,30 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 		c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
 		return
 	}
+	var timeout time.Duration
+	if raw, ok := fields["timeout_ms"]; ok {
+		var ms int64
+		if err := json.Unmarshal(raw, &ms); err != nil || ms < 0 || ms > maxTimeoutMS {
+			fail(`"timeout_ms" must be a whole number of milliseconds from 0 (no timeout) to %d, as in "timeout_ms": 30000`, int64(maxTimeoutMS))
+			return
+		}
+		timeout = time.Duration(ms) * time.Millisecond
+	}
 	if req.Agent == nil && c.s.opts.DefaultAgent != (interaction.Agent{}) {
 		agent := c.s.opts.DefaultAgent
 		req.Agent = &agent
 	}
 
 	actx, acancel := context.WithCancelCause(ctx)
+	if timeout > 0 {
+		// The inbox shows the countdown, and the history the outcome
+		// timeout.
+		var cancelTimer context.CancelFunc
+		actx, cancelTimer = context.WithTimeoutCause(actx, timeout, interaction.Errorf(interaction.CodeTimeout,
+			"no answer within %s, the client's timeout", timeout))
+		cancelAll := acancel
+		acancel = func(cause error) { cancelAll(cause); cancelTimer() }
+	}
 	key := ""
 	if id != nil {
 		key = idKey(id)
@@ -261,9 +295,20 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			return
 		}
 	}
+	prev, mine := c.last, make(chan struct{})
+	c.last = mine
+	var once sync.Once
+	queued := func() { once.Do(func() { close(mine) }) }
 	wg.Go(func() {
 		defer acancel(nil)
-		ans, err := c.s.asker.Ask(actx, req)
+		defer queued() // in case the asker never said
+		if prev != nil {
+			select {
+			case <-prev:
+			case <-actx.Done(): // withdrawn before its turn: Ask fails at once
+			}
+		}
+		ans, err := c.s.asker.Ask(interaction.WithQueued(actx, queued), req)
 		if key != "" {
 			// Free the id before replying, so the client may reuse it as
 			// soon as it reads the reply.
@@ -282,14 +327,37 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	})
 }
 
-// withdraw cancels the waiting request with the given id key, if any.
-func (c *conn) withdraw(key string) {
+// withdraw cancels the waiting request with the given id key, if any, with
+// reason as the cause, or ASK_ABORTED when reason is nil.
+func (c *conn) withdraw(key string, reason *interaction.Error) {
 	c.mu.Lock()
 	cancel := c.pending[key]
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel(interaction.Errorf(interaction.CodeAborted, "the client withdrew request %s", key))
+	if cancel == nil {
+		return
 	}
+	if reason == nil {
+		reason = interaction.Errorf(interaction.CodeAborted, "the client withdrew request %s", key)
+	}
+	cancel(reason)
+}
+
+// cancelReason reads the "reason" of a cancel line: an ASK_TIMEOUT or
+// ASK_ABORTED error saying why the client withdrew, so the outcome is
+// recorded as what it was (a client's own timeout is a timeout). Anything
+// else is no reason: a client cannot claim the human declined.
+func cancelReason(raw json.RawMessage) *interaction.Error {
+	if raw == nil {
+		return nil
+	}
+	var e *interaction.Error
+	if json.Unmarshal(raw, &e) != nil || e == nil {
+		return nil
+	}
+	if e.Code != interaction.CodeTimeout && e.Code != interaction.CodeAborted {
+		return nil
+	}
+	return interaction.Errorf(e.Code, "%s", e.Message)
 }
 
 // send writes r as one line. After a write fails the stream may hold half a

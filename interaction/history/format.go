@@ -50,8 +50,12 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 	if outcome == "" {
 		outcome = "unknown"
 	}
+	waited := "  waited " + roundWait(time.Duration(r.Waited)).String()
+	if r.Outcome == Asked {
+		waited = "  no outcome recorded: still waiting, or asktui stopped first"
+	}
 	w.WriteString(r.Time.In(loc).Format(time.DateTime) + "  " + agent + "  " +
-		clean(outcome, maxQuestionShown) + "  waited " + roundWait(time.Duration(r.Waited)).String())
+		clean(outcome, maxQuestionShown) + waited)
 	if r.Truncated {
 		w.WriteString("  (request shortened)")
 	}

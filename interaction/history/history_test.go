@@ -164,6 +164,7 @@ func TestRecordLine(t *testing.T) {
 	p := interaction.ProviderFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
 		return interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}}}, nil
 	})
+	l.prefix = "p"
 	r := interaction.Request{Agent: agent, Questions: req.Questions[:1]}
 	if _, err := Wrap(p, l, clock(12500*time.Millisecond), nil).Ask(context.Background(), r); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,8 @@ func TestRecordLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"time":"2025-06-01T12:00:00Z","agent":{"id":"s1","name":"claude"},"outcome":"answered","waited":"12.5s","answer":{"answers":[{"id":"db","selected":["SQLite"]}]},"request":{"questions":[{"id":"db","question":"Which database?","header":"Storage","options":[{"label":"Postgres"},{"label":"SQLite"}]}],"agent":{"id":"s1","name":"claude"}}}` + "\n"
+	want := `{"id":"p-1","time":"2025-06-01T12:00:00Z","agent":{"id":"s1","name":"claude"},"outcome":"asked","waited":"0s","request":{"questions":[{"id":"db","question":"Which database?","header":"Storage","options":[{"label":"Postgres"},{"label":"SQLite"}]}],"agent":{"id":"s1","name":"claude"}}}` + "\n" +
+		`{"id":"p-1","time":"2025-06-01T12:00:00Z","agent":{"id":"s1","name":"claude"},"outcome":"answered","waited":"12.5s","answer":{"answers":[{"id":"db","selected":["SQLite"]}]},"request":{"questions":[{"id":"db","question":"Which database?","header":"Storage","options":[{"label":"Postgres"},{"label":"SQLite"}]}],"agent":{"id":"s1","name":"claude"}}}` + "\n"
 	if string(data) != want {
 		t.Errorf("the log holds\n%s\nwant\n%s", data, want)
 	}
@@ -340,8 +342,8 @@ func TestAnswerSurvivesLogFailure(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ans, want) {
 		t.Fatalf("Ask = %+v, %v; want the answer", ans, err)
 	}
-	if len(got) != 1 || !errors.Is(got[0], os.ErrClosed) {
-		t.Errorf("OnError got %v, want one error wrapping os.ErrClosed", got)
+	if len(got) != 2 || !errors.Is(got[0], os.ErrClosed) || !errors.Is(got[1], os.ErrClosed) {
+		t.Errorf("OnError got %v, want two errors (the asked record and the outcome) wrapping os.ErrClosed", got)
 	}
 
 	// Without OnError the failure is dropped, never the answer.
@@ -530,6 +532,10 @@ func TestFormat(t *testing.T) {
 			Request: interaction.Request{Questions: []interaction.Question{{ID: "ok", Question: "Proceed?"}}},
 			Error:   interaction.Errorf(interaction.CodeDeclined, "the human declined"),
 		},
+		{
+			ID: "k-1", Time: t0.Add(3 * time.Minute), Agent: agent, Outcome: Asked,
+			Request: interaction.Request{Questions: []interaction.Question{{ID: "wait", Question: "Still there?"}}},
+		},
 	}
 	var b strings.Builder
 	if err := format(&b, recs, time.UTC); err != nil {
@@ -547,6 +553,9 @@ func TestFormat(t *testing.T) {
 2025-06-01 12:02:00  (no agent)  declined  waited 3s
   Proceed?: -
   error: the human declined
+
+2025-06-01 12:03:00  claude  asked  no outcome recorded: still waiting, or asktui stopped first
+  Still there?: -
 `
 	if got := b.String(); got != want {
 		t.Errorf("Format:\n%s\nwant:\n%s", got, want)

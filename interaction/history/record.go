@@ -9,13 +9,25 @@ import (
 	"github.com/asktui/asktui/interaction"
 )
 
+// Asked is the outcome of a record written when a request arrives, before
+// it has an outcome: the record of its outcome follows with the same
+// [Record.ID], and readers then drop the Asked one (see [Read]). An Asked
+// record with no outcome after it is a request that was still waiting when
+// asktui stopped (or is waiting still).
+const Asked interaction.Outcome = "asked"
+
 // Record is one request and how it ended: one line of the log.
 type Record struct {
+	// ID ties the record of a request's outcome to the [Asked] record
+	// written when it arrived. It is unique within a history; records
+	// written before asktui kept Asked records have none.
+	ID string `json:"id,omitempty"`
 	// Time is when the request arrived.
 	Time time.Time `json:"time"`
 	// Agent is who asked, when known.
 	Agent *interaction.Agent `json:"agent,omitempty"`
-	// Outcome says how the request ended (see [interaction.Classify]).
+	// Outcome says how the request ended (see [interaction.Classify]), or
+	// is [Asked].
 	Outcome interaction.Outcome `json:"outcome"`
 	// Waited is how long the request waited for its outcome.
 	Waited Duration `json:"waited"`
@@ -27,6 +39,12 @@ type Record struct {
 	// without an answer, when the user interface knows it (see
 	// [DraftError]).
 	Draft *interaction.Answer `json:"draft,omitempty"`
+	// By names the view that answered or declined, when the request was
+	// shown on several (asktui serve's terminal and SSH sessions).
+	By string `json:"by,omitempty"`
+	// Drafts are what the other views had drafted when the request ended,
+	// by view name: nothing typed on a view that lost the race is lost.
+	Drafts map[string]interaction.Answer `json:"drafts,omitempty"`
 	// Truncated is set when the request was too large to log whole and
 	// Request keeps only each question's id, header and the start of its
 	// text (see [MaxLineBytes]).

@@ -6,15 +6,19 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
-// Wrap returns a provider that forwards every Ask to p and appends one
-// [Record] of it to l: when the request arrived, its agent, the request,
-// the [interaction.Outcome] (see [interaction.Classify]), the time waited, and the answer, or the
-// error and any draft it carries (see [DraftError]).
+// Wrap returns a provider that forwards every Ask to p and appends two
+// [Record]s of it to l. The first, written before p is asked, has the
+// outcome [Asked], so a process killed while requests wait still leaves a
+// trace of each. The second, with the same ID, says how the request ended:
+// when it arrived, its agent, the request, the [interaction.Outcome] (see
+// [interaction.Classify]), the time waited, and the answer, or the error
+// and any draft it carries (see [DraftError]).
 //
 // The returned provider's Ask returns exactly what p's Ask returned, even
-// when the record cannot be written: then onError, if not nil, receives the
+// when a record cannot be written: then onError, if not nil, receives the
 // error. The record is synced to disk before Ask returns. now is the clock
 // (nil means time.Now).
 //
@@ -33,6 +37,13 @@ func Wrap(p interaction.Provider, l *Log, now func() time.Time, onError func(err
 		return &sinkRecorder{recorder: r, sink: sink}
 	}
 	return r
+}
+
+// Settler is a provider with several views ([inbox.Inbox]): it says which
+// view settled a request and what the others had drafted, and [Wrap]
+// records both.
+type Settler interface {
+	AskSettlement(ctx context.Context, req interaction.Request) inbox.Settlement
 }
 
 // recorder is the provider Wrap returns.
@@ -56,8 +67,28 @@ func (s *sinkRecorder) Report(a interaction.Activity) { s.sink.Report(a) }
 // Ask forwards to the wrapped provider and records the outcome.
 func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	start := r.now()
-	ans, err := r.p.Ask(ctx, req)
+	id := r.log.newID()
+	asked := Record{ID: id, Time: start, Agent: req.Agent, Outcome: Asked, Request: req}
+	if aerr := r.log.Append(asked); aerr != nil && r.onError != nil {
+		r.onError(aerr)
+	}
+	var (
+		ans      interaction.Answer
+		err      error
+		settled  inbox.Settlement
+		hasViews bool
+	)
+	if s, ok := r.p.(Settler); ok {
+		settled, hasViews = s.AskSettlement(ctx, req), true
+		ans, err = settled.Answer, settled.Err
+	} else {
+		ans, err = r.p.Ask(ctx, req)
+	}
 	rec := NewRecord(ctx, start, r.now().Sub(start), req, ans, err)
+	rec.ID = id
+	if hasViews {
+		rec.By, rec.Drafts = settled.By, settled.Drafts
+	}
 	if aerr := r.log.Append(rec); aerr != nil && r.onError != nil {
 		r.onError(aerr)
 	}

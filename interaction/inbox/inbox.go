@@ -145,14 +145,22 @@ func New(now func() time.Time) *Inbox {
 // (PROVIDER_CLOSED). An answer given in the same instant as the withdrawal
 // wins: it was shown to the human as sent.
 func (in *Inbox) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	s := in.AskSettlement(ctx, req)
+	return s.Answer, s.Err
+}
+
+// AskSettlement is [Inbox.Ask] returning the whole settlement: besides
+// the answer or error, which view settled the request and what the other
+// views had drafted (a history records them).
+func (in *Inbox) AskSettlement(ctx context.Context, req interaction.Request) Settlement {
 	if err := interaction.ContextError(ctx); err != nil {
-		return interaction.Answer{}, err
+		return Settlement{Err: err}
 	}
 	deadline, _ := ctx.Deadline()
 	in.mu.Lock()
 	if in.closed {
 		in.mu.Unlock()
-		return interaction.Answer{}, closedError()
+		return Settlement{Err: closedError()}
 	}
 	in.seq++
 	p := &pending{
@@ -163,6 +171,7 @@ func (in *Inbox) Ask(ctx context.Context, req interaction.Request) (interaction.
 	in.byID[p.req.ID] = p
 	in.notify(Event{Kind: Arrived, Request: p.req})
 	in.mu.Unlock()
+	interaction.Queued(ctx) // in line: a request asked now comes after it
 
 	var s Settlement
 	select {
@@ -176,7 +185,7 @@ func (in *Inbox) Ask(ctx context.Context, req interaction.Request) (interaction.
 		in.mu.Unlock()
 		s = <-p.reply
 	}
-	return s.Answer, s.Err
+	return s
 }
 
 // Report shows an agent's activity on every view. The inbox remembers the

@@ -57,7 +57,7 @@ type result struct {
 	err error
 }
 
-func askAsync(in *Inbox, ctx context.Context, req interaction.Request) <-chan result {
+func askAsync(ctx context.Context, in *Inbox, req interaction.Request) <-chan result {
 	ch := make(chan result, 1)
 	go func() {
 		a, err := in.Ask(ctx, req)
@@ -70,7 +70,7 @@ func TestFirstViewToAnswerWins(t *testing.T) {
 	in := New(nil)
 	a, b := newRecorder(), newRecorder()
 	ha, hb := in.Attach("terminal", a), in.Attach("ssh bob", b)
-	got := askAsync(in, context.Background(), question("q"))
+	got := askAsync(context.Background(), in, question("q"))
 	req := <-a.arrived
 	<-b.arrived
 
@@ -96,7 +96,7 @@ func TestDeclineReturnsDeclined(t *testing.T) {
 	in := New(nil)
 	v := newRecorder()
 	h := in.Attach("terminal", v)
-	got := askAsync(in, context.Background(), question("q"))
+	got := askAsync(context.Background(), in, question("q"))
 	req := <-v.arrived
 	if _, ok := h.Decline(req.ID); !ok {
 		t.Fatal("decline lost")
@@ -111,7 +111,7 @@ func TestWithdrawalCarriesTheLatestDraftAndReachesEveryView(t *testing.T) {
 	a, b := newRecorder(), newRecorder()
 	ha, hb := in.Attach("a", a), in.Attach("b", b)
 	ctx, cancel := context.WithCancel(context.Background())
-	got := askAsync(in, ctx, question("q"))
+	got := askAsync(ctx, in, question("q"))
 	req := <-a.arrived
 	<-b.arrived
 	first := yes("q")
@@ -146,7 +146,7 @@ func TestClearedDraftFallsBackToAnotherViews(t *testing.T) {
 	a, b := newRecorder(), newRecorder()
 	ha, hb := in.Attach("a", a), in.Attach("b", b)
 	ctx, cancel := context.WithCancel(context.Background())
-	got := askAsync(in, ctx, question("q"))
+	got := askAsync(ctx, in, question("q"))
 	req := <-a.arrived
 	d := yes("q")
 	ha.SaveDraft(req.ID, &d)
@@ -164,7 +164,7 @@ func TestCloseFailsEveryWaitingAndLaterAsk(t *testing.T) {
 	in.Attach("t", v)
 	var chans []<-chan result
 	for i := range 5 {
-		chans = append(chans, askAsync(in, context.Background(), question(fmt.Sprint(i))))
+		chans = append(chans, askAsync(context.Background(), in, question(fmt.Sprint(i))))
 		<-v.arrived
 	}
 	in.Close()
@@ -189,7 +189,7 @@ func TestLateViewSeesWaitingRequestsAgentsAndActivity(t *testing.T) {
 	in.Report(interaction.Activity{Agent: interaction.Agent{ID: "s2"}, Kind: interaction.ActivityConnected})
 	in.Report(interaction.Activity{Agent: interaction.Agent{ID: "s2"}, Kind: interaction.ActivityDisconnected})
 	ctx, cancel := context.WithCancel(context.Background())
-	got := askAsync(in, ctx, question("q"))
+	got := askAsync(ctx, in, question("q"))
 	<-first.arrived
 
 	late := newRecorder()
@@ -216,7 +216,7 @@ func TestDetachedViewHearsNothing(t *testing.T) {
 	witness := newRecorder()
 	in.Attach("witness", witness)
 	ctx, cancel := context.WithCancel(context.Background())
-	got := askAsync(in, ctx, question("q"))
+	got := askAsync(ctx, in, question("q"))
 	<-witness.arrived
 	cancel()
 	<-got
@@ -253,7 +253,7 @@ func TestManyViewsRaceToAnswer(t *testing.T) {
 	}
 	var chans []<-chan result
 	for i := range asks {
-		chans = append(chans, askAsync(in, context.Background(), question(fmt.Sprint(i))))
+		chans = append(chans, askAsync(context.Background(), in, question(fmt.Sprint(i))))
 	}
 	var wg sync.WaitGroup
 	for i, r := range recs {
@@ -291,7 +291,7 @@ func TestLosersDraftsAreKept(t *testing.T) {
 	in := New(nil)
 	a, b := newRecorder(), newRecorder()
 	ha, hb := in.Attach("terminal", a), in.Attach("ssh bob", b)
-	got := askAsync(in, context.Background(), question("q"))
+	got := askAsync(context.Background(), in, question("q"))
 	req := <-a.arrived
 	<-b.arrived
 	draft := interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q", Selected: []string{}, Custom: "half typed"}}}

@@ -37,13 +37,14 @@ func NewProvider() *Provider {
 	return &Provider{calls: make(chan *Call), acts: make(chan interaction.Activity, activityBuffer)}
 }
 
-// Ask hands the request to the test as a [Call] (see [Provider.Next]) and
-// returns what the test replies. When ctx ends first, it returns
+// Ask hands the request to the test as a [Call] (see [Provider.Next]),
+// then calls [interaction.Queued], and returns what the test replies. When ctx ends first, it returns
 // [interaction.ContextError], as a real provider does.
 func (p *Provider) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	c := &Call{Ctx: ctx, Req: req, reply: make(chan reply, 1)}
 	select {
 	case p.calls <- c:
+		interaction.Queued(ctx) // the test has it: the next Ask comes after
 	case <-ctx.Done():
 		return interaction.Answer{}, interaction.ContextError(ctx)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -30,20 +31,37 @@ type askOptions struct {
 	// The question flags build a one-question request.
 	options      []string
 	descriptions []string
+	previews     []string
 	multi        bool
 	header       string
+	detail       string
+	detailFile   string
 	id           string
 }
 
 // questionFlags are the flags that build a request; any of them makes the
 // argument the question text.
-var questionFlags = []string{"option", "description", "multi", "header", "id"}
+var questionFlags = []string{"option", "description", "preview", "multi", "header", "detail", "detail-file", "id"}
 
 // Output formats of the answer.
 const (
 	formatJSON = "json"
 	formatText = "text"
 )
+
+// connectDefault is the value of --connect given without "=PATH": the
+// default socket.
+const connectDefault = " "
+
+// looksLikeSocket reports whether arg names a socket: an existing one, or
+// a path ending in ".sock".
+func looksLikeSocket(arg string) bool {
+	if strings.HasSuffix(arg, ".sock") {
+		return true
+	}
+	fi, err := os.Stat(arg)
+	return err == nil && fi.Mode().Type() == os.ModeSocket
+}
 
 // defaultID is the id of a question built from flags without --id.
 const defaultID = "q1"
@@ -84,18 +102,27 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
   cat examples/setup.json | asktui ask | jq .
 
   # A single-select question built from flags
-  asktui ask "Deploy now?" --id deploy --option "Yes (Recommended)" --option No
+  asktui ask "Deploy now?" --id deploy \
+    --option "Yes (Recommended)" --option No
 
-  # Multi-select with descriptions, paired with the options in order
+  # Multi-select, descriptions paired in order
   asktui ask "Which checks?" --multi \
     --option lint --description "gofmt and go vet" \
     --option test --description "go test -race"
 
   # Free text, one "id: answer" line for the shell
-  asktui ask "Release notes?" --id notes --format text --timeout 5m`,
-		Args: func(_ *cobra.Command, args []string) error {
+  asktui ask "Release notes?" --id notes \
+    --format text --timeout 5m`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("connect") && o.connect == connectDefault {
+				for _, arg := range args {
+					if looksLikeSocket(arg) {
+						return fmt.Errorf(`--connect takes a socket path only after "=": use --connect=%s (with a space, --connect asks the default inbox and %q is read as the question)`, arg, arg)
+					}
+				}
+			}
 			if len(args) > 1 {
-				return fmt.Errorf(`ask takes one argument, got %d: quote a question that has spaces, as in asktui ask "Deploy now?"`, len(args))
+				return fmt.Errorf(`ask takes at most one argument (a request FILE, - or a QUESTION), got %d: %q; quote a question that has spaces, as in asktui ask "Deploy now?"`, len(args), args)
 			}
 			return nil
 		},
@@ -110,13 +137,16 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
-	f.StringVar(&o.connect, "connect", "", "ask through the running `asktui serve` inbox at this socket instead of drawing a UI (default socket when given as --connect=)")
-	cmd.Flags().Lookup("connect").NoOptDefVal = " "
+	f.StringVar(&o.connect, "connect", "", "ask through the inbox of the running asktui serve instead of drawing a UI: --connect for its default socket, --connect=PATH for another")
+	cmd.Flags().Lookup("connect").NoOptDefVal = connectDefault
 
 	f.StringArrayVarP(&o.options, "option", "o", nil, "an option label; repeat for each option, in order")
 	f.StringArrayVarP(&o.descriptions, "description", "d", nil, "a description for the --option at the same position; repeat")
 	f.BoolVarP(&o.multi, "multi", "m", false, "allow selecting several options")
 	f.StringVar(&o.header, "header", "", "a short heading shown above the question")
+	f.StringVar(&o.detail, "detail", "", "supporting detail shown with the question (Markdown: a plan, a diff, a log)")
+	f.StringVar(&o.detailFile, "detail-file", "", "read the --detail from this file")
+	f.StringArrayVar(&o.previews, "preview", nil, "a preview (Markdown or code) for the --option at the same position, shown while it is under the cursor; repeat")
 	f.StringVar(&o.id, "id", defaultID, "the question id echoed in the answer")
 
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
@@ -139,7 +169,7 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 		return err
 	}
 
-	req, err := loadRequest(args, o, e, changedQuestionFlag(cmd))
+	req, err := loadRequest(cmd.Context(), args, o, e, changedQuestionFlag(cmd))
 	if err != nil {
 		return err
 	}
@@ -177,8 +207,9 @@ func changedQuestionFlag(cmd *cobra.Command) string {
 }
 
 // loadRequest finds the request by the rules in the ask command's help.
-// qflag is the first question flag given, or "".
-func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.Request, error) {
+// qflag is the first question flag given, or "". A signal (ctx ending)
+// stops the reading of standard input.
+func loadRequest(ctx context.Context, args []string, o askOptions, e env, qflag string) (interaction.Request, error) {
 	if len(args) == 0 {
 		if qflag != "" {
 			return interaction.Request{}, fmt.Errorf(`--%s builds a question, but the question text is missing: asktui ask "Deploy now?" --option Yes --option No`, qflag)
@@ -186,7 +217,7 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 		if isTerminal(e.stdin) {
 			return interaction.Request{}, errors.New("no request: give a request FILE, - to read one from standard input, or a QUESTION text")
 		}
-		return decodeFrom(e.stdin, "standard input")
+		return decodeStdin(ctx, e)
 	}
 
 	arg := args[0]
@@ -195,7 +226,7 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 		if qflag != "" {
 			return interaction.Request{}, fmt.Errorf(`"-" reads a request from standard input and cannot be combined with --%s`, qflag)
 		}
-		return decodeFrom(e.stdin, "standard input")
+		return decodeStdin(ctx, e)
 	case qflag != "":
 		return fromFlags(arg, o)
 	}
@@ -212,6 +243,35 @@ func loadRequest(args []string, o askOptions, e env, qflag string) (interaction.
 			"%s: no such request file; to ask this text as a question instead, add a question flag such as --id", arg)
 	}
 	return fromFlags(arg, o)
+}
+
+// decodeStdin decodes the request on standard input, saying so first when
+// that is a terminal (where the human types it, or wonders why nothing
+// happens) and so is standard error (otherwise a program reads standard
+// error, and gets nothing but the one line of a failure). A signal stops it: ctrl+c or SIGTERM while asktui waits for
+// input exit 130 or 143, as they do once the question is on screen. The
+// read itself cannot be interrupted; it is left to the process's exit.
+func decodeStdin(ctx context.Context, e env) (interaction.Request, error) {
+	if isTerminal(e.stdin) && isTerminal(e.stderr) {
+		_, _ = fmt.Fprintln(e.stderr, "asktui: waiting for a request on standard input (ctrl+d to end, ctrl+c to stop)")
+	}
+	type result struct {
+		req interaction.Request
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		req, err := decodeFrom(e.stdin, "standard input")
+		done <- result{req, err}
+	}()
+	select {
+	case r := <-done:
+		return r.req, r.err
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		return interaction.Request{}, interaction.WrapError(interaction.CodeAborted, cause,
+			"interrupted (%v) while reading the request from standard input", cause)
+	}
 }
 
 // decodeFrom decodes and validates a request, naming its source in the
@@ -235,19 +295,38 @@ func fromFlags(text string, o askOptions) (interaction.Request, error) {
 		return interaction.Request{}, fmt.Errorf("%d --description flags but %d --option flags: each --description describes the --option at the same position",
 			len(o.descriptions), len(o.options))
 	}
+	if len(o.previews) > len(o.options) {
+		return interaction.Request{}, fmt.Errorf("%d --preview flags but %d --option flags: each --preview belongs to the --option at the same position",
+			len(o.previews), len(o.options))
+	}
 	if o.multi && len(o.options) == 0 {
 		return interaction.Request{}, errors.New("--multi needs options to select from: add --option flags")
+	}
+	detail := o.detail
+	if o.detailFile != "" {
+		if detail != "" {
+			return interaction.Request{}, errors.New("--detail and --detail-file both give the detail: use one")
+		}
+		b, err := readLimited(o.detailFile, interaction.MaxDetailLen)
+		if err != nil {
+			return interaction.Request{}, err
+		}
+		detail = string(b)
 	}
 	q := interaction.Question{
 		ID:          o.id,
 		Question:    text,
 		Header:      o.header,
+		Detail:      detail,
 		MultiSelect: o.multi,
 	}
 	for i, label := range o.options {
 		opt := interaction.Option{Label: label}
 		if i < len(o.descriptions) {
 			opt.Description = o.descriptions[i]
+		}
+		if i < len(o.previews) {
+			opt.Preview = o.previews[i]
 		}
 		q.Options = append(q.Options, opt)
 	}
@@ -338,8 +417,16 @@ func settle(ctx context.Context, askErr, runErr error) error {
 }
 
 // writeAnswer prints ans on w: one line of JSON, or one "id: answer" line
-// per question where the answer is the custom text as is, or the selected
-// labels joined by ", " (empty for a skipped question).
+// per question where the answer is the custom text, or the selected labels
+// joined by ", " (empty for a skipped question).
+//
+// The text comes from the request (labels, ids) and from the human, and
+// whoever prints it (echo "$answer") must not have their terminal driven by
+// it: the text format follows history's policy, sanitize.Replace, so line
+// breaks and tabs become spaces (one line per question) and every other
+// control, escape sequences included, and every bidirectional control
+// shows as U+FFFD. The JSON keeps the exact text, with C1 and bidi
+// controls escaped (internal/jsonl).
 func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 	if format == formatText {
 		var b strings.Builder
@@ -348,7 +435,8 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 			if val == "" {
 				val = strings.Join(item.Selected, ", ")
 			}
-			b.WriteString(item.ID)
+			val = sanitize.Replace(val, 0)
+			b.WriteString(sanitize.Replace(item.ID, 0))
 			b.WriteString(":")
 			if val != "" {
 				b.WriteString(" ")
@@ -360,4 +448,22 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 		return err
 	}
 	return jsonl.Write(w, ans)
+}
+
+// readLimited reads the file at path, refusing one longer than limit
+// bytes with a message that says so.
+func readLimited(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --detail-file: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --detail-file: %w", err)
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("--detail-file %s is longer than the limit of %d bytes for a detail", path, limit)
+	}
+	return b, nil
 }

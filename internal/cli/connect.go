@@ -25,6 +25,12 @@ func askConnected(ctx context.Context, path string, req interaction.Request, o a
 		return interaction.Answer{}, err
 	}
 	defer func() { _ = c.Close() }()
+	if isTerminal(e.stderr) {
+		// Nothing else is drawn here: say where the question is.
+		_, _ = fmt.Fprintf(e.stderr, "asktui: waiting for your answer in the asktui inbox (asktui serve, socket %s); ctrl+c withdraws the question\n", path)
+	}
+	// The deadline goes with the request: the inbox shows the countdown
+	// and records a timeout.
 	ctx, cancel := withTimeout(ctx, o.timeout)
 	defer cancel()
 	ans, err := c.Ask(ctx, req)
@@ -50,7 +56,7 @@ the socket's permissions (0600) guard it. When no inbox is running, each
 call fails at once with NO_PROVIDER.`,
 		Example: `  # Claude Code, stdio
   claude mcp add asktui -- asktui mcp`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if path == "" {
 				path = e.socketPath()
@@ -67,7 +73,7 @@ call fails at once with NO_PROVIDER.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+e.socketPath()+")")
+	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
 	return cmd
 }
 

@@ -1,10 +1,14 @@
+//go:build !windows
+
 package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,6 +17,7 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/interactiontest"
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // bridge connects an SDK client to the stdio bridge's server (over an
@@ -98,5 +103,79 @@ func TestAskConnectWithoutInbox(t *testing.T) {
 	code := run(context.Background(), []string{"ask", "--connect=" + shortSocket(t), "Go on?"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
 	if code != exitFailure || !strings.Contains(errOut.String(), "NO_PROVIDER") || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// waitAsker is an inbox that hands the test each request's context and
+// waits for it to end.
+type waitAsker chan context.Context
+
+func (a waitAsker) Ask(ctx context.Context, _ interaction.Request) (interaction.Answer, error) {
+	a <- ctx
+	<-ctx.Done()
+	return interaction.Answer{}, interaction.ContextError(ctx)
+}
+
+// serveSocket serves asker on a fresh socket until the test ends.
+func serveSocket(t *testing.T, asker socket.Asker) string {
+	t.Helper()
+	path := shortSocket(t)
+	l, err := socket.Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { _ = socket.Serve(ctx, l, asker, socket.Options{}); close(served) }()
+	t.Cleanup(func() { cancel(); <-served })
+	return path
+}
+
+// TestAskConnectTimeout is issue 10's `ask --connect --timeout 6s`, which
+// the inbox showed with no countdown and recorded as withdrawn: the inbox
+// gets the deadline, and the request ends there as a timeout (ASK_TIMEOUT,
+// outcome timeout), as it does for the client (exit 124).
+func TestAskConnectTimeout(t *testing.T) {
+	inbox := make(waitAsker, 1)
+	path := serveSocket(t, inbox)
+	done := make(chan outcome, 1)
+	go func() {
+		done <- runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "ask", "--connect="+path, "--timeout", "100ms", "Go on?")
+	}()
+	ctx := <-inbox
+	if _, ok := ctx.Deadline(); !ok {
+		t.Error("the inbox got no deadline, so it shows no countdown")
+	}
+	<-ctx.Done()
+	if err := interaction.ContextError(ctx); interaction.CodeOf(err) != interaction.CodeTimeout ||
+		interaction.Classify(interaction.Answer{}, err) != interaction.OutcomeTimeout {
+		t.Errorf("the request ended in the inbox with %v, want ASK_TIMEOUT", err)
+	}
+	o := <-done
+	if o.code != exitTimeout || envelope(t, o.stderr).Code != interaction.CodeTimeout || o.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and ASK_TIMEOUT", o.code, o.stdout, o.stderr, exitTimeout)
+	}
+}
+
+// TestAskConnectSaysWhereItWaits: ask --connect draws nothing, so it says
+// on the terminal that the question waits in the inbox, and where.
+func TestAskConnectSaysWhereItWaits(t *testing.T) {
+	inbox := make(waitAsker, 1)
+	path := serveSocket(t, inbox)
+	term := ptytest.New(t, ptytest.Options{})
+	ctx, stop := context.WithCancelCause(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"ask", "--connect=" + path, "Go on?"}, env{
+			stdin: strings.NewReader(""), stdout: io.Discard, stderr: term.Slave,
+			openTTY: mustNotOpenTTY(t),
+		})
+	}()
+	<-inbox
+	term.WaitFor(0, "waiting for your answer in the asktui inbox")
+	term.WaitFor(0, path)
+	stop(signalError{sig: syscall.SIGINT})
+	if code := <-done; code != exitInterrupted {
+		t.Errorf("exit %d after ctrl+c, want %d", code, exitInterrupted)
 	}
 }

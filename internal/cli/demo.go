@@ -177,7 +177,9 @@ func playDemo(ctx context.Context, p *tui.Program, sc *script.Scenario, o demoOp
 	wg.Go(func() {
 		res, runErr = runner.Run(ctx, sc)
 		if !o.autoplay {
-			return // the human looks around, then quits
+			// The human looks around, then quits.
+			p.SetStatus("The demo has finished: every agent is done. ctrl+c leaves.")
+			return
 		}
 		// Leave the last screen up for a moment, then end the demo.
 		t := time.NewTimer(time.Duration(float64(3*time.Second) / o.speed))

@@ -56,3 +56,20 @@ func TestPTYDemoRecordReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestPTYDemoSaysWhenFinished: once every scripted agent is done, the
+// demo says so and how to leave.
+func TestPTYDemoSaysWhenFinished(t *testing.T) {
+	skipUnderRace(t)
+	term := ptytest.New(t, ptytest.Options{})
+	out := askOnPTY(t, context.Background(), term, "", func() {
+		term.WaitFor(0, "production?")
+		term.WaitFor(0, "Pick")
+		term.Type("1")
+		term.WaitFor(0, "finished:")
+		term.Type("\x03")
+	}, "demo", "deploy", "--speed", "20", "--theme", "dark")
+	if out.code != 0 {
+		t.Fatalf("exit %d: %s", out.code, out.stderr)
+	}
+}

@@ -19,9 +19,9 @@ import (
 //
 // It is the one place the command line reads the environment: no package
 // below it calls os.Getenv. The variables it consults are ACCESSIBLE,
-// NO_COLOR, TERM, HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_RUNTIME_DIR,
-// TMPDIR, ASKTUI_TOKEN and GOGC; the UI gets the whole environment to
-// describe the terminal (TERM, COLORTERM, TMUX …).
+// NO_COLOR, TERM, HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME,
+// XDG_RUNTIME_DIR, TMPDIR, ASKTUI_TOKEN and GOGC; the UI gets the whole
+// environment to describe the terminal (TERM, COLORTERM, TMUX …).
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -78,6 +78,19 @@ func (e env) configDir() (string, error) {
 		return "", err
 	}
 	return filepath.Join(home, ".config", "asktui"), nil
+}
+
+// dataDir is asktui's data directory: $XDG_DATA_HOME/asktui, else
+// ~/.local/share/asktui.
+func (e env) dataDir() (string, error) {
+	if dir := e.getenv("XDG_DATA_HOME"); dir != "" {
+		return filepath.Join(dir, "asktui"), nil
+	}
+	home, err := e.home()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share", "asktui"), nil
 }
 
 // socketPath is where the inbox's socket is unless --socket says

@@ -110,3 +110,14 @@ func isTerminal(w any) bool {
 	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(f.Fd())
 }
+
+// listenError explains why serve cannot listen on addr: a port that
+// another program holds is ADDRESS_IN_USE, with what to do about it, not
+// an INTERNAL failure.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return interaction.WrapError(interaction.CodeAddressInUse, err,
+			"%s is already in use, perhaps by another asktui serve: stop that one, or listen elsewhere with --listen 127.0.0.1:PORT (port 0 picks a free one)", addr)
+	}
+	return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v; choose another address with --listen", addr, err)
+}

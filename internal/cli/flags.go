@@ -71,3 +71,31 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithTimeoutCause(ctx, d,
 		interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", d))
 }
+
+// noArgs is the Args check of a command that takes no arguments: it says
+// what it got and what the command expects, and suggests a subcommand for
+// a mistyped one at the root (`asktui aks` suggests ask).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if !cmd.HasParent() {
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			return fmt.Errorf("%s: did you mean %s? Commands: %s", msg, strings.Join(s, " or "), commandNames(cmd))
+		}
+		return fmt.Errorf("%s; the commands are %s", msg, commandNames(cmd))
+	}
+	return fmt.Errorf("%s takes no arguments, got %d (%q)", cmd.CommandPath(), len(args), strings.Join(args, " "))
+}
+
+// commandNames lists root's commands for an error message.
+func commandNames(root *cobra.Command) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}

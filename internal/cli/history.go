@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/spf13/cobra"
 
@@ -26,13 +28,26 @@ had typed when an agent withdrew its question. Nothing you answered is lost
 when an agent's client gave up waiting: find it here.`,
 		Example: `  asktui history -n 5
   asktui history --json | jq -c '.answer'`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			path := e.historyPath(file)
 			if path == "" {
 				return fmt.Errorf("no history file: pass --history PATH")
 			}
+			if asJSON && !cmd.Flags().Changed("n") {
+				n = 0 // a program reading the records gets every one
+			}
 			recs, skipped, err := history.ReadFile(path, n)
+			if errors.Is(err, fs.ErrNotExist) {
+				// A fresh install: asktui serve has asked nothing yet.
+				if !asJSON {
+					_, _ = fmt.Fprintf(e.stdout, "No history yet: %s does not exist. asktui serve keeps it as agents ask.\n", path)
+				}
+				return nil
+			}
+			if errors.Is(err, history.ErrRefused) {
+				return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+			}
 			if err != nil {
 				return interaction.WrapError(interaction.CodeInternal, err, "cannot read the history %s: %v", path, err)
 			}
@@ -52,7 +67,7 @@ when an agent's client gave up waiting: find it here.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
-	cmd.Flags().IntVarP(&n, "n", "n", 20, "show the last N records (0: all)")
+	cmd.Flags().IntVarP(&n, "n", "n", 20, "show the last N records (0: all); --json prints all unless -n is given")
 	cmd.Flags().StringVar(&file, "history", "", "the history file (default: $XDG_STATE_HOME/asktui/history.jsonl)")
 	return cmd
 }

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -28,6 +29,8 @@ func TestMain(m *testing.M) {
 		// bubbletea's, bounded, and gone with the process. A batch of
 		// commands waits for its ticks in execBatchMsg.
 		goleak.IgnoreTopFunction("charm.land/bubbletea/v2.Tick.func1"),
+		// A text field's cursor blinks the same way.
+		goleak.IgnoreTopFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
 		// Syntax highlighting in a conversation's Markdown (chroma) uses
 		// regexp2, whose timeout clock runs on a goroutine of its own
@@ -174,7 +177,7 @@ func TestFailuresBeforeTheTerminal(t *testing.T) {
 			name: "two arguments",
 			args: []string{"ask", "a", "b"},
 			code: interaction.CodeInvalidRequest,
-			want: []string{"one argument, got 2", "quote"},
+			want: []string{"at most one argument", "got 2", "quote"},
 		},
 		{
 			name: "bad format",
@@ -301,7 +304,7 @@ func parseAsk(t *testing.T, e env, args ...string) (interaction.Request, error) 
 	if err := cmd.ParseFlags(args); err != nil {
 		t.Fatalf("parsing %q: %v", args, err)
 	}
-	return loadRequest(cmd.Flags().Args(), o, e, changedQuestionFlag(cmd))
+	return loadRequest(context.Background(), cmd.Flags().Args(), o, e, changedQuestionFlag(cmd))
 }
 
 func TestRequestFromFlags(t *testing.T) {
@@ -337,6 +340,13 @@ func TestRequestFromFlags(t *testing.T) {
 				{Label: "lint", Description: "gofmt and vet"},
 				{Label: "test", Description: "go test -race"},
 				{Label: "fuzz"},
+			}},
+		},
+		{
+			name: "detail and previews",
+			args: []string{"Apply the plan?", "--detail", "## Plan\n1. migrate", "-o", "Apply", "--preview", "```sql\nALTER TABLE\n```", "-o", "Skip"},
+			want: interaction.Question{ID: defaultID, Question: "Apply the plan?", Detail: "## Plan\n1. migrate", Options: []interaction.Option{
+				{Label: "Apply", Preview: "```sql\nALTER TABLE\n```"}, {Label: "Skip"},
 			}},
 		},
 		{
@@ -519,7 +529,7 @@ func TestWriteAnswer(t *testing.T) {
 	}
 	wantText := "db: SQLite\n" +
 		"checks: Tests (Recommended), Lint\n" +
-		"name: billing <v2> & co\nsecond line\n" +
+		"name: billing <v2> & co second line\n" +
 		"later:\n"
 	if text.String() != wantText {
 		t.Errorf("text =\n%q\nwant\n%q", text.String(), wantText)
@@ -546,6 +556,46 @@ func TestWriteAnswer(t *testing.T) {
 	}
 	if g, w := mustJSON(t, got), mustJSON(t, want); g != w {
 		t.Errorf("json =\n%s\nwant\n%s", js.String(), wantJSON)
+	}
+}
+
+// TestWriteAnswerIsInert is issue 10's clipboard attack: a label with an
+// OSC 52 sequence, printed by `echo "$answer"`, would set the clipboard of
+// whoever reads it. Neither format carries a raw control to stdout, and
+// the JSON still decodes to the exact text.
+func TestWriteAnswerIsInert(t *testing.T) {
+	evil := "Yes\x1b]52;c;cm0gLXJmIH4=\x07\u009b2J\u202eon\r"
+	ans := interaction.Answer{Answers: []interaction.AnswerItem{
+		{ID: "q\x1b[2J", Selected: []string{evil}},
+		{ID: "c", Selected: []string{}, Custom: evil},
+	}}
+	raw := func(s string) bool {
+		for _, r := range s {
+			if r != '\n' && (sanitize.IsControl(r) || sanitize.IsBidiControl(r)) {
+				return true
+			}
+		}
+		return false
+	}
+	var text bytes.Buffer
+	if err := writeAnswer(&text, ans, formatText); err != nil {
+		t.Fatal(err)
+	}
+	want := "q\ufffd[2J: Yes\ufffd]52;c;cm0gLXJmIH4=\ufffd\ufffd2J\ufffdon \n" +
+		"c: Yes\ufffd]52;c;cm0gLXJmIH4=\ufffd\ufffd2J\ufffdon \n"
+	if text.String() != want || raw(text.String()) {
+		t.Errorf("text =\n%q\nwant\n%q", text.String(), want)
+	}
+	var js bytes.Buffer
+	if err := writeAnswer(&js, ans, formatJSON); err != nil {
+		t.Fatal(err)
+	}
+	if raw(js.String()) {
+		t.Errorf("json holds a raw control: %q", js.String())
+	}
+	var back interaction.Answer
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Answers[1].Custom != evil || back.Answers[0].Selected[0] != evil {
+		t.Errorf("json %q decodes to %+v, %v; want the exact text", js.String(), back, err)
 	}
 }
 

@@ -30,6 +30,7 @@ func run(ctx context.Context, args []string, e env) int {
 		fang.WithVersion(ver),
 		fang.WithCommit(sha),
 		fang.WithErrorHandler(errorHandler(e.stderr)),
+		fang.WithoutManpage(), // newManCmd instead
 	)
 	if err == nil && *failed != nil {
 		err = *failed
@@ -85,30 +86,29 @@ whether you answered (0), declined (1), or the request was bad (2).`,
   asktui ask examples/setup.json
 
   # Pipe a request in and the answer out
-  cat examples/setup.json | asktui ask | jq -r '.answers[0].selected[0]'
+  cat examples/setup.json | asktui ask |
+    jq -r '.answers[0].selected[0]'
 
   # Build a question from flags
-  asktui ask "Deploy now?" --option "Yes (Recommended)" --option No`,
-		Args: cobra.NoArgs,
+  asktui ask "Deploy now?" \
+    --option "Yes (Recommended)" --option No`,
+		Args: noArgs,
 		// With no subcommand, show the help (and exit 0).
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e), newRunCmd(e))
+	root.SuggestionsMinimumDistance = 2 // cobra's default, which noArgs asks for itself
+	root.AddCommand(newManCmd())
+	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e), newHookCmd(e), newRunCmd(e))
 	return root
 }
 
-// errorHandler prints a failure on stderr: the ask command's coded
-// failures as one line, cobra's usage errors styled by fang on a terminal.
-// When stderr is not a terminal every failure is exactly one line of JSON,
-// {"error":{"code":…,"message":…}}, for the program reading it.
+// errorHandler prints a failure on stderr, every failure the same way:
+// usage errors too are one line, "asktui: CODE: message" on a terminal (in
+// the flag's own spelling: fang's styled error would capitalise the first
+// word, and ask the terminal for its colours first), else exactly one line
+// of JSON, {"error":{"code":…,"message":…}}, for the program reading it.
 func errorHandler(stderr io.Writer) fang.ErrorHandler {
-	return func(w io.Writer, st fang.Styles, err error) {
-		terminal := isTerminal(stderr)
-		var ie *interaction.Error
-		if !errors.As(err, &ie) && terminal {
-			fang.DefaultErrorHandler(w, st, err)
-			return
-		}
-		reportError(stderr, coded(err), terminal)
+	return func(_ io.Writer, _ fang.Styles, err error) {
+		reportError(stderr, coded(err), isTerminal(stderr))
 	}
 }

@@ -84,7 +84,7 @@ without a question tool of their own can still ask.
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	f.BoolVar(&o.list, "list", false, "list the agents asktui knows, and which are installed, and exit")
 	f.StringVar(&o.log, "log", "", "append the agents' standard error and protocol diagnostics to this file")
-	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+e.socketPath()+`, or one of this run's own when that is taken); "off" opens none`)
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+defaultSocketHelp+`, or one of this run's own when that is taken); "off" opens none`)
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

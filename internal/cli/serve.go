@@ -23,6 +23,7 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -41,6 +42,7 @@ type serveOptions struct {
 	progressEach time.Duration
 	history      string
 	socket       string
+	ssh          sshFlags
 }
 
 // Clients whose configuration --print-config knows.
@@ -70,8 +72,12 @@ and token filled in.`,
 
   # The snippet for Codex's ~/.codex/config.toml
   asktui serve --print-config codex`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: sshAddrArg(&o.ssh),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.ssh.explicit = cmd.Flags().Changed("ssh")
+			if len(args) == 1 {
+				o.ssh.addr = args[0]
+			}
 			return runServe(cmd.Context(), *o, e)
 		},
 	}
@@ -80,12 +86,13 @@ and token filled in.`,
 	f.StringVar(&o.tokenFile, "token-file", "", "file holding the bearer token (default: $XDG_CONFIG_HOME/asktui/token, created on first run)")
 	f.BoolVar(&o.noAuth, "no-auth", false, "accept MCP clients without a token (dangerous: any local program can ask)")
 	f.StringVar(&o.printConfig, "print-config", "", "print the setup for a client and exit: "+strings.Join(configClients, ", "))
-	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications (keeps clients with idle timeouts waiting)")
-	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+e.socketPath()+`); "off" opens none`)
+	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications to clients that ask for them; 0 sends none (keepalive comments flow every 15s regardless)")
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+defaultSocketHelp+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
+	addSSHFlags(cmd, &o.ssh)
 	return cmd
 }
 
@@ -95,6 +102,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return err
 	}
 	if err := checkListen(o.listen); err != nil {
+		return err
+	}
+	progressEach, err := progressInterval(o.progressEach)
+	if err != nil {
 		return err
 	}
 	token := ""
@@ -109,14 +120,16 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return printConfig(e.stdout, o.printConfig, url, token)
 	}
 
-	in, out, err := e.openTTY()
-	if err != nil {
-		return interaction.WrapError(interaction.CodeNoTTY, err,
-			"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well)", err)
+	var in, out *os.File
+	if !o.ssh.headless {
+		if in, out, err = e.openTTY(); err != nil {
+			return interaction.WrapError(interaction.CodeNoTTY, err,
+				"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well), or serve --headless", err)
+		}
 	}
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on %s: %v (is another asktui serve running? try --listen)", o.listen, err)
+		return listenError(o.listen, err)
 	}
 	defer func() { _ = l.Close() }()
 	// The address actually bound: --listen 127.0.0.1:0 picks a free port.
@@ -134,7 +147,11 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			listen = socket.ListenPrivate
 		}
 		if sl, err = listen(sockPath); err != nil {
-			return interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+			code := interaction.CodeInternal
+			if errors.Is(err, socket.ErrAlreadyServing) {
+				code = interaction.CodeAddressInUse
+			}
+			return interaction.WrapError(code, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
 		}
 	}
 	status := "MCP: " + url
@@ -146,22 +163,33 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
 	}
 
-	p := tui.New(tui.Options{
-		Input: in, Output: out, Theme: theme, Session: true,
-		Alerts: o.alerts, Status: status, Environ: e.environ,
+	// The inbox: this terminal is one view of it, each SSH session
+	// another; every request and its outcome goes to the history, so an
+	// answer is never lost even when the agent's client gave up waiting.
+	box := inbox.New(nil)
+	defer box.Close()
+	var provider interaction.Provider = box
+	svc := interaction.NewService()
+	// Failures serve survives show in the activity log, on the status
+	// line once there is a view, and on stderr.
+	warn := newWarner(e.stderr, !isTerminal(e.stderr) || o.ssh.headless, func(msg string) {
+		svc.Report(interaction.Activity{Agent: interaction.Agent{ID: "asktui", Name: "asktui"},
+			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
 	})
-	// Every request and its outcome goes to the history, so an answer is
-	// never lost even when the agent's client gave up waiting.
-	var provider = p.Provider()
+	defer warn.flush()
 	if path := e.historyPath(o.history); path != "" {
 		hlog, err := history.Open(path)
+		if errors.Is(err, history.ErrRefused) {
+			return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+		}
 		if err != nil {
 			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
 		}
 		defer func() { _ = hlog.Close() }()
-		provider = history.Wrap(provider, hlog, nil, nil)
+		provider = history.Wrap(provider, hlog, nil, func(err error) {
+			warn.warn(fmt.Sprintf("a history record was not written: %v", err))
+		})
 	}
-	svc := interaction.NewService()
 	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
@@ -169,32 +197,70 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer unregister()
 
 	ver, _ := e.build.info()
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: o.progressEach, Version: ver})
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, ProgressInterval: progressEach, Version: ver})
 	if err != nil {
 		return err
+	}
+	sshSvc, err := startSSH(o.ssh, e, box, theme, o.alerts)
+	if err != nil {
+		return err
+	}
+	if sshSvc != nil {
+		status += "  ·  " + sshSvc.command()
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.Handler())
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = httpSrv.Serve(l) })
+	wg.Go(func() {
+		if err := httpSrv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+			warn.warn(fmt.Sprintf("the MCP server at %s stopped serving: %v", url, err))
+		}
+	})
 	sockCtx, stopSock := context.WithCancel(ctx)
 	defer stopSock()
 	if sl != nil {
 		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			err := socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			if err != nil {
+				warn.warn(fmt.Sprintf("the socket %s stopped serving: %v", sockPath, err))
+			}
 		})
 	}
-	uiErr := p.Run(ctx)
+	var uiErr error
+	if o.ssh.headless {
+		_, _ = fmt.Fprintf(e.stdout, "asktui serve: the inbox is open with no view here (ctrl+c or SIGTERM stops it)\n  %s\n", strings.ReplaceAll(status, "  ·  ", "\n  "))
+		<-ctx.Done()
+	} else {
+		p := tui.New(tui.Options{
+			Input: in, Output: out, Theme: theme, Session: true,
+			Alerts: o.alerts, Status: status, Environ: e.environ,
+			Inbox: box, Name: "this terminal",
+		})
+		warn.attach(status, p.SetStatus)
+		uiErr = p.Run(ctx)
+	}
 	stopSock()
 
-	// The UI is gone: withdraw what waits, then stop serving.
+	// The view is gone: every waiting call fails with PROVIDER_CLOSED (and
+	// is recorded as closed), then the servers stop.
+	box.Close()
 	_ = srv.Close()
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if sshSvc != nil {
+		_ = sshSvc.srv.Shutdown(shutdown)
+		if err := <-sshSvc.served; err != nil {
+			_, _ = fmt.Fprintf(e.stderr, "asktui: the SSH server failed: %v\n", err)
+		}
+		sshSvc.log.release()
+	}
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
+	if o.ssh.headless {
+		return nil // a signal is how a headless inbox is stopped
+	}
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
 		return nil // ctrl+c is how the inbox is closed
@@ -206,6 +272,19 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 
 // checkListen refuses an address without a port, and accepts any host:
 // naming a non-loopback host is the explicit choice the default guards.
+// progressInterval turns --progress-interval into
+// mcp.Options.ProgressInterval, where zero would mean the default: 0
+// sends no progress notifications.
+func progressInterval(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, fmt.Errorf("invalid --progress-interval %s: use a positive duration such as 15s, or 0 to send none", d)
+	case d == 0:
+		return -1, nil
+	}
+	return d, nil
+}
+
 func checkListen(addr string) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return fmt.Errorf("invalid --listen %q: use host:port, such as %s", addr, DefaultListen)
@@ -310,4 +389,69 @@ func limitGC(e env) {
 	if e.getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
 	}
+}
+
+// warner shows the failures that do not stop serve, such as a history
+// record that could not be written: on the inbox's screen at once (in the
+// activity log, and on the status line once the view is attached), and on
+// standard error, at once when that is not the terminal the inbox draws on
+// (where it would tear the screen), else when serve ends.
+type warner struct {
+	stderr io.Writer
+	live   bool
+	report func(msg string) // the activity log
+
+	mu        sync.Mutex
+	status    string       // the view's status line without warnings
+	setStatus func(string) // the view's, once attached
+	warning   string       // the latest warning, for a view attached later
+	later     []string     // messages for flush, in order
+	count     map[string]int
+}
+
+func newWarner(stderr io.Writer, live bool, report func(msg string)) *warner {
+	return &warner{stderr: stderr, live: live, report: report, count: map[string]int{}}
+}
+
+// attach shows warnings on a view's status line from now on, and the
+// latest one at once.
+func (w *warner) attach(status string, setStatus func(string)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.status, w.setStatus = status, setStatus
+	if w.warning != "" {
+		setStatus(status + "  ⚠ " + w.warning)
+	}
+}
+
+// warn reports msg. It is safe for concurrent use.
+func (w *warner) warn(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.report(msg)
+	w.warning = msg
+	if w.setStatus != nil {
+		w.setStatus(w.status + "  ⚠ " + msg)
+	}
+	if w.live {
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+		return
+	}
+	if w.count[msg] == 0 {
+		w.later = append(w.later, msg)
+	}
+	w.count[msg]++
+}
+
+// flush prints what warn kept for the end.
+func (w *warner) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, msg := range w.later {
+		if n := w.count[msg]; n > 1 {
+			msg += fmt.Sprintf(" (%d times)", n)
+		}
+		_, _ = fmt.Fprintln(w.stderr, "asktui: WARNING: "+msg)
+	}
+	w.later = nil
 }

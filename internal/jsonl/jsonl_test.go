@@ -25,6 +25,10 @@ func TestMarshalLine(t *testing.T) {
 		{"invalid UTF-8", "bad\xff", `"bad\ufffd"`},
 		{"a MarshalJSON's newlines", rawMarshaler{}, `{"a":"<b>"}`},
 		{"line and paragraph separators", "\u2028\u2029", `"\u2028\u2029"`},
+		{"C1 controls escaped", "a\u009b31mb\u0085", `"a\u009b31mb\u0085"`},
+		{"bidi controls escaped", "\u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c", `"\u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c"`},
+		{"other non-ASCII kept", "é ü ✓ 😀 \u00a0 \u2030", "\"é ü ✓ 😀 \u00a0 \u2030\""},
+		{"in keys too", map[string]int{"\u202e": 1}, `{"\u202e":1}`},
 	}
 	for _, tt := range tests {
 		line, err := MarshalLine(tt.v)
@@ -72,5 +76,34 @@ func TestAppendString(t *testing.T) {
 	got := AppendString([]byte("x="), "a <b> \"c\"\n\xff")
 	if want := `x="a <b> \"c\"\n\ufffd"`; string(got) != want {
 		t.Errorf("AppendString = %q, want %q", got, want)
+	}
+}
+
+// TestEscapesKeepTheValues: the escapes decode to the very strings that
+// were encoded.
+func TestEscapesKeepTheValues(t *testing.T) {
+	for _, s := range []string{"\u0080\u009f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069", "x\u009b[2J\u001b]52;c;AAAA\u0007 ok", "é\u200e"} {
+		b, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range string(b) {
+			if r >= 0x80 && r <= 0x9f || r == 0x202e {
+				t.Errorf("%q holds the raw character %U", b, r)
+			}
+		}
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil || back != s {
+			t.Errorf("%q decodes to %q, %v; want %q", b, back, err, s)
+		}
+	}
+}
+
+func BenchmarkMarshalLine(b *testing.B) {
+	v := map[string]any{"id": 1, "answer": map[string]any{"answers": []map[string]any{{"id": "db", "selected": []string{"Postgres — the usual", "SQLite"}}}}}
+	for b.Loop() {
+		if _, err := MarshalLine(v); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
+)
+
+// watched is an output the test waits on.
+type watched struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{}
+}
+
+func newWatched() *watched { return &watched{changed: make(chan struct{}, 1)} }
+
+func (w *watched) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.b.Write(p)
+	w.mu.Unlock()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (w *watched) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return sanitize.StripEscapes(w.b.String())
+}
+
+// waitMatch waits until the text matches re and returns the submatches.
+func (w *watched) waitMatch(t *testing.T, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		if m := re.FindStringSubmatch(w.String()); m != nil {
+			return m
+		}
+		select {
+		case <-w.changed:
+		case <-deadline:
+			t.Fatalf("never matched %s:\n%s", re, w.String())
+		}
+	}
+}
+
+// TestServeHeadlessOverSSH: serve --headless prints how to connect; an SSH
+// view answers a script's question; stopping the server fails the call
+// still waiting with PROVIDER_CLOSED and records it.
+func TestServeHeadlessOverSSH(t *testing.T) {
+	dir := t.TempDir()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(keys, gossh.MarshalAuthorizedKey(signer.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sockDir, err := os.MkdirTemp("", "ask") // short: socket paths are limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	sock := filepath.Join(sockDir, "s.sock")
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	stdout, stderr := newWatched(), newWatched()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--headless", "--listen", "127.0.0.1:0", "--socket", sock,
+			"--ssh", "127.0.0.1:0", "--authorized-keys", keys}, env{
+			stdin: strings.NewReader(""), stdout: stdout, stderr: stderr,
+			environ: []string{"XDG_CONFIG_HOME=" + dir, "XDG_STATE_HOME=" + dir, "XDG_DATA_HOME=" + dir},
+			openTTY: mustNotOpenTTY(t),
+		})
+	}()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("serve stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+		}
+	})
+	port := stdout.waitMatch(t, regexp.MustCompile(`ssh -p (\d+) localhost`))[1]
+	if st, err := os.Stat(filepath.Join(dir, "asktui", "ssh_host_ed25519_key")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("host key: %v %v", st, err)
+	}
+
+	client, err := gossh.Dial("tcp", "127.0.0.1:"+port, &gossh.ClientConfig{
+		User: "me", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	sess, err := client.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := newWatched()
+	sess.Stdout, sess.Stderr = screen, screen
+	keysIn, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+
+	ask := func(question string, out io.Writer) <-chan int {
+		code := make(chan int, 1)
+		go func() {
+			code <- run(context.Background(), []string{"ask", "--connect=" + sock, question, "--id", "q",
+				"--option", "Yes", "--option", "Later", "--format", "text"}, env{
+				stdin: strings.NewReader(""), stdout: out, stderr: io.Discard, openTTY: mustNotOpenTTY(t),
+			})
+		}()
+		return code
+	}
+	var first bytes.Buffer
+	asked := ask("Ship_the_notes?", &first)
+	screen.waitMatch(t, regexp.MustCompile(`Ship_the_notes\?`))
+	screen.waitMatch(t, regexp.MustCompile(`Pick one`)) // past the arrival grace
+	if _, err := io.WriteString(keysIn, "2"); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-asked; code != 0 || first.String() != "q: Later\n" {
+		t.Fatalf("ask: exit %d, %q", code, first.String())
+	}
+
+	// A question still waiting when the server stops fails as closed.
+	waiting := ask("Still_there?", io.Discard)
+	screen.waitMatch(t, regexp.MustCompile(`Still_there\?`))
+	stop()
+	if code := <-waiting; code != exitCode(interaction.Errorf(interaction.CodeProviderClosed, "closed")) {
+		t.Fatalf("the waiting ask exited %d, want %d (PROVIDER_CLOSED)", code, exitCode(interaction.Errorf(interaction.CodeProviderClosed, "closed")))
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("serve did not stop")
+	}
+	_ = sess.Wait()
+
+	var hist bytes.Buffer
+	if code := run(context.Background(), []string{"history", "--json"}, env{
+		stdin: strings.NewReader(""), stdout: &hist, stderr: os.Stderr,
+		environ: []string{"XDG_STATE_HOME=" + dir},
+	}); code != 0 || !strings.Contains(hist.String(), `"outcome":"closed"`) || !strings.Contains(hist.String(), `"outcome":"answered"`) {
+		t.Fatalf("history (exit %d):\n%s", code, hist.String())
+	}
+}
