@@ -13,6 +13,7 @@ import (
 	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/asktui/asktui/agent/acp"
 	"github.com/asktui/asktui/agent/script"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui"
@@ -29,6 +30,7 @@ type demoOptions struct {
 	list     bool
 	autoplay bool
 	record   string
+	acp      bool
 	theme    themeFlag
 	alerts   tui.Alerts
 }
@@ -68,6 +70,7 @@ done.`,
 	f.BoolVar(&o.list, "list", false, "list the built-in scenarios and exit")
 	f.BoolVar(&o.autoplay, "autoplay", false, "also play the human's side, then exit when the scenario ends")
 	f.StringVar(&o.record, "record", "", "record what asktui draws to this asciinema v2 .cast file")
+	f.BoolVar(&o.acp, "acp", false, "be the scenario as an ACP agent on standard input and output, for asktui run -- asktui demo --acp NAME")
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -109,6 +112,10 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err erro
 	sc, err := script.Lookup(name)
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+	}
+	if o.acp {
+		ver, _ := e.build.info()
+		return acp.ServeScenario(ctx, sc, e.stdin, e.stdout, acp.ScenarioOptions{Speed: o.speed, Version: ver})
 	}
 
 	in, out, err := e.openTTY()

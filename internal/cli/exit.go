@@ -22,6 +22,9 @@ const (
 	exitUsage       = 2   // INVALID_REQUEST, EMPTY_QUESTIONS, or a usage error
 	exitNoTTY       = 3   // NO_TTY: no terminal to ask on
 	exitFailure     = 4   // anything else: PROVIDER_CLOSED, INTERNAL, …
+	exitAgent       = 5   // AGENT_EXITED, AGENT_PROTOCOL: an agent of asktui run failed
+	exitAgentAuth   = 6   // AGENT_AUTH: the agent wants the human to sign in first
+	exitNotFound    = 127 // AGENT_NOT_FOUND: no such agent, or not installed, as sh(1)
 	exitTimeout     = 124 // ASK_TIMEOUT: --timeout elapsed, as timeout(1)
 	exitHangup      = 129 // SIGHUP, the terminal closed: 128 + SIGHUP
 	exitInterrupted = 130 // Ctrl+C, SIGINT, or ASK_ABORTED: 128 + SIGINT
@@ -69,6 +72,12 @@ func exitCode(err error) int {
 		return exitTimeout
 	case interaction.CodeAborted:
 		return exitInterrupted
+	case interaction.CodeAgentExited, interaction.CodeAgentProtocol:
+		return exitAgent
+	case interaction.CodeAgentAuth:
+		return exitAgentAuth
+	case interaction.CodeAgentNotFound:
+		return exitNotFound
 	default:
 		return exitFailure
 	}

@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 		// A text field's cursor blinks the same way.
 		goleak.IgnoreTopFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"),
+		// Syntax highlighting in a conversation's Markdown (chroma) uses
+		// regexp2, whose timeout clock runs on a goroutine of its own
+		// that stops after a quiet spell.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 	)
 }
 

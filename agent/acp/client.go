@@ -1,0 +1,266 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// maxInput bounds a tool call's raw input kept for display.
+const maxInput = 64 << 10
+
+// HandleExtensionMethod takes the guard's marks; every other extension
+// method is unknown.
+func (c *conversation) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+	if method != markMethod {
+		return nil, sdk.NewMethodNotFound(method)
+	}
+	var p struct {
+		N uint64 `json:"n"`
+	}
+	if json.Unmarshal(params, &p) == nil {
+		c.guard.marked(p.N)
+	}
+	return nil, nil
+}
+
+// SessionUpdate turns the agent's session/update notifications into
+// events. Kinds asktui does not show are ignored.
+func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	u := n.Update
+	switch {
+	case u.UserMessageChunk != nil:
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventUserChunk, Text: blockText(u.UserMessageChunk.Content), MessageID: deref(u.UserMessageChunk.MessageId)})
+	case u.AgentMessageChunk != nil:
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventMessageChunk, Text: blockText(u.AgentMessageChunk.Content), MessageID: deref(u.AgentMessageChunk.MessageId)})
+	case u.AgentThoughtChunk != nil:
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventThoughtChunk, Text: blockText(u.AgentThoughtChunk.Content), MessageID: deref(u.AgentThoughtChunk.MessageId)})
+	case u.ToolCall != nil:
+		t := u.ToolCall
+		c.mergeTool(sdk.ToolCallUpdate{
+			ToolCallId: t.ToolCallId, Title: &t.Title, Kind: &t.Kind, Status: &t.Status,
+			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content,
+		}, true)
+	case u.ToolCallUpdate != nil:
+		t := u.ToolCallUpdate
+		c.mergeTool(sdk.ToolCallUpdate{
+			ToolCallId: t.ToolCallId, Title: t.Title, Kind: t.Kind, Status: t.Status,
+			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content,
+		}, true)
+	case u.Plan != nil:
+		plan := make([]interaction.PlanEntry, 0, len(u.Plan.Entries))
+		for _, e := range u.Plan.Entries {
+			plan = append(plan, interaction.PlanEntry{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
+		}
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventPlan, Plan: plan})
+	case u.AvailableCommandsUpdate != nil:
+		cmds := make([]interaction.Command, 0, len(u.AvailableCommandsUpdate.AvailableCommands))
+		for _, ac := range u.AvailableCommandsUpdate.AvailableCommands {
+			cmd := interaction.Command{Name: clip(ac.Name, 256), Description: clip(ac.Description, 1024)}
+			if ac.Input != nil && ac.Input.Unstructured != nil {
+				cmd.Hint = clip(ac.Input.Unstructured.Hint, 256)
+			}
+			cmds = append(cmds, cmd)
+		}
+		c.mu.Lock()
+		c.info.Commands = cmds
+		c.mu.Unlock()
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+	case u.CurrentModeUpdate != nil:
+		c.mu.Lock()
+		c.info.Mode = string(u.CurrentModeUpdate.CurrentModeId)
+		c.mu.Unlock()
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+	case u.SessionInfoUpdate != nil:
+		if u.SessionInfoUpdate.Title == nil {
+			return nil
+		}
+		c.mu.Lock()
+		c.info.Title = clip(*u.SessionInfoUpdate.Title, 256)
+		c.mu.Unlock()
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+	case u.UsageUpdate != nil:
+		us := &interaction.Usage{Used: u.UsageUpdate.Used, Size: u.UsageUpdate.Size}
+		if cost := u.UsageUpdate.Cost; cost != nil {
+			us.Cost, us.Currency = cost.Amount, clip(cost.Currency, 16)
+		}
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventUsage, Usage: us})
+	}
+	return nil
+}
+
+// mergeTool folds what is known of a tool call into its state, whichever
+// of tool_call, tool_call_update and the permission request came first,
+// and reports the whole state when report is set. It returns the state.
+func (c *conversation) mergeTool(u sdk.ToolCallUpdate, report bool) interaction.ToolCall {
+	id := string(u.ToolCallId)
+	c.mu.Lock()
+	t, ok := c.tools[id]
+	if !ok {
+		t = &interaction.ToolCall{ID: id, Kind: interaction.ToolOther, Status: interaction.ToolPending}
+		c.tools[id] = t
+	}
+	if u.Title != nil && *u.Title != "" {
+		t.Title = clip(*u.Title, 4096)
+	}
+	if u.Kind != nil && *u.Kind != "" {
+		t.Kind = interaction.ToolKind(*u.Kind)
+	}
+	if u.Status != nil && *u.Status != "" {
+		t.Status = interaction.ToolStatus(*u.Status)
+	}
+	if u.Locations != nil {
+		t.Locations = t.Locations[:0]
+		for _, l := range u.Locations {
+			loc := interaction.Location{Path: l.Path}
+			if l.Line != nil && *l.Line > 0 {
+				loc.Line = *l.Line
+			}
+			t.Locations = append(t.Locations, loc)
+		}
+	}
+	if u.RawInput != nil {
+		if b, err := json.Marshal(u.RawInput); err == nil {
+			t.Input = clip(string(b), maxInput)
+		}
+	}
+	if u.Content != nil {
+		t.Content = toolContent(u.Content)
+	}
+	state := *t
+	state.Locations = slices.Clone(t.Locations)
+	state.Content = slices.Clone(t.Content)
+	c.mu.Unlock()
+	if report {
+		s := state
+		c.emit(interaction.ConversationEvent{Kind: interaction.EventToolCall, Tool: &s})
+	}
+	return state
+}
+
+// toolContent converts a tool call's content.
+func toolContent(in []sdk.ToolCallContent) []interaction.ToolContent {
+	out := make([]interaction.ToolContent, 0, len(in))
+	for _, tc := range in {
+		switch {
+		case tc.Content != nil:
+			out = append(out, interaction.ToolContent{Text: blockText(tc.Content.Content)})
+		case tc.Diff != nil:
+			d := &interaction.Diff{Path: tc.Diff.Path, New: tc.Diff.NewText}
+			if tc.Diff.OldText != nil {
+				old := *tc.Diff.OldText
+				d.Old = &old
+			}
+			out = append(out, interaction.ToolContent{Diff: d})
+		case tc.Terminal != nil:
+			// asktui runs no terminals for agents; all it can show is the id.
+			out = append(out, interaction.ToolContent{Terminal: &interaction.TerminalOutput{Command: "terminal " + tc.Terminal.TerminalId}})
+		}
+	}
+	return out
+}
+
+// blockText is the text of a content block, or a word for what it is.
+func blockText(b sdk.ContentBlock) string {
+	switch {
+	case b.Text != nil:
+		return b.Text.Text
+	case b.ResourceLink != nil:
+		return "@" + b.ResourceLink.Name
+	case b.Resource != nil:
+		if r := b.Resource.Resource.TextResourceContents; r != nil {
+			return "@" + r.Uri
+		}
+		return "[resource]"
+	case b.Image != nil:
+		return "[image]"
+	case b.Audio != nil:
+		return "[audio]"
+	}
+	return ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// The client does not offer the file system or terminals: the agent uses
+// its own tools. These answer "method not found", as the capabilities say.
+
+// ReadTextFile is not offered.
+func (c *conversation) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodFsReadTextFile)
+}
+
+// WriteTextFile is not offered.
+func (c *conversation) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	return sdk.WriteTextFileResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodFsWriteTextFile)
+}
+
+// CreateTerminal is not offered.
+func (c *conversation) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	return sdk.CreateTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalCreate)
+}
+
+// KillTerminal is not offered.
+func (c *conversation) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+	return sdk.KillTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalKill)
+}
+
+// TerminalOutput is not offered.
+func (c *conversation) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+	return sdk.TerminalOutputResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalOutput)
+}
+
+// ReleaseTerminal is not offered.
+func (c *conversation) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+	return sdk.ReleaseTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalRelease)
+}
+
+// WaitForTerminalExit is not offered.
+func (c *conversation) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+	return sdk.WaitForTerminalExitResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalWaitForExit)
+}
+
+// UnstableConnectMcp is not offered.
+func (c *conversation) UnstableConnectMcp(context.Context, sdk.UnstableConnectMcpRequest) (sdk.UnstableConnectMcpResponse, error) {
+	return sdk.UnstableConnectMcpResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodMcpConnect)
+}
+
+// UnstableDisconnectMcp is not offered.
+func (c *conversation) UnstableDisconnectMcp(context.Context, sdk.UnstableDisconnectMcpRequest) (sdk.UnstableDisconnectMcpResponse, error) {
+	return sdk.UnstableDisconnectMcpResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodMcpDisconnect)
+}
+
+// askCtx is the lifetime of one of the agent's questions: the request's
+// own (the agent can withdraw it), the turn's (Cancel withdraws it) and the
+// conversation's.
+func (c *conversation) askCtx(req context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(req)
+	c.mu.Lock()
+	parent := c.life
+	if c.turn != nil {
+		parent = c.turn.ctx
+	}
+	c.mu.Unlock()
+	stop := context.AfterFunc(parent, func() { cancel(context.Cause(parent)) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
+// agent is the conversation as the asker of a request.
+func (c *conversation) agent() *interaction.Agent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := c.info.Agent
+	return &a
+}

@@ -1,0 +1,258 @@
+package acp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/interactiontest"
+)
+
+// launcher returns a launcher whose agents run this test binary in mode.
+func launcher(t *testing.T, mode string, opts Options) (*Launcher, *interactiontest.Provider, []string) {
+	t.Helper()
+	human := interactiontest.NewProvider()
+	svc := interaction.NewService()
+	unregister, err := svc.Register(human)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(unregister)
+	opts.Asker = svc
+	opts.Environ = append(os.Environ(), agentModeEnv+"="+mode)
+	l, err := NewLauncher(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, human, []string{self, "-test.run=^$"}
+}
+
+func TestMissingExecutable(t *testing.T) {
+	l, err := NewLauncher(Options{Asker: interaction.NewService(), Getenv: func(string) string { return t.TempDir() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := l.Agents()
+	if len(agents) != 5 {
+		t.Fatalf("agents %+v, want the five built-ins", agents)
+	}
+	for _, a := range agents {
+		if a.Missing == "" {
+			t.Errorf("%s is not missing", a.Name)
+		}
+	}
+	_, err = l.Start(context.Background(), "gemini", "", nil)
+	if interaction.CodeOf(err) != interaction.CodeAgentNotFound || !strings.Contains(err.Error(), "npm install -g @google/gemini-cli") {
+		t.Fatalf("Start gemini: %v, want AGENT_NOT_FOUND with the install hint", err)
+	}
+	_, err = l.Start(context.Background(), "nobody", "", nil)
+	if interaction.CodeOf(err) != interaction.CodeAgentNotFound || !strings.Contains(err.Error(), "gemini, claude") {
+		t.Fatalf("Start nobody: %v, want AGENT_NOT_FOUND listing the agents", err)
+	}
+	_, err = l.StartCommand(context.Background(), []string{"/no/such/agent"}, "", nil)
+	if interaction.CodeOf(err) != interaction.CodeAgentNotFound {
+		t.Fatalf("StartCommand: %v", err)
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "my-agent"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) string {
+		p := filepath.Join(dir, ConfigFile)
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	path := write(`{
+  "agent_servers": {
+    "mine": {"command": "my-agent", "args": ["--acp"], "env": {"TOKEN": "x"}},
+    "gemini": {"env": {"GEMINI_API_KEY": "k"}}
+  }
+}`)
+	l, err := NewLauncher(Options{Asker: interaction.NewService(), ConfigPath: path, Getenv: func(string) string { return bin }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine *interaction.AgentChoice
+	for _, a := range l.Agents() {
+		if a.Name == "mine" {
+			mine = &a
+		}
+	}
+	if mine == nil || mine.Missing != "" || mine.Description != "my-agent --acp" {
+		t.Fatalf("mine: %+v", mine)
+	}
+	if d, _ := l.def("gemini"); d.env["GEMINI_API_KEY"] != "k" || d.command != "gemini" {
+		t.Fatalf("gemini: %+v", d)
+	}
+	if env := l.environ(map[string]string{"A": "1"}); env[len(env)-1] != "A=1" {
+		t.Fatalf("environ %q", env)
+	}
+
+	for _, tt := range []struct{ file, want string }{
+		{"{\n  \"agent_servers\": {\n    \"x\": {\"command\": 1}\n  }\n}", "line 3"},
+		{"{\n  \"agent_servers\": {\n    \"x\": {\"comand\": \"a\"}\n  }\n}", `line 3: agent "x"`},
+		{"{\n  \"agent_servers\": {\n    \"x\": {\"args\": []}\n  }\n}", `agent "x" has no "command"`},
+		{"{\n  \"agent_servers\": {,\n}", "line 2"},
+	} {
+		_, err := NewLauncher(Options{Asker: interaction.NewService(), ConfigPath: write(tt.file)})
+		if interaction.CodeOf(err) != interaction.CodeInvalidRequest || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("config %q: %v, want INVALID_REQUEST naming the file and %q", tt.file, err, tt.want)
+		}
+	}
+	if _, err := NewLauncher(Options{Asker: interaction.NewService(), ConfigPath: filepath.Join(dir, "none.json")}); err != nil {
+		t.Fatalf("a missing file: %v", err)
+	}
+}
+
+func TestAgentProcessFailures(t *testing.T) {
+	for _, tt := range []struct {
+		mode    string
+		timeout time.Duration
+		code    interaction.Code
+		want    string
+	}{
+		{"garbage", 0, interaction.CodeAgentProtocol, "Starting agent v1.2"},
+		{"crash", 0, interaction.CodeAgentExited, "out of cheese"},
+		{"hang", 300 * time.Millisecond, interaction.CodeAgentProtocol, "did not answer initialize within"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			l, _, argv := launcher(t, tt.mode, Options{StartTimeout: tt.timeout})
+			_, err := l.StartCommand(context.Background(), argv, "", nil)
+			if interaction.CodeOf(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("StartCommand: %v, want %s with %q", err, tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestScenarioOverAProcess(t *testing.T) {
+	scenario, _ := filepath.Abs("testdata/quick.yaml")
+	l, human, argv := launcher(t, "scenario:"+scenario, Options{})
+	s := newSink()
+	conv, err := l.StartCommand(context.Background(), argv, "", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conv.Close() }()
+	if info := conv.Info(); info.Agent.Name != "asktui demo: quick" || info.ID != filepath.Base(argv[0]) {
+		t.Fatalf("info %+v", info)
+	}
+	done := make(chan promptResult, 1)
+	go func() {
+		stop, err := conv.Prompt(context.Background(), []interaction.PromptPart{{Text: "go"}})
+		done <- promptResult{stop, err}
+	}()
+
+	perm := human.Next(t)
+	if q := perm.Req.Questions[0]; q.Question != "Allow Run the migration??" || len(q.Options) != 2 || q.Options[0].Label != "Yes" {
+		t.Fatalf("permission question %+v", q)
+	}
+	perm.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Yes"}}}})
+
+	form := human.Next(t)
+	if len(form.Req.Questions) != 2 || form.Req.Questions[0].Question != "Which database?" || len(form.Req.Questions[0].Options) != 2 {
+		t.Fatalf("form %+v", form.Req.Questions)
+	}
+	form.Answer(interaction.Answer{Answers: []interaction.AnswerItem{
+		{ID: form.Req.Questions[0].ID, Custom: "DuckDB"},
+		{ID: form.Req.Questions[1].ID, Custom: "billing"},
+	}})
+	res := wait(t, done)
+	if res.err != nil || res.stop != interaction.StopEndTurn {
+		t.Fatalf("Prompt = %q, %v", res.stop, res.err)
+	}
+	var text strings.Builder
+	tools := 0
+	for _, e := range s.all() {
+		if e.Kind == interaction.EventMessageChunk {
+			text.WriteString(e.Text)
+		}
+		if e.Kind == interaction.EventToolCall {
+			tools++
+		}
+	}
+	if !strings.Contains(text.String(), "Done: Yes, DuckDB, billing.") || tools < 2 {
+		t.Fatalf("transcript %q, %d tool events", text.String(), tools)
+	}
+	if err := conv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ended := s.waitKind(t, interaction.EventEnded); ended.Err != nil {
+		t.Fatalf("ended with %v", ended.Err)
+	}
+}
+
+func TestFailedStartSendsNoEvents(t *testing.T) {
+	l, _, argv := launcher(t, "crash", Options{})
+	s := newSink()
+	if _, err := l.StartCommand(context.Background(), argv, "", s); interaction.CodeOf(err) != interaction.CodeAgentExited {
+		t.Fatalf("StartCommand: %v", err)
+	}
+	if events := s.all(); len(events) != 0 {
+		t.Fatalf("a conversation that never started sent %v", kinds(events))
+	}
+}
+
+// TestCloseKillsTheProcessGroup: an agent whose child holds its standard
+// output open ends with Close all the same (the output's end is what the
+// conversation waits for).
+func TestCloseKillsTheProcessGroup(t *testing.T) {
+	scenario, _ := filepath.Abs("testdata/quick.yaml")
+	l, _, argv := launcher(t, "spawn:"+scenario, Options{})
+	s := newSink()
+	conv, err := l.StartCommand(context.Background(), argv, "", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- conv.Close() }()
+	if err := wait(t, closed); err != nil {
+		t.Fatal(err)
+	}
+	if ended := s.waitKind(t, interaction.EventEnded); ended.Err != nil {
+		t.Fatalf("ended with %v", ended.Err)
+	}
+}
+
+// TestNoDescriptorLeft: a conversation leaves no file open behind it.
+func TestNoDescriptorLeft(t *testing.T) {
+	fds := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd here")
+		}
+		return len(entries)
+	}
+	scenario, _ := filepath.Abs("testdata/quick.yaml")
+	l, _, argv := launcher(t, "scenario:"+scenario, Options{})
+	before := fds()
+	for range 3 {
+		conv, err := l.StartCommand(context.Background(), argv, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := conv.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := fds(); after > before {
+		t.Fatalf("%d descriptors open before three conversations, %d after", before, after)
+	}
+}

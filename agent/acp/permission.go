@@ -1,0 +1,151 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// permissionID is the id of a permission request's one question.
+const permissionID = "permission"
+
+// RequestPermission asks the human whether the agent may make a tool call:
+// a single-select question whose options are the agent's. Anything but
+// choosing one of them (declining, skipping, typing an answer of one's own,
+// the turn being cancelled) answers "cancelled"; asktui never picks a
+// reject option on the human's behalf.
+func (c *conversation) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
+	tool := c.mergeTool(p.ToolCall, true)
+	req, ids := permissionRequest(tool, p.Options)
+	if req == nil {
+		return cancelled, nil
+	}
+	req.Agent = c.agent()
+	ctx, done := c.askCtx(ctx)
+	defer done()
+	ans, err := c.opts.Asker.Ask(ctx, *req)
+	if err != nil {
+		return cancelled, nil
+	}
+	item, ok := ans.Get(permissionID)
+	if !ok || item.Custom != "" || len(item.Selected) != 1 {
+		return cancelled, nil
+	}
+	id, ok := ids[item.Selected[0]]
+	if !ok {
+		return cancelled, nil
+	}
+	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(id))}, nil
+}
+
+// permissionRequest is the question for a permission request, and the
+// agent's option id by label; nil when the agent offered no options.
+func permissionRequest(tool interaction.ToolCall, opts []sdk.PermissionOption) (*interaction.Request, map[string]string) {
+	if len(opts) == 0 {
+		return nil, nil
+	}
+	ids := make(map[string]string, len(opts))
+	q := interaction.Question{ID: permissionID, Header: "Permission", Detail: toolDetail(tool)}
+	title := strings.TrimSpace(tool.Title)
+	if title == "" {
+		title = "a " + string(tool.Kind) + " tool call"
+	}
+	q.Question = clip("Allow "+title+"?", interaction.MaxQuestionLen)
+	for i, o := range opts {
+		label := strings.TrimSpace(clip(o.Name, interaction.MaxLabelLen-8))
+		if label == "" {
+			label = strings.TrimSpace(clip(string(o.OptionId), interaction.MaxLabelLen-8))
+		}
+		if label == "" {
+			label = "Option " + strconv.Itoa(i+1)
+		}
+		base := label
+		for n := 2; ids[label] != ""; n++ {
+			label = base + " (" + strconv.Itoa(n) + ")"
+		}
+		ids[label] = string(o.OptionId)
+		q.Options = append(q.Options, interaction.Option{Label: label, Description: kindWords(o.Kind)})
+	}
+	return &interaction.Request{Questions: []interaction.Question{q}}, ids
+}
+
+// kindWords says what a permission option's kind means.
+func kindWords(k sdk.PermissionOptionKind) string {
+	switch k {
+	case sdk.PermissionOptionKindAllowOnce:
+		return "allow this once"
+	case sdk.PermissionOptionKindAllowAlways:
+		return "allow from now on"
+	case sdk.PermissionOptionKindRejectOnce:
+		return "reject this once"
+	case sdk.PermissionOptionKindRejectAlways:
+		return "reject from now on"
+	}
+	return ""
+}
+
+// toolDetail is what a permission question shows of the tool call, as
+// Markdown: where it works, its diffs, its command or input.
+func toolDetail(t interaction.ToolCall) string {
+	var b strings.Builder
+	for _, l := range t.Locations {
+		b.WriteString("- `" + strings.ReplaceAll(l.Path, "`", "'") + "`")
+		if l.Line > 0 {
+			b.WriteString(":" + strconv.Itoa(l.Line))
+		}
+		b.WriteString("\n")
+	}
+	shown := false
+	for _, tc := range t.Content {
+		switch {
+		case tc.Diff != nil:
+			old := ""
+			if tc.Diff.Old != nil {
+				old = *tc.Diff.Old
+			}
+			b.WriteString("\n```diff\n" + udiff.Unified(tc.Diff.Path, tc.Diff.Path, old, tc.Diff.New) + "```\n")
+			shown = true
+		case tc.Text != "":
+			b.WriteString("\n" + tc.Text + "\n")
+			shown = true
+		}
+	}
+	if !shown && t.Input != "" {
+		if cmd := commandOf(t.Input); cmd != "" {
+			b.WriteString("\n```sh\n" + cmd + "\n```\n")
+		} else {
+			b.WriteString("\n```json\n" + t.Input + "\n```\n")
+		}
+	}
+	return clip(strings.TrimSpace(b.String()), interaction.MaxDetailLen)
+}
+
+// commandOf is the command of a tool call's input, when it has one.
+func commandOf(input string) string {
+	var in struct {
+		Command any `json:"command"`
+	}
+	if json.Unmarshal([]byte(input), &in) != nil {
+		return ""
+	}
+	switch v := in.Command.(type) {
+	case string:
+		return v
+	case []any:
+		var parts []string
+		for _, p := range v {
+			if s, ok := p.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}

@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/agent/acp"
+	"github.com/asktui/asktui/agent/mcp"
+	"github.com/asktui/asktui/agent/socket"
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/tui"
+)
+
+// resumeLatest is --resume without a session: the newest one.
+const resumeLatest = "latest"
+
+// runOptions are the flags of `asktui run`.
+type runOptions struct {
+	resume  string
+	history string
+	socket  string
+	log     string
+	list    bool
+	theme   themeFlag
+	alerts  tui.Alerts
+}
+
+func newRunCmd(e env) *cobra.Command {
+	o := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run AGENT... [-- COMMAND ARGS...]",
+		Short: "Drive coding agents over ACP, with their questions in the inbox",
+		Long: `Start agents that speak the Agent Client Protocol and talk to them in the
+session view: write a prompt, watch the reply stream in, and answer their
+permission requests and questions in the same inbox as every other
+agent's. AGENT is a built-in name (gemini, claude, codex, opencode,
+goose) or one from ` + acp.ConfigFile + ` in asktui's configuration directory
+(Zed's agent_servers shape); after -- comes any other ACP agent's command.
+
+Each agent also gets asktui's own ask_user_question tool (MCP), so agents
+without a question tool of their own can still ask.
+
+--resume reopens the agent's newest session in this directory, and
+--resume=ID a given one, when the agent can (session/load).`,
+		Example: `  # Gemini CLI and Claude Code side by side
+  asktui run gemini claude
+
+  # Any ACP agent
+  asktui run -- my-agent --acp
+
+  # The scripted demo agent
+  asktui run -- asktui demo --acp deploy`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			names, argv := args, []string(nil)
+			if at := cmd.ArgsLenAtDash(); at >= 0 {
+				names, argv = args[:at], args[at:]
+			}
+			if len(names) == 0 && len(argv) == 0 && !o.list {
+				return errors.New("name an agent to run (gemini, claude, codex, opencode, goose), or give a command after --")
+			}
+			return runAgents(cmd.Context(), names, argv, *o, e)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.resume, "resume", "", "resume the agent's newest session here, or --resume=ID that one")
+	f.Lookup("resume").NoOptDefVal = resumeLatest
+	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
+	f.BoolVar(&o.list, "list", false, "list the agents asktui knows, and which are installed, and exit")
+	f.StringVar(&o.log, "log", "", "append the agents' standard error and protocol diagnostics to this file")
+	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+defaultSocketHelp+`, or one of this run's own when that is taken); "off" opens none`)
+	addThemeFlag(cmd, &o.theme)
+	addAlertFlags(cmd, &o.alerts)
+	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"gemini", "claude", "codex", "opencode", "goose"}, cobra.ShellCompDirectiveNoFileComp
+	}
+	return cmd
+}
+
+// agentErrors remembers the first failure of any agent the view starts,
+// for the exit status.
+type agentErrors struct {
+	interaction.Launcher
+	mu    sync.Mutex
+	first error
+}
+
+func (a *agentErrors) note(err error) {
+	if err == nil || errors.Is(err, &interaction.Error{Code: interaction.CodeAborted}) {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.first == nil {
+		a.first = err
+	}
+}
+
+func (a *agentErrors) err() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.first
+}
+
+// Start notes a failure to start, and the failures the conversation ends
+// with.
+func (a *agentErrors) Start(ctx context.Context, name, resume string, sink interaction.ConversationSink) (interaction.Conversation, error) {
+	conv, err := a.Launcher.Start(ctx, name, resume, endSink{sink, a})
+	a.note(err)
+	return conv, err
+}
+
+// endSink passes events on, noting how conversations end.
+type endSink struct {
+	interaction.ConversationSink
+	errs *agentErrors
+}
+
+func (s endSink) ConversationEvent(e interaction.ConversationEvent) {
+	if e.Kind == interaction.EventEnded {
+		s.errs.note(e.Err)
+	}
+	s.ConversationSink.ConversationEvent(e)
+}
+
+func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) error {
+	theme, err := o.theme.theme(e)
+	if err != nil {
+		return err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return interaction.WrapError(interaction.CodeInternal, err, "no working directory: %v", err)
+	}
+	configPath := ""
+	if dir, err := e.configDir(); err == nil {
+		configPath = filepath.Join(dir, acp.ConfigFile)
+	}
+	svc := interaction.NewService()
+	ver, _ := e.build.info()
+	if o.list {
+		l, err := acp.NewLauncher(acp.Options{Asker: svc, Cwd: cwd, ConfigPath: configPath, Getenv: e.getenv})
+		if err != nil {
+			return err
+		}
+		return listAgents(e.stdout, l.Agents())
+	}
+
+	// asktui's MCP server, for the agents' own ask_user_question: over
+	// HTTP on a loopback port of this run's, with a token of this run's.
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return err
+	}
+	token := hex.EncodeToString(raw)
+	hl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen for the agents' MCP client: %v", err)
+	}
+	defer func() { _ = hl.Close() }()
+	sl, sockPath, err := listenRunSocket(o.socket, e)
+	if err != nil {
+		return err
+	}
+	if sl != nil {
+		defer func() { _ = sl.Close() }()
+	}
+	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token}
+	if self, err := os.Executable(); err == nil && sl != nil {
+		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
+	}
+
+	var logger *slog.Logger
+	if o.log != "" {
+		f, err := os.OpenFile(o.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
+		}
+		defer func() { _ = f.Close() }()
+		logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	l, err := acp.NewLauncher(acp.Options{
+		Asker: svc, Cwd: cwd, MCP: mcpServer, ConfigPath: configPath,
+		Getenv: e.getenv, Environ: e.environ, Version: ver, Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	if len(argv) > 0 {
+		names = append(names, l.AddCommand(argv))
+	}
+	// Unknown and missing agents fail before the screen opens.
+	if err := checkAgents(l, names); err != nil {
+		return err
+	}
+	specs := make([]tui.StartSpec, 0, len(names))
+	for _, name := range names {
+		spec := tui.StartSpec{Agent: name, Resume: o.resume}
+		if o.resume == resumeLatest {
+			past, err := l.Sessions(ctx, name)
+			if err != nil {
+				return err
+			}
+			if len(past) == 0 {
+				return interaction.Errorf(interaction.CodeInvalidRequest, "%s has no past session in %s to resume", name, cwd)
+			}
+			spec.Resume = past[0].Session
+		}
+		specs = append(specs, spec)
+	}
+
+	in, out, err := e.openTTY()
+	if err != nil {
+		return interaction.WrapError(interaction.CodeNoTTY, err,
+			"no terminal to talk to agents on (%v): run asktui run in a terminal", err)
+	}
+	errs := &agentErrors{Launcher: l}
+	status := "MCP for agents: " + mcpServer.URL
+	if sl != nil {
+		status += "  ·  socket: " + sockPath
+	}
+	p := tui.New(tui.Options{
+		Input: in, Output: out, Theme: theme, Session: true, Alerts: o.alerts, Status: status,
+		Environ: e.environ, Launcher: errs, Start: specs,
+	})
+	provider := p.Provider()
+	if path := e.historyPath(o.history); path != "" {
+		hlog, err := history.Open(path)
+		if err != nil {
+			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
+		}
+		defer func() { _ = hlog.Close() }()
+		provider = history.Wrap(provider, hlog, nil, nil)
+	}
+	unregister, err := svc.Register(provider)
+	if err != nil {
+		return err
+	}
+	defer unregister()
+
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = httpSrv.Serve(hl) })
+	sockCtx, stopSock := context.WithCancel(ctx)
+	defer stopSock()
+	if sl != nil {
+		wg.Go(func() {
+			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+		})
+	}
+	uiErr := p.Run(ctx)
+	stopSock()
+	_ = srv.Close()
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = httpSrv.Shutdown(shutdown)
+	wg.Wait()
+	switch {
+	case uiErr != nil && !errors.Is(uiErr, tui.ErrInterrupted):
+		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
+	case errs.err() != nil:
+		return errs.err() // the exit status says an agent failed
+	}
+	return nil
+}
+
+// listAgents prints the agents: name, what it runs, and what is missing.
+func listAgents(w io.Writer, agents []interaction.AgentChoice) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, a := range agents {
+		state := "ready"
+		if a.Missing != "" {
+			state = a.Missing
+		}
+		if _, err := fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Name, a.Description, state); err != nil {
+			return err
+		}
+	}
+	return tw.Flush()
+}
+
+// checkAgents fails with AGENT_NOT_FOUND for a name the launcher does not
+// know or cannot start here.
+func checkAgents(l *acp.Launcher, names []string) error {
+	choices := map[string]interaction.AgentChoice{}
+	var known []string
+	for _, a := range l.Agents() {
+		choices[a.Name] = a
+		known = append(known, a.Name)
+	}
+	for _, name := range names {
+		a, ok := choices[name]
+		switch {
+		case !ok:
+			return interaction.Errorf(interaction.CodeAgentNotFound,
+				"no agent is called %q: use one of %s, add it to %s, or give a command after --", name, strings.Join(known, ", "), acp.ConfigFile)
+		case a.Missing != "":
+			return interaction.Errorf(interaction.CodeAgentNotFound, "cannot run %s: %s", name, a.Missing)
+		}
+	}
+	return nil
+}
+
+// listenRunSocket opens the socket: --socket, else the default path,
+// else (when asktui serve holds it) one of this run's own beside it.
+func listenRunSocket(flag string, e env) (net.Listener, string, error) {
+	if flag == "off" {
+		return nil, "", nil
+	}
+	if flag != "" {
+		sl, err := socket.Listen(flag)
+		if err != nil {
+			return nil, "", interaction.WrapError(interaction.CodeInternal, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+		}
+		return sl, flag, nil
+	}
+	path := e.socketPath()
+	if sl, err := socket.ListenPrivate(path); err == nil {
+		return sl, path, nil
+	}
+	path = filepath.Join(filepath.Dir(path), "run-"+strconv.Itoa(os.Getpid())+".sock")
+	sl, err := socket.ListenPrivate(path)
+	if err != nil {
+		return nil, "", interaction.WrapError(interaction.CodeInternal, err, "cannot listen on a socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+	}
+	return sl, path, nil
+}
