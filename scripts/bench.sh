@@ -166,6 +166,36 @@ if [[ -n $scale ]]; then
 		echo "\$ go test -run '^\$' -bench SSHViews -benchtime 100x ./internal/sshserve"
 		go test -run '^$' -bench SSHViews -benchtime 100x ./internal/sshserve 2>&1 | grep -E '^Benchmark'
 		echo '```'
+		echo
+		echo "## ACP streaming (\`asktui run\`)"
+		echo
+		echo "Go benchmarks of the protocol side of \`asktui run\` (\`agent/acp\`): 10,000"
+		echo "\`agent_message_chunk\` updates of 20 bytes each, as fast as the pipe takes"
+		echo "them. \`BenchmarkStreamChunks\` is a whole turn against an agent in the same"
+		echo "process (the acp-go-sdk on both ends: the agent's encoding is half the"
+		echo "cost); \`BenchmarkClientSide\` writes pre-encoded lines straight into the"
+		echo "agent's output and times the client alone: the line guard, the SDK's"
+		echo "decoding and queue, the conversion to \`ConversationEvent\`s, the sink."
+		echo "Drawing them is the session view's: \`BenchmarkStreamFrame\` is one frame"
+		echo "of a streaming reply at 120x40, \`BenchmarkTranscriptScroll\` one key in a"
+		echo "conversation of 10,000 entries."
+		echo
+		echo '```'
+		echo "\$ go test -run '^\$' -bench . -benchtime 5x ./agent/acp"
+		go test -run '^$' -bench . -benchtime 5x ./agent/acp 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench 'StreamFrame|TranscriptScroll' ./tui"
+		go test -run '^$' -bench 'StreamFrame|TranscriptScroll' ./tui 2>&1 | grep -E '^Benchmark'
+		echo '```'
+	} >>"$tmp/report.md"
+fi
+
+# Measurements made by hand (harnesses of their own, such as
+# bench/connflood) follow a marker in the report; they are kept.
+keep='<!-- kept by scripts/bench.sh: measured by hand, see each section -->'
+if [[ -f $out ]] && grep -qF "$keep" "$out"; then
+	{
+		echo
+		sed -n "\|^$keep\$|,\$p" "$out"
 	} >>"$tmp/report.md"
 fi
 

@@ -114,3 +114,17 @@ func TestHookClaudePrintConfig(t *testing.T) {
 		t.Fatalf("no PermissionRequest hook:\n%s", stdout.String())
 	}
 }
+
+// TestHookClaudeMalformedInput: input it cannot read is left to Claude
+// Code: nothing on stdout, exit 0, the reason on stderr.
+func TestHookClaudeMalformedInput(t *testing.T) {
+	for _, in := range []string{"", "not json", `{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":"x"}}`} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"hook", "claude", "--socket", filepath.Join(t.TempDir(), "none.sock")}, env{
+			stdin: strings.NewReader(in), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+		})
+		if code != 0 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "asktui hook:") {
+			t.Errorf("input %q: exit %d, stdout %q, stderr %q", in, code, stdout.String(), stderr.String())
+		}
+	}
+}
