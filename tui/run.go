@@ -18,8 +18,10 @@ import (
 // them. Their questions are ordinary requests in the inbox.
 
 // startTimeout bounds starting an agent (its process, initialize and the
-// new session), so a silent agent is an error, never a hang.
-const startTimeout = 60 * time.Second
+// new session), so a silent agent is an error, never a hang. It is a
+// backstop: a Launcher bounds each step itself (agent/acp gives an agent
+// 2 minutes, enough for a first npx download), and this leaves it room.
+const startTimeout = 5 * time.Minute
 
 // StartSpec is an agent to start when the program starts.
 type StartSpec struct {
