@@ -290,7 +290,10 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		}
 		sshSvc.log.release()
 	}
-	_ = httpSrv.Shutdown(shutdown)
+	if err := httpSrv.Shutdown(shutdown); err != nil {
+		// Out of time: close what is still open rather than leave it.
+		_ = httpSrv.Close()
+	}
 	wg.Wait()
 	switch {
 	case o.ssh.headless:

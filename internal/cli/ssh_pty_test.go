@@ -85,6 +85,8 @@ func TestPTYServeOverOpenSSH(t *testing.T) {
 		})
 	}()
 	t.Cleanup(func() {
+		// The MCP client's keep-alive connection would outlive the test.
+		http.DefaultTransport.(*http.Transport).CloseIdleConnections()
 		stop()
 		<-done
 		if t.Failed() {
