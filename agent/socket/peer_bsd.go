@@ -2,32 +2,13 @@
 
 package socket
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID returns the uid of the process at the other end of nc, from
-// LOCAL_PEERCRED: the credentials the server had when it listened.
-func peerUID(nc net.Conn) (uid int, ok bool, err error) {
-	uc, isUnix := nc.(*net.UnixConn)
-	if !isUnix {
-		return 0, false, nil
-	}
-	raw, err := uc.SyscallConn()
+// fdPeerUID reads the peer's uid from LOCAL_PEERCRED.
+func fdPeerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var cred *unix.Xucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
-		return 0, false, err
-	}
-	if cerr != nil {
-		return 0, false, cerr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }

@@ -1,31 +1,12 @@
 package socket
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID returns the uid of the process at the other end of nc, from
-// SO_PEERCRED: the credentials the server had when it listened.
-func peerUID(nc net.Conn) (uid int, ok bool, err error) {
-	uc, isUnix := nc.(*net.UnixConn)
-	if !isUnix {
-		return 0, false, nil
-	}
-	raw, err := uc.SyscallConn()
+// fdPeerUID reads the peer's uid from SO_PEERCRED.
+func fdPeerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var cred *unix.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return 0, false, err
-	}
-	if cerr != nil {
-		return 0, false, cerr
-	}
-	return int(cred.Uid), true, nil
+	return int(cred.Uid), nil
 }
