@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,7 +181,7 @@ func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
 				err error
 			}
 			results := make(chan result, 3)
-			one, two := connectMCP(t, ctx, addr, "agent-one"), connectMCP(t, ctx, addr, "agent-two")
+			one, two := connectMCP(t, ctx, addr, "agent-one", ""), connectMCP(t, ctx, addr, "agent-two", "")
 			for i, cs := range []*sdk.ClientSession{one, one, two} {
 				go func() {
 					res, err := cs.CallTool(ctx, &sdk.CallToolParams{
@@ -245,12 +246,17 @@ func TestPTYServeSignalFailsWaitingCalls(t *testing.T) {
 	}
 }
 
-// connectMCP connects an MCP client named name to asktui serve at addr,
-// without a token, and closes it when the test ends.
-func connectMCP(t *testing.T, ctx context.Context, addr, name string) *sdk.ClientSession {
+// connectMCP connects the MCP SDK's own client, named name, to asktui
+// serve at addr (with token as the bearer token, unless it is empty), and
+// closes it when the test ends.
+func connectMCP(t *testing.T, ctx context.Context, addr, name, token string) *sdk.ClientSession {
 	t.Helper()
+	transport := &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}
+	if token = strings.TrimSpace(token); token != "" {
+		transport.HTTPClient = &http.Client{Transport: bearerTransport{token: token}}
+	}
 	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,7 @@ import (
 // socket to the inbox, and the human's "allow" comes back as Claude
 // Code's decision.
 func TestHookClaudeAnswersFromTheInbox(t *testing.T) {
-	dir, err := os.MkdirTemp("", "hook") // short: socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "s.sock")
+	sock := shortSocketPath(t)
 	l, err := socket.Listen(sock)
 	if err != nil {
 		t.Fatal(err)

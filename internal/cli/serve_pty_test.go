@@ -24,6 +24,32 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// toolResult is what a tool call returned.
+type toolResult struct {
+	res *sdk.CallToolResult
+	err error
+}
+
+// askAsync calls ask_user_question with one single-select question and
+// delivers the result when the call returns.
+func askAsync(cs *sdk.ClientSession, id, question string, labels ...string) <-chan toolResult {
+	options := make([]map[string]any, len(labels))
+	for i, l := range labels {
+		options[i] = map[string]any{"label": l}
+	}
+	called := make(chan toolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
+			Name: "ask_user_question",
+			Arguments: map[string]any{"questions": []map[string]any{{
+				"id": id, "question": question, "options": options,
+			}}},
+		})
+		called <- toolResult{res, err}
+	}()
+	return called
+}
+
 // freeAddr finds a loopback port nobody listens on.
 func freeAddr(t testing.TB) string {
 	t.Helper()
@@ -68,35 +94,12 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		t.Fatalf("token file mode %v, %v", info.Mode(), err)
 	}
 
-	client := sdk.NewClient(&sdk.Implementation{Name: "e2e-client", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
-		Endpoint:   "http://" + addr + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerTransport{token: strings.TrimSpace(string(token))}},
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-
-	type result struct {
-		res *sdk.CallToolResult
-		err error
-	}
-	called := make(chan result, 1)
+	cs := connectMCP(t, context.Background(), addr, "e2e-client", string(token))
 	mark := term.Mark()
-	go func() {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
-			Name: "ask_user_question",
-			Arguments: map[string]any{"questions": []map[string]any{{
-				"id": "db", "question": "Which database should billing use?",
-				"options": []map[string]any{{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}},
-			}}},
-		})
-		called <- result{res, err}
-	}()
+	called := askAsync(cs, "db", "Which database should billing use?", "PostgreSQL (Recommended)", "SQLite")
 	term.WaitFor(mark, "billing")
 	term.Type("2")
-	var r result
+	var r toolResult
 	select {
 	case r = <-called:
 	case <-time.After(time.Minute):

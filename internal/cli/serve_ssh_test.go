@@ -79,12 +79,7 @@ func TestServeHeadlessOverSSH(t *testing.T) {
 	if err := os.WriteFile(keys, gossh.MarshalAuthorizedKey(signer.PublicKey()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sockDir, err := os.MkdirTemp("", "ask") // short: socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(sockDir)
-	sock := filepath.Join(sockDir, "s.sock")
+	sock := shortSocketPath(t)
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

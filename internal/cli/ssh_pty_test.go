@@ -123,31 +123,9 @@ func TestPTYServeOverOpenSSH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "ssh-e2e", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{
-		Endpoint:   "http://" + addr + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerTransport{token: strings.TrimSpace(string(token))}},
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	type result struct {
-		res *sdk.CallToolResult
-		err error
-	}
-	called := make(chan result, 1)
+	cs := connectMCP(t, context.Background(), addr, "ssh-e2e", string(token))
 	mark := term.Mark()
-	go func() {
-		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{
-			Name: "ask_user_question",
-			Arguments: map[string]any{"questions": []map[string]any{{
-				"id": "region", "question": "Which region should the replica go to?",
-				"options": []map[string]any{{"label": "eu-west-1"}, {"label": "us-east-1"}},
-			}}},
-		})
-		called <- result{res, err}
-	}()
+	called := askAsync(cs, "region", "Which region should the replica go to?", "eu-west-1", "us-east-1")
 	term.WaitFor(mark, "replica")
 	term.WaitFor(mark, "Pick")
 	term.Type("2")
