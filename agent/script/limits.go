@@ -80,13 +80,17 @@ func nestedWithin(data []byte, limit int) (line, col int, ok bool) {
 	)
 	indents = stack[:0]
 	for n := 1; len(data) > 0; n++ {
+		// A line ends at "\n", "\r\n" or a lone "\r", as in YAML.
 		l := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i], data[i+1:]
+		if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+			next := i + 1
+			if data[i] == '\r' && next < len(data) && data[next] == '\n' {
+				next++
+			}
+			l, data = data[:i], data[next:]
 		} else {
 			data = nil
 		}
-		l = bytes.TrimSuffix(l, []byte("\r"))
 		ind := 0 // the indentation, in spaces
 		for ind < len(l) && l[ind] == ' ' {
 			ind++
@@ -97,6 +101,7 @@ func nestedWithin(data []byte, limit int) (line, col int, ok bool) {
 		}
 		blank := j == len(l) || l[j] == '#'
 		i, start := 0, true // start: at the start of a node, where a quote or "[" opens one
+		extra := 0          // entries opened inside this line's flow collections
 		switch {
 		case block > -2 && (blank || ind > block):
 			continue // a block scalar's content
@@ -175,7 +180,7 @@ func nestedWithin(data []byte, limit int) (line, col int, ok bool) {
 					continue
 				}
 				flow++
-				if len(indents)+flow > limit {
+				if len(indents)+flow+extra > limit {
 					return n, i + 1, false
 				}
 				start = true
@@ -184,7 +189,18 @@ func nestedWithin(data []byte, limit int) (line, col int, ok bool) {
 				start = false
 			case c == ',' && flow > 0:
 				start = true
-			case (c == ':' || c == '-' || c == '?') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t' ||
+			case start && (c == '-' || c == '?') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t'):
+				// An entry opening a nested node after a tag, as in
+				// "! - - - x", which the parser takes as lists in lists.
+				if flow == 0 {
+					indents = append(indents, i)
+				} else {
+					extra++
+				}
+				if len(indents)+flow+extra > limit {
+					return n, i + 1, false
+				}
+			case c == ':' && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t' ||
 				flow > 0 && isFlowIndicator(l[i+1])):
 				start = true
 			default:
