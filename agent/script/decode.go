@@ -581,15 +581,19 @@ func pos(n ast.Node) (line, col int) {
 }
 
 // resolve follows anchors, aliases and tags to the node that holds the
-// value. checkAliases has made sure every alias leads somewhere.
+// value. An alias that leads back to itself (as in "&a *a", which
+// checkAliases refuses and names the place of) resolves to nil.
 func (d *decoder) resolve(n ast.Node) ast.Node {
-	for {
+	for hops := 0; ; {
 		switch v := n.(type) {
 		case *ast.AnchorNode:
 			n = v.Value
 		case *ast.TagNode:
 			n = v.Value
 		case *ast.AliasNode:
+			if hops++; hops > len(d.anchors) {
+				return nil
+			}
 			n = d.anchors[v.Value.GetToken().Value]
 		default:
 			return n
