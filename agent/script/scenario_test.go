@@ -388,6 +388,8 @@ var parseErrorTests = []struct {
 		[]string{`agent "a" step 2 (say): invalid YAML: could not find alias "later"`}},
 	{"alias inside its anchor", "x-loop: &l [*l]\nagents: [{id: a, steps: [{say: hi}]}]\n", 1,
 		[]string{`"x-loop": alias "*l" is inside the anchor "&l" it refers to`}},
+	{"anchor on an alias to itself", "x-a: &a\n*a\nagents: [{id: a, steps: [{say: hi}]}]\n", 2,
+		[]string{`"x-a": alias "*a" is inside the anchor "&a" it refers to`}},
 	{"alias in a branch", head + "      - ask: {questions: [{id: q, question: Q}]}\n      - when: {id: q, skipped: true, then: [{tool: {name: t, args: *gone}}]}\n", 6,
 		[]string{`agent "scaffold" step 2 (when) then step 1 (tool): "args": alias "*gone" refers to no anchor "&gone"`}},
 	{"billion laughs", "x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nx-b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
