@@ -6,10 +6,10 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/syncbuf"
 )
 
 func TestAccessibleModeGivesTheSameAnswers(t *testing.T) {
@@ -77,7 +77,7 @@ func TestAccessibleCtrlDDeclines(t *testing.T) {
 // Ctrl+C in accessible mode ends the context (the terminal sends SIGINT):
 // the screen says the human quit, not that the agent withdrew.
 func TestAccessibleCtrlCSaysTheHumanQuit(t *testing.T) {
-	var out safeBuffer
+	var out syncbuf.Buffer
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	p := New(Options{Accessible: true, Input: pr, Output: &out})
@@ -101,22 +101,4 @@ func TestAccessibleCtrlCSaysTheHumanQuit(t *testing.T) {
 	if !strings.Contains(s, "Quit: no answer was sent.") || strings.Contains(s, "withdrawn") {
 		t.Fatalf("output:\n%s", s)
 	}
-}
-
-// safeBuffer is a bytes.Buffer for a writer on another goroutine.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

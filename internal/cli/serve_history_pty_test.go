@@ -8,32 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/ptytest"
+	"github.com/asktui/asktui/internal/syncbuf"
 )
-
-// lockedBuilder is a strings.Builder for writers on several goroutines.
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuilder) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestPTYServeShowsHistoryFailures: a history record that cannot be
 // written is never lost silently: the inbox shows it, and stderr says it.
@@ -43,7 +25,7 @@ func TestPTYServeShowsHistoryFailures(t *testing.T) {
 	cfg := t.TempDir()
 	hist := filepath.Join(cfg, "history.jsonl")
 	sock := shortSocket(t)
-	var stderr lockedBuilder
+	var stderr syncbuf.Buffer
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {

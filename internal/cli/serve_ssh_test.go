@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,33 +17,18 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/sanitize"
+	"github.com/asktui/asktui/internal/syncbuf"
 )
 
 // watched is an output the test waits on.
-type watched struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	changed chan struct{}
-}
+type watched struct{ out syncbuf.Buffer }
 
-func newWatched() *watched { return &watched{changed: make(chan struct{}, 1)} }
+func newWatched() *watched { return &watched{} }
 
-func (w *watched) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	w.b.Write(p)
-	w.mu.Unlock()
-	select {
-	case w.changed <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
+func (w *watched) Write(p []byte) (int, error) { return w.out.Write(p) }
 
-func (w *watched) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return sanitize.StripEscapes(w.b.String())
-}
+// String is the output without its escape sequences.
+func (w *watched) String() string { return sanitize.StripEscapes(w.out.String()) }
 
 // waitMatch waits until the text matches re and returns the submatches.
 func (w *watched) waitMatch(t *testing.T, re *regexp.Regexp) []string {
@@ -55,7 +39,7 @@ func (w *watched) waitMatch(t *testing.T, re *regexp.Regexp) []string {
 			return m
 		}
 		select {
-		case <-w.changed:
+		case <-w.out.Changed():
 		case <-deadline:
 			t.Fatalf("never matched %s:\n%s", re, w.String())
 		}

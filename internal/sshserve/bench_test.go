@@ -1,11 +1,11 @@
 package sshserve
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,45 +13,22 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/syncbuf"
 	"github.com/asktui/asktui/tui"
 )
 
 // tail is a view's output as the benchmark watches it: only what came
-// after the last mark, so a wait costs what was drawn since.
-type tail struct {
-	mu      sync.Mutex
-	b       bytes.Buffer
-	changed chan struct{}
-}
+// after the last Reset, so a wait costs what was drawn since.
+type tail struct{ syncbuf.Buffer }
 
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.b.Write(p)
-	t.mu.Unlock()
-	select {
-	case t.changed <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
-
-func (t *tail) reset() {
-	t.mu.Lock()
-	t.b.Reset()
-	t.mu.Unlock()
-}
-
-func (t *tail) wait(tb testing.TB, want []byte) {
+func (t *tail) wait(tb testing.TB, want string) {
 	deadline := time.After(within)
 	for {
-		t.mu.Lock()
-		ok := bytes.Contains(t.b.Bytes(), want)
-		t.mu.Unlock()
-		if ok {
+		if strings.Contains(t.String(), want) {
 			return
 		}
 		select {
-		case <-t.changed:
+		case <-t.Changed():
 		case <-deadline:
 			tb.Fatalf("a view never drew %q", want)
 		}
@@ -68,7 +45,7 @@ func (f *fixture) openIdle(tb testing.TB) *tail {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out := &tail{changed: make(chan struct{}, 1)}
+	out := &tail{}
 	sess.Stdout, sess.Stderr = out, out
 	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
 		tb.Fatal(err)
@@ -111,7 +88,7 @@ func benchViews(b *testing.B, views int) {
 		outs[i] = f.openIdle(b)
 	}
 	for _, o := range outs {
-		o.wait(b, []byte("inbox"))
+		o.wait(b, "inbox")
 	}
 	perView := float64(heapInUse()-before) / float64(views)
 
@@ -123,17 +100,17 @@ func benchViews(b *testing.B, views int) {
 	for i := range waitingN {
 		wg.Go(func() { _, _ = f.inbox.Ask(ctx, request(fmt.Sprintf("w%d", i))) })
 	}
-	waiting := []byte(fmt.Sprintf("(%d waiting)", waitingN))
+	waiting := fmt.Sprintf("(%d waiting)", waitingN)
 	for _, o := range outs {
 		o.wait(b, waiting)
 	}
-	arrived := []byte(fmt.Sprintf("(%d waiting)", waitingN+1))
+	arrived := fmt.Sprintf("(%d waiting)", waitingN+1)
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	b.ResetTimer()
 	for i := range b.N {
 		for _, o := range outs {
-			o.reset()
+			o.Reset()
 		}
 		// Requests arrive at any moment of a view's frame, not just
 		// after one was drawn (where the last wait ended).
@@ -151,7 +128,7 @@ func benchViews(b *testing.B, views int) {
 		}
 		b.StopTimer()
 		for _, o := range outs {
-			o.reset()
+			o.Reset()
 		}
 		withdraw()
 		<-asked

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/sanitize"
+	"github.com/asktui/asktui/internal/syncbuf"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -44,25 +44,8 @@ type fixture struct {
 	srv    *Server
 	inbox  *inbox.Inbox
 	signer gossh.Signer
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 	dir    string
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newSigner(t testing.TB) gossh.Signer {
@@ -88,7 +71,7 @@ func start(t testing.TB, tweak func(*Config)) *fixture {
 	if err := os.WriteFile(keys, gossh.MarshalAuthorizedKey(signer.PublicKey()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{inbox: inbox.New(nil), signer: signer, log: &syncBuffer{}, dir: dir}
+	f := &fixture{inbox: inbox.New(nil), signer: signer, log: &syncbuf.Buffer{}, dir: dir}
 	cfg := Config{
 		Addr:           "127.0.0.1:0",
 		HostKeyPath:    filepath.Join(dir, "host", "ssh_host_ed25519_key"),
@@ -135,14 +118,12 @@ func (f *fixture) dial(auth ...gossh.AuthMethod) (*gossh.Client, error) {
 
 // screen is a view's terminal as the SSH client sees it.
 type screen struct {
-	t       testing.TB
-	client  *gossh.Client
-	sess    *gossh.Session
-	stdin   io.WriteCloser
-	mu      sync.Mutex
-	out     bytes.Buffer
-	changed chan struct{}
-	closed  chan struct{}
+	t      testing.TB
+	client *gossh.Client
+	sess   *gossh.Session
+	stdin  io.WriteCloser
+	out    syncbuf.Buffer
+	closed chan struct{}
 }
 
 // open logs in with the authorized key and opens a view at 100x30.
@@ -156,7 +137,7 @@ func (f *fixture) open(t testing.TB) *screen {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &screen{t: t, client: c, sess: sess, changed: make(chan struct{}, 1), closed: make(chan struct{})}
+	s := &screen{t: t, client: c, sess: sess, closed: make(chan struct{})}
 	// What the view writes to standard error (a refusal) shows on the
 	// client's terminal too.
 	sess.Stdout, sess.Stderr = s, s
@@ -178,16 +159,7 @@ func (f *fixture) open(t testing.TB) *screen {
 }
 
 // Write receives the view's output.
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	s.out.Write(p)
-	s.mu.Unlock()
-	select {
-	case s.changed <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
+func (s *screen) Write(p []byte) (int, error) { return s.out.Write(p) }
 
 func (s *screen) close() {
 	_ = s.sess.Close()
@@ -196,8 +168,6 @@ func (s *screen) close() {
 }
 
 func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return sanitize.StripEscapes(s.out.String())
 }
 
@@ -208,7 +178,7 @@ func (s *screen) waitFor(want string) {
 	deadline := time.After(within)
 	for !strings.Contains(s.text(), want) {
 		select {
-		case <-s.changed:
+		case <-s.out.Changed():
 		case <-s.closed:
 			if strings.Contains(s.text(), want) {
 				return
@@ -323,7 +293,7 @@ func TestNeedsATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	sess.Stdout, sess.Stderr = &out, &out
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
