@@ -1,6 +1,7 @@
 package interaction
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -95,9 +96,17 @@ func (e *Error) Is(target error) bool {
 	return ok && e != nil && t != nil && t.Code == e.Code
 }
 
-// MarshalJSON encodes the error as {"code": "...", "message": "..."}.
+// MarshalJSON encodes the error as {"code": "...", "message": "..."},
+// leaving "<", ">" and "&" as they are (messages quote YAML anchors and
+// merge keys, and are read by people too).
 func (e *Error) MarshalJSON() ([]byte, error) {
-	return json.Marshal(wireError{Code: e.Code, Message: e.Message})
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(wireError{Code: e.Code, Message: e.Message}); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON decodes {"code": "...", "message": "..."}, so a client can

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,6 +80,21 @@ func TestErrorEnvelopeDecode(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"error":{"code":5}}`), &env); err == nil {
 		t.Error("decoding a numeric code succeeded")
+	}
+}
+
+// Messages quote YAML anchors ("&a") and merge keys ("<<"): the wire form
+// keeps them readable, not as \u0026 and \u003c.
+func TestErrorMarshalKeepsHTMLCharacters(t *testing.T) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b) // as asktui's writers encode: without HTML escaping
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ErrorEnvelope{Error: &Error{Code: CodeInvalidRequest, Message: `alias "*a" is inside the anchor "&a"; merge keys (<<) are not supported`}}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"error":{"code":"INVALID_REQUEST","message":"alias \"*a\" is inside the anchor \"&a\"; merge keys (<<) are not supported"}}` + "\n"
+	if b.String() != want {
+		t.Errorf("got  %s\nwant %s", b.String(), want)
 	}
 }
 

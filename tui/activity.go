@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -232,7 +233,7 @@ func toolLine(tool, args string) string {
 func argValue(v any, quote bool) string {
 	s, ok := v.(string)
 	if !ok {
-		b, err := json.Marshal(v)
+		b, err := jsonl.Marshal(v)
 		if err != nil {
 			return "?"
 		}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -546,7 +546,7 @@ func (m *model) submit(r *request) tea.Cmd {
 		return m.ended(r, s) // it ended first: say how
 	}
 	k := m.requestAgentKey(r)
-	if b, err := json.Marshal(a); err == nil {
+	if b, err := jsonl.Marshal(a); err == nil {
 		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.now()})
 	}
 	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)

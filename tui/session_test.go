@@ -361,6 +361,7 @@ func TestToolLineReadsLikeACommand(t *testing.T) {
 		`{"text":"first line\nsecond line"}`:            "read_file first line …",
 		"{\"path\":\"x\\u001b]0;pwned\\u0007\"}":        "read_file x",
 		`{"query":"a","url":"https://example.com/a b"}`: `read_file a url="https://example.com/a b"`,
+		`{"path":"x","where":{"q":"a<b && c>d"}}`:       `read_file x where={"q":"a<b && c>d"}`,
 	} {
 		if got := toolLine("read_file", args); got != want {
 			t.Errorf("toolLine(%s) = %q, want %q", args, got, want)
