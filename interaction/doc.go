@@ -11,7 +11,9 @@
 // The package knows nothing of terminals or protocols and imports only the
 // standard library (and asktui's standard-library-only internal packages):
 // user interfaces implement [Provider], agent-side adapters call
-// [Service.Ask]. interactiontest has a fake Provider for their tests.
+// [Service.Ask]. interactiontest has a fake Provider for their tests; the
+// vocabulary of a conversation the human drives (asktui run) is in the
+// conversation subpackage.
 //
 // # Wire format
 //

@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -43,7 +43,7 @@ type agentPicker struct {
 
 // open fills the picker: the conversations running, then every agent
 // the launcher knows, each startable and resumable.
-func (p *agentPicker) open(convs []*conversation, active int, launcher interaction.Launcher) {
+func (p *agentPicker) open(convs []*chat, active int, launcher conversation.Launcher) {
 	p.rows, p.err, p.loading = nil, "", ""
 	for _, c := range convs {
 		desc := "idle"
@@ -75,7 +75,7 @@ func (p *agentPicker) open(convs []*conversation, active int, launcher interacti
 }
 
 // showSessions replaces the rows with agent's past sessions.
-func (p *agentPicker) showSessions(agent string, sessions []interaction.PastSession, err error) {
+func (p *agentPicker) showSessions(agent string, sessions []conversation.PastSession, err error) {
 	p.loading = ""
 	if err != nil {
 		p.err = SanitizeLine(err.Error())

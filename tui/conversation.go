@@ -4,17 +4,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // conversation is one agent the human drives (asktui run): what it said and
 // did, as transcript items, and the prompt being written to it. It holds
-// the protocol-neutral interaction.Conversation the prompts go to; the
+// the protocol-neutral conversation.Conversation the prompts go to; the
 // events come in through the program's link.
-type conversation struct {
+type chat struct {
 	id   string
-	conv interaction.Conversation // nil until started (and after it ended)
-	info interaction.ConversationInfo
+	conv conversation.Conversation // nil until started (and after it ended)
+	info conversation.Info
 	name string // display name, safe to draw
 
 	items []*convItem
@@ -22,7 +22,7 @@ type conversation struct {
 
 	turn    bool      // a turn is in progress
 	started time.Time // when the turn began
-	usage   *interaction.Usage
+	usage   *conversation.Usage
 	ended   error // why the conversation ended, when it has
 	over    bool
 
@@ -48,34 +48,34 @@ type convItem struct {
 	kind      convItemKind
 	msgID     string
 	text      strings.Builder
-	tool      *interaction.ToolCall
-	plan      []interaction.PlanEntry
+	tool      *conversation.ToolCall
+	plan      []conversation.PlanEntry
 	failed    bool // a notice that is an error
 	expanded  bool // show the whole tool output, or the thought
 	finished  bool // no more chunks will come
 	rendering itemRender
 }
 
-func newConversation(id string) *conversation {
-	c := &conversation{id: id, name: "agent", tools: map[string]*convItem{}}
+func newConversation(id string) *chat {
+	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}}
 	c.editor = newPromptEditor()
 	return c
 }
 
 // apply takes one event into the conversation's state.
-func (c *conversation) apply(e interaction.ConversationEvent) {
+func (c *chat) apply(e conversation.Event) {
 	switch e.Kind {
-	case interaction.EventStarted, interaction.EventInfo:
+	case conversation.EventStarted, conversation.EventInfo:
 		if e.Info != nil {
 			c.setInfo(*e.Info)
 		}
-	case interaction.EventUserChunk:
+	case conversation.EventUserChunk:
 		c.chunk(itemUser, e.MessageID, e.Text)
-	case interaction.EventMessageChunk:
+	case conversation.EventMessageChunk:
 		c.chunk(itemMessage, e.MessageID, e.Text)
-	case interaction.EventThoughtChunk:
+	case conversation.EventThoughtChunk:
 		c.chunk(itemThought, e.MessageID, e.Text)
-	case interaction.EventToolCall:
+	case conversation.EventToolCall:
 		if e.Tool == nil {
 			return
 		}
@@ -89,7 +89,7 @@ func (c *conversation) apply(e interaction.ConversationEvent) {
 		it := &convItem{kind: itemTool, tool: &t}
 		c.tools[t.ID] = it
 		c.items = append(c.items, it)
-	case interaction.EventPlan:
+	case conversation.EventPlan:
 		c.finishText()
 		// One plan per turn: a new one replaces the last, if it is the
 		// newest item; otherwise it is shown again where the work is.
@@ -99,20 +99,20 @@ func (c *conversation) apply(e interaction.ConversationEvent) {
 			return
 		}
 		c.items = append(c.items, &convItem{kind: itemPlan, plan: e.Plan})
-	case interaction.EventUsage:
+	case conversation.EventUsage:
 		c.usage = e.Usage
-	case interaction.EventTurnEnded:
+	case conversation.EventTurnEnded:
 		c.finishText()
 		c.turn = false
 		switch {
 		case e.Err != nil:
 			c.notice(Sanitize(e.Err.Error()), true)
-		case e.Stop == interaction.StopCancelled:
+		case e.Stop == conversation.StopCancelled:
 			c.notice("turn cancelled", false)
-		case e.Stop != "" && e.Stop != interaction.StopEndTurn:
+		case e.Stop != "" && e.Stop != conversation.StopEndTurn:
 			c.notice("turn ended: "+strings.ReplaceAll(string(e.Stop), "_", " "), false)
 		}
-	case interaction.EventEnded:
+	case conversation.EventEnded:
 		c.finishText()
 		c.turn, c.over, c.ended = false, true, e.Err
 		if e.Err != nil {
@@ -124,7 +124,7 @@ func (c *conversation) apply(e interaction.ConversationEvent) {
 }
 
 // setInfo takes the conversation's description.
-func (c *conversation) setInfo(info interaction.ConversationInfo) {
+func (c *chat) setInfo(info conversation.Info) {
 	if c.info.Mode != "" && info.Mode != c.info.Mode {
 		c.notice("mode: "+modeName(info, info.Mode), false)
 	}
@@ -136,7 +136,7 @@ func (c *conversation) setInfo(info interaction.ConversationInfo) {
 }
 
 // modeName is the name of mode id, or id itself.
-func modeName(info interaction.ConversationInfo, id string) string {
+func modeName(info conversation.Info, id string) string {
 	for _, m := range info.Modes {
 		if m.ID == id {
 			return SanitizeLine(m.Name)
@@ -147,7 +147,7 @@ func modeName(info interaction.ConversationInfo, id string) string {
 
 // chunk appends a piece of streamed text, to the last item of its kind
 // and message, or to a new item.
-func (c *conversation) chunk(kind convItemKind, msgID, text string) {
+func (c *chat) chunk(kind convItemKind, msgID, text string) {
 	if n := len(c.items); n > 0 {
 		last := c.items[n-1]
 		if last.kind == kind && !last.finished && (msgID == "" || last.msgID == msgID) {
@@ -164,7 +164,7 @@ func (c *conversation) chunk(kind convItemKind, msgID, text string) {
 
 // finishText marks the streaming text item done: it is rendered as
 // Markdown from now on.
-func (c *conversation) finishText() {
+func (c *chat) finishText() {
 	if n := len(c.items); n > 0 {
 		if last := c.items[n-1]; !last.finished && last.kind != itemTool && last.kind != itemPlan {
 			last.finished = true
@@ -174,14 +174,14 @@ func (c *conversation) finishText() {
 }
 
 // notice adds a line of the conversation's own (not the agent's).
-func (c *conversation) notice(text string, failed bool) {
+func (c *chat) notice(text string, failed bool) {
 	it := &convItem{kind: itemNotice, failed: failed, finished: true}
 	it.text.WriteString(text)
 	c.items = append(c.items, it)
 }
 
 // userPrompt records the prompt the human sent.
-func (c *conversation) userPrompt(text string) {
+func (c *chat) userPrompt(text string) {
 	c.finishText()
 	it := &convItem{kind: itemUser, finished: true}
 	it.text.WriteString(text)

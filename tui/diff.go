@@ -10,7 +10,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -28,7 +28,7 @@ type diffLine struct {
 
 // renderDiff draws a file change, unified or side by side, with line
 // numbers, +/- marks and the code highlighted for its language.
-func renderDiff(d *interaction.Diff, width int, split bool, st *styles.Styles) []string {
+func renderDiff(d *conversation.Diff, width int, split bool, st *styles.Styles) []string {
 	path := SanitizeLine(d.Path)
 	oldText := ""
 	if d.Old != nil {

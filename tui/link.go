@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 )
 
@@ -37,7 +37,7 @@ type link struct {
 
 	// Conversation events wait here until the model takes them, with one
 	// convBatchMsg in the queue at most.
-	conv       []interaction.ConversationEvent
+	conv       []conversation.Event
 	convQueued bool
 }
 
@@ -126,7 +126,7 @@ func (l *link) press(keys []tea.KeyPressMsg) {
 
 // ConversationEvent queues a conversation's event for the program. It
 // never blocks: events gather until the model takes them.
-func (l *link) ConversationEvent(e interaction.ConversationEvent) {
+func (l *link) ConversationEvent(e conversation.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.conv = append(l.conv, e)
@@ -137,7 +137,7 @@ func (l *link) ConversationEvent(e interaction.ConversationEvent) {
 }
 
 // takeConv hands the gathered conversation events to the model.
-func (l *link) takeConv() []interaction.ConversationEvent {
+func (l *link) takeConv() []conversation.Event {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	events := l.conv

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 )
 
@@ -68,21 +69,21 @@ type (
 	// it could not start.
 	convStartedMsg struct {
 		agent string
-		conv  interaction.Conversation
+		conv  conversation.Conversation
 		err   error
 	}
 
 	// turnDoneMsg says a prompt's turn ended.
 	turnDoneMsg struct {
 		conv string
-		stop interaction.StopReason
+		stop conversation.StopReason
 		err  error
 	}
 
 	// sessionsMsg brings an agent's past sessions for the picker.
 	sessionsMsg struct {
 		agent    string
-		sessions []interaction.PastSession
+		sessions []conversation.PastSession
 		err      error
 	}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
@@ -86,10 +87,10 @@ type model struct {
 	grace   grace
 
 	// The conversations with agents the human drives (asktui run).
-	convs      []*conversation
+	convs      []*chat
 	activeConv int
-	launcher   interaction.Launcher
-	sink       interaction.ConversationSink
+	launcher   conversation.Launcher
+	sink       conversation.Sink
 	md         *mdRenderer
 	picker     agentPicker
 	tpane      transcriptPane

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
@@ -50,7 +51,7 @@ type Options struct {
 	// Launcher starts agents for the conversation view (asktui run): with
 	// it, the screen shows the agents' transcripts and a prompt editor,
 	// and the agent picker (ctrl+l) starts and resumes agents.
-	Launcher interaction.Launcher
+	Launcher conversation.Launcher
 	// Start lists the agents to start at once, through Launcher.
 	Start []StartSpec
 	// Alerts says how the session tells the human a request arrived.
@@ -195,13 +196,13 @@ func New(opts Options) *Program {
 
 // ConversationEvent takes an event of a conversation this program shows
 // (the sink given to Launcher.Start). It never blocks.
-func (p *Program) ConversationEvent(e interaction.ConversationEvent) {
+func (p *Program) ConversationEvent(e conversation.Event) {
 	if p.link != nil {
 		p.link.ConversationEvent(e)
 	}
 }
 
-var _ interaction.ConversationSink = (*Program)(nil)
+var _ conversation.Sink = (*Program)(nil)
 
 // Provider returns the interaction.Provider that asks through this
 // program: its inbox. It may be used before Run starts. When the program

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -36,7 +36,7 @@ type promptEditor struct {
 	history  []string
 	hist     int    // position while browsing the history; len(history) when not
 	stash    string // what was typed before browsing
-	commands []interaction.Command
+	commands []conversation.Command
 	files    []string // the working directory's files, once listed
 	listing  bool     // a listing is on its way
 
@@ -64,7 +64,7 @@ func newPromptEditor() promptEditor {
 }
 
 // setCommands takes the agent's slash commands.
-func (e *promptEditor) setCommands(cs []interaction.Command) { e.commands = cs }
+func (e *promptEditor) setCommands(cs []conversation.Command) { e.commands = cs }
 
 // restyle gives the editor asktui's look.
 func (e *promptEditor) restyle(st *styles.Styles) {
@@ -278,8 +278,8 @@ func (e *promptEditor) accept() {
 
 // parts turns a prompt into its parts: the text, and each file it
 // mentions with @ that exists under cwd.
-func promptParts(text, cwd string) []interaction.PromptPart {
-	parts := []interaction.PromptPart{{Text: text}}
+func promptParts(text, cwd string) []conversation.PromptPart {
+	parts := []conversation.PromptPart{{Text: text}}
 	seen := map[string]bool{}
 	for _, f := range strings.Fields(text) {
 		if !strings.HasPrefix(f, "@") || len(f) < 2 {
@@ -295,7 +295,7 @@ func promptParts(text, cwd string) []interaction.PromptPart {
 		}
 		if st, err := os.Stat(full); err == nil && !st.IsDir() {
 			seen[p] = true
-			parts = append(parts, interaction.PromptPart{Path: p})
+			parts = append(parts, conversation.PromptPart{Path: p})
 		}
 	}
 	return parts

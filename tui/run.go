@@ -8,9 +8,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/asktui/asktui/interaction"
 )
 
 // The conversations with agents the human drives (asktui run) live here:
@@ -32,7 +31,7 @@ type StartSpec struct {
 }
 
 // conv returns the conversation shown, or nil.
-func (m *model) conv() *conversation {
+func (m *model) conv() *chat {
 	if m.activeConv < 0 || m.activeConv >= len(m.convs) {
 		return nil
 	}
@@ -41,7 +40,7 @@ func (m *model) conv() *conversation {
 
 // convByID returns the conversation with id, adding it when new (its
 // events can overtake the Start that created it).
-func (m *model) convByID(id string) *conversation {
+func (m *model) convByID(id string) *chat {
 	for _, c := range m.convs {
 		if c.id == id {
 			return c
@@ -57,12 +56,12 @@ func (m *model) convByID(id string) *conversation {
 }
 
 // applyConvEvents takes a batch of conversation events.
-func (m *model) applyConvEvents(events []interaction.ConversationEvent) {
+func (m *model) applyConvEvents(events []conversation.Event) {
 	for _, e := range events {
 		c := m.convByID(e.Conversation)
 		wasTurn := c.turn
 		c.apply(e)
-		if e.Kind == interaction.EventStarted && !c.editor.ta.Focused() && c == m.conv() {
+		if e.Kind == conversation.EventStarted && !c.editor.ta.Focused() && c == m.conv() {
 			c.editor.ta.Focus()
 		}
 		if wasTurn && !c.turn {
@@ -72,7 +71,7 @@ func (m *model) applyConvEvents(events []interaction.ConversationEvent) {
 }
 
 // convAgentKey is the conversation's agent in the activity log.
-func (m *model) convAgentKey(c *conversation) string {
+func (m *model) convAgentKey(c *chat) string {
 	k := "id:" + c.id
 	m.log.agent(k, c.name)
 	return k
@@ -108,7 +107,7 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 }
 
 // showConv makes c the conversation shown, its editor focused.
-func (m *model) showConv(c *conversation) {
+func (m *model) showConv(c *chat) {
 	for i, x := range m.convs {
 		if x == c {
 			m.activeConv = i
@@ -162,7 +161,7 @@ func (m *model) turnDone(msg turnDoneMsg) {
 	if !c.turn {
 		return
 	}
-	c.apply(interaction.ConversationEvent{Conversation: msg.conv, Kind: interaction.EventTurnEnded, Stop: msg.stop, Err: msg.err})
+	c.apply(conversation.Event{Conversation: msg.conv, Kind: conversation.EventTurnEnded, Stop: msg.stop, Err: msg.err})
 }
 
 // cancelTurn asks the conversation shown to stop its turn.
@@ -310,7 +309,7 @@ func (m *model) runBody(w, h int) string {
 }
 
 // turnStatus says what the conversation is doing.
-func (m *model) turnStatus(c *conversation) string {
+func (m *model) turnStatus(c *chat) string {
 	switch {
 	case c.over:
 		return c.name + " has ended · ctrl+l starts an agent"

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -38,10 +38,10 @@ func BenchmarkStreamFrame(b *testing.B) {
 		var frames int
 		var spent time.Duration
 		for off := 0; off < 10_000*chunk; off += chunk * perFrame {
-			batch := make([]interaction.ConversationEvent, 0, perFrame)
+			batch := make([]conversation.Event, 0, perFrame)
 			for i := off; i < off+chunk*perFrame; i += chunk {
 				s := streamText[i%len(streamText) : min(i%len(streamText)+chunk, len(streamText))]
-				batch = append(batch, interaction.ConversationEvent{Conversation: id, Kind: interaction.EventMessageChunk, Text: s})
+				batch = append(batch, conversation.Event{Conversation: id, Kind: conversation.EventMessageChunk, Text: s})
 			}
 			start := time.Now()
 			m.applyConvEvents(batch)
@@ -59,15 +59,15 @@ func BenchmarkStreamFrame(b *testing.B) {
 // with the keys, drawing the screen after each: ≤ 2 ms a key.
 func BenchmarkTranscriptScroll(b *testing.B) {
 	m, id := benchRun(b)
-	var es []interaction.ConversationEvent
+	var es []conversation.Event
 	for i := range 10_000 {
 		switch i % 3 {
 		case 0:
-			es = append(es, interaction.ConversationEvent{Conversation: id, Kind: interaction.EventUserChunk, Text: fmt.Sprintf("prompt %d", i)})
+			es = append(es, conversation.Event{Conversation: id, Kind: conversation.EventUserChunk, Text: fmt.Sprintf("prompt %d", i)})
 		case 1:
-			es = append(es, interaction.ConversationEvent{Conversation: id, Kind: interaction.EventMessageChunk, Text: fmt.Sprintf("Reply %d with some **bold** text.", i)})
+			es = append(es, conversation.Event{Conversation: id, Kind: conversation.EventMessageChunk, Text: fmt.Sprintf("Reply %d with some **bold** text.", i)})
 		default:
-			es = append(es, interaction.ConversationEvent{Conversation: id, Kind: interaction.EventToolCall, Tool: &interaction.ToolCall{ID: fmt.Sprint(i), Title: "read file", Kind: interaction.ToolRead, Status: interaction.ToolCompleted}})
+			es = append(es, conversation.Event{Conversation: id, Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: fmt.Sprint(i), Title: "read file", Kind: conversation.ToolRead, Status: conversation.ToolCompleted}})
 		}
 	}
 	m.applyConvEvents(es)

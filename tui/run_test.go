@@ -13,35 +13,36 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // fakeConv is a conversation in tests: it records what the screen asked
 // of it; a turn lasts until the test ends it (or it is cancelled).
 type fakeConv struct {
-	info interaction.ConversationInfo
+	info conversation.Info
 
 	mu        sync.Mutex
-	prompts   [][]interaction.PromptPart
+	prompts   [][]conversation.PromptPart
 	cancelled int
 	modes     []string
 	closed    bool
-	stop      chan interaction.StopReason
+	stop      chan conversation.StopReason
 }
 
 func newFakeConv(id, name string) *fakeConv {
 	return &fakeConv{
-		info: interaction.ConversationInfo{
+		info: conversation.Info{
 			ID: id, Agent: interaction.Agent{ID: id, Name: name}, Cwd: "",
-			Modes: []interaction.Mode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}, Mode: "ask",
-			Commands: []interaction.Command{{Name: "init", Description: "create an AGENTS.md"}, {Name: "review", Description: "review the branch"}},
+			Modes: []conversation.Mode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}, Mode: "ask",
+			Commands: []conversation.Command{{Name: "init", Description: "create an AGENTS.md"}, {Name: "review", Description: "review the branch"}},
 		},
-		stop: make(chan interaction.StopReason, 1),
+		stop: make(chan conversation.StopReason, 1),
 	}
 }
 
-func (f *fakeConv) Info() interaction.ConversationInfo { return f.info }
+func (f *fakeConv) Info() conversation.Info { return f.info }
 
-func (f *fakeConv) Prompt(_ context.Context, parts []interaction.PromptPart) (interaction.StopReason, error) {
+func (f *fakeConv) Prompt(_ context.Context, parts []conversation.PromptPart) (conversation.StopReason, error) {
 	f.mu.Lock()
 	f.prompts = append(f.prompts, parts)
 	f.mu.Unlock()
@@ -53,7 +54,7 @@ func (f *fakeConv) Cancel() {
 	f.cancelled++
 	f.mu.Unlock()
 	select {
-	case f.stop <- interaction.StopCancelled:
+	case f.stop <- conversation.StopCancelled:
 	default:
 	}
 }
@@ -79,14 +80,14 @@ type fakeLauncher struct {
 	convs   map[string]*fakeConv
 }
 
-func (l *fakeLauncher) Agents() []interaction.AgentChoice {
-	return []interaction.AgentChoice{
+func (l *fakeLauncher) Agents() []conversation.AgentChoice {
+	return []conversation.AgentChoice{
 		{Name: "gemini", Description: "gemini --acp"},
 		{Name: "goose", Description: "goose acp", Missing: "goose is not installed: see https://block.github.io/goose"},
 	}
 }
 
-func (l *fakeLauncher) Start(_ context.Context, name, resume string, _ interaction.ConversationSink) (interaction.Conversation, error) {
+func (l *fakeLauncher) Start(_ context.Context, name, resume string, _ conversation.Sink) (conversation.Conversation, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.started = append(l.started, name+"|"+resume)
@@ -98,8 +99,8 @@ func (l *fakeLauncher) Start(_ context.Context, name, resume string, _ interacti
 	return c, nil
 }
 
-func (l *fakeLauncher) Sessions(context.Context, string) ([]interaction.PastSession, error) {
-	return []interaction.PastSession{{Session: "s-41", Title: "Refactor payments", Cwd: "/src/shop", Updated: fixedNow.Add(-time.Hour)}}, nil
+func (l *fakeLauncher) Sessions(context.Context, string) ([]conversation.PastSession, error) {
+	return []conversation.PastSession{{Session: "s-41", Title: "Refactor payments", Cwd: "/src/shop", Updated: fixedNow.Add(-time.Hour)}}, nil
 }
 
 // testRun is a conversation view with one fake agent, started.
@@ -114,15 +115,15 @@ func testRun(t *testing.T, w, h int) (*model, *fakeConv) {
 }
 
 // events applies conversation events of conv as the link would.
-func events(m *model, conv string, es ...interaction.ConversationEvent) {
+func events(m *model, conv string, es ...conversation.Event) {
 	for i := range es {
 		es[i].Conversation = conv
 	}
 	m.applyConvEvents(es)
 }
 
-func msgChunk(s string) interaction.ConversationEvent {
-	return interaction.ConversationEvent{Kind: interaction.EventMessageChunk, Text: s}
+func msgChunk(s string) conversation.Event {
+	return conversation.Event{Kind: conversation.EventMessageChunk, Text: s}
 }
 
 func str(s string) *string { return &s }
@@ -130,22 +131,22 @@ func str(s string) *string { return &s }
 // busyConversation plays one turn with every kind of update.
 func busyConversation(m *model, f *fakeConv) {
 	events(m, f.info.ID,
-		interaction.ConversationEvent{Kind: interaction.EventUserChunk, Text: "Make the refund tests pass."},
-		interaction.ConversationEvent{Kind: interaction.EventThoughtChunk, Text: "The refund rounds down.\nCharge rounded half away from zero.\nCheck the tests first."},
+		conversation.Event{Kind: conversation.EventUserChunk, Text: "Make the refund tests pass."},
+		conversation.Event{Kind: conversation.EventThoughtChunk, Text: "The refund rounds down.\nCharge rounded half away from zero.\nCheck the tests first."},
 		msgChunk("I'll look at **refund.go** first."),
-		interaction.ConversationEvent{Kind: interaction.EventToolCall, Tool: &interaction.ToolCall{ID: "t1", Title: "Read refund.go", Kind: interaction.ToolRead, Status: interaction.ToolCompleted,
-			Locations: []interaction.Location{{Path: "payments/refund.go", Line: 40}}}},
-		interaction.ConversationEvent{Kind: interaction.EventPlan, Plan: []interaction.PlanEntry{
+		conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: "t1", Title: "Read refund.go", Kind: conversation.ToolRead, Status: conversation.ToolCompleted,
+			Locations: []conversation.Location{{Path: "payments/refund.go", Line: 40}}}},
+		conversation.Event{Kind: conversation.EventPlan, Plan: []conversation.PlanEntry{
 			{Content: "Find the rounding", Status: "completed"}, {Content: "Fix it", Status: "in_progress"}, {Content: "Run the tests", Status: "pending"}}},
-		interaction.ConversationEvent{Kind: interaction.EventToolCall, Tool: &interaction.ToolCall{ID: "t2", Title: "Edit refund.go", Kind: interaction.ToolEdit, Status: interaction.ToolCompleted,
-			Content: []interaction.ToolContent{{Diff: &interaction.Diff{Path: "payments/refund.go",
+		conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: "t2", Title: "Edit refund.go", Kind: conversation.ToolEdit, Status: conversation.ToolCompleted,
+			Content: []conversation.ToolContent{{Diff: &conversation.Diff{Path: "payments/refund.go",
 				Old: str("package payments\n\nfunc refund(c int) int {\n\treturn c / 2\n}\n"),
 				New: "package payments\n\nimport \"math\"\n\nfunc refund(c int) int {\n\treturn int(math.Round(float64(c) / 2))\n}\n"}}}}},
-		interaction.ConversationEvent{Kind: interaction.EventToolCall, Tool: &interaction.ToolCall{ID: "t3", Title: "go test ./payments/...", Kind: interaction.ToolExecute, Status: interaction.ToolFailed,
-			Content: []interaction.ToolContent{{Text: "--- FAIL: TestRefundPartial (0.01s)\n    refund_test.go:48: refund = 1999, want 2000\nFAIL\nFAIL github.com/acme/shop/payments 0.212s\nline 5\nline 6\nline 7\nline 8"}}}},
+		conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: "t3", Title: "go test ./payments/...", Kind: conversation.ToolExecute, Status: conversation.ToolFailed,
+			Content: []conversation.ToolContent{{Text: "--- FAIL: TestRefundPartial (0.01s)\n    refund_test.go:48: refund = 1999, want 2000\nFAIL\nFAIL github.com/acme/shop/payments 0.212s\nline 5\nline 6\nline 7\nline 8"}}}},
 		msgChunk("## Result\n\nThe test still fails:\n\n```go\nwant := 2000 // cents\n```\n\nI'll try again."),
-		interaction.ConversationEvent{Kind: interaction.EventUsage, Usage: &interaction.Usage{Used: 12_400, Size: 200_000, Cost: 0.12, Currency: "USD"}},
-		interaction.ConversationEvent{Kind: interaction.EventInfo, Info: &interaction.ConversationInfo{ID: f.info.ID, Agent: f.info.Agent, Title: "Refund rounding", Modes: f.info.Modes, Mode: "code", Commands: f.info.Commands}},
+		conversation.Event{Kind: conversation.EventUsage, Usage: &conversation.Usage{Used: 12_400, Size: 200_000, Cost: 0.12, Currency: "USD"}},
+		conversation.Event{Kind: conversation.EventInfo, Info: &conversation.Info{ID: f.info.ID, Agent: f.info.Agent, Title: "Refund rounding", Modes: f.info.Modes, Mode: "code", Commands: f.info.Commands}},
 	)
 }
 
@@ -279,7 +280,7 @@ func TestStreamedMessageRendersAsTheWhole(t *testing.T) {
 			events(m, f.info.ID, msgChunk(text[i:min(i+3, len(text))]))
 			screen(m)
 		}
-		events(m, f.info.ID, interaction.ConversationEvent{Kind: interaction.EventTurnEnded, Stop: interaction.StopEndTurn})
+		events(m, f.info.ID, conversation.Event{Kind: conversation.EventTurnEnded, Stop: conversation.StopEndTurn})
 		streamed := screen(m)
 		whole := m.md.Render(text, m.contentWidth())
 		for _, l := range whole {

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -203,7 +203,7 @@ func prefixLines(lines []string, first, rest string) []string {
 }
 
 // renderPlan draws a plan as a checklist.
-func renderPlan(plan []interaction.PlanEntry, width int, st *styles.Styles) []string {
+func renderPlan(plan []conversation.PlanEntry, width int, st *styles.Styles) []string {
 	cs := st.Conversation
 	lines := []string{cs.Plan.Render("Plan")}
 	for _, e := range plan {
@@ -221,23 +221,23 @@ func renderPlan(plan []interaction.PlanEntry, width int, st *styles.Styles) []st
 }
 
 // toolGlyph marks a tool call's kind.
-func toolGlyph(k interaction.ToolKind) string {
+func toolGlyph(k conversation.ToolKind) string {
 	switch k {
-	case interaction.ToolRead:
+	case conversation.ToolRead:
 		return "◇"
-	case interaction.ToolEdit:
+	case conversation.ToolEdit:
 		return "✎"
-	case interaction.ToolDelete:
+	case conversation.ToolDelete:
 		return "⌫"
-	case interaction.ToolMove:
+	case conversation.ToolMove:
 		return "⇄"
-	case interaction.ToolSearch:
+	case conversation.ToolSearch:
 		return "⌕"
-	case interaction.ToolExecute:
+	case conversation.ToolExecute:
 		return "$"
-	case interaction.ToolThink:
+	case conversation.ToolThink:
 		return "∴"
-	case interaction.ToolFetch:
+	case conversation.ToolFetch:
 		return "⇣"
 	}
 	return "⚙"
@@ -251,11 +251,11 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *m
 	cs := st.Conversation
 	status := cs.ToolRunning.Render("…")
 	switch tc.Status {
-	case interaction.ToolPending:
+	case conversation.ToolPending:
 		status = cs.Status.Render("○")
-	case interaction.ToolCompleted:
+	case conversation.ToolCompleted:
 		status = cs.ToolDone.Render("✓")
-	case interaction.ToolFailed:
+	case conversation.ToolFailed:
 		status = cs.ToolFailed.Render("✗ failed")
 	}
 	title := SanitizeLine(tc.Title)
@@ -308,7 +308,7 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *m
 
 // transcriptView draws conversation c in width×height: the items, newest
 // at the bottom (or scrolled back), the cursor's item marked when focused.
-func (c *conversation) transcriptView(width, height int, focused bool, st *styles.Styles, md *mdRenderer) []string {
+func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles, md *mdRenderer) []string {
 	t := &c.view
 	if height <= 0 {
 		return nil
@@ -367,7 +367,7 @@ type transcriptPane struct{ keys TranscriptKeyMap }
 
 // HandleKey moves the cursor and toggles what is shown; it reports
 // whether the human left the transcript. page is the rows of a page.
-func (p *transcriptPane) HandleKey(msg keyMsg, c *conversation, page int, width int, st *styles.Styles, md *mdRenderer) (leave bool) {
+func (p *transcriptPane) HandleKey(msg keyMsg, c *chat, page int, width int, st *styles.Styles, md *mdRenderer) (leave bool) {
 	k := p.keys
 	t := &c.view
 	n := len(c.items)
@@ -402,7 +402,7 @@ func (p *transcriptPane) HandleKey(msg keyMsg, c *conversation, page int, width 
 
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
-func (c *conversation) reveal(width int, st *styles.Styles, md *mdRenderer) {
+func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
 	t := &c.view
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {

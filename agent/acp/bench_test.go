@@ -7,16 +7,15 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/asktui/asktui/interaction/conversation"
 	sdk "github.com/coder/acp-go-sdk"
-
-	"github.com/asktui/asktui/interaction"
 )
 
 // countSink counts message chunks and their bytes.
 type countSink struct{ chunks, bytes atomic.Int64 }
 
-func (s *countSink) ConversationEvent(e interaction.ConversationEvent) {
-	if e.Kind == interaction.EventMessageChunk {
+func (s *countSink) ConversationEvent(e conversation.Event) {
+	if e.Kind == conversation.EventMessageChunk {
 		s.chunks.Add(1)
 		s.bytes.Add(int64(len(e.Text)))
 	}
@@ -40,7 +39,7 @@ func BenchmarkStreamChunks(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: "go"}}); err != nil {
+		if _, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Text: "go"}}); err != nil {
 			b.Fatal(err)
 		}
 	}

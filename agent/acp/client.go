@@ -8,6 +8,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // maxInput bounds a tool call's raw input kept for display.
@@ -15,7 +16,7 @@ const maxInput = 64 << 10
 
 // HandleExtensionMethod takes the guard's marks; every other extension
 // method is unknown.
-func (c *conversation) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+func (c *session) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
 	if method != markMethod {
 		return nil, sdk.NewMethodNotFound(method)
 	}
@@ -30,15 +31,15 @@ func (c *conversation) HandleExtensionMethod(_ context.Context, method string, p
 
 // SessionUpdate turns the agent's session/update notifications into
 // events. Kinds asktui does not show are ignored.
-func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+func (c *session) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
 	u := n.Update
 	switch {
 	case u.UserMessageChunk != nil:
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventUserChunk, Text: blockText(u.UserMessageChunk.Content), MessageID: deref(u.UserMessageChunk.MessageId)})
+		c.emit(conversation.Event{Kind: conversation.EventUserChunk, Text: blockText(u.UserMessageChunk.Content), MessageID: deref(u.UserMessageChunk.MessageId)})
 	case u.AgentMessageChunk != nil:
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventMessageChunk, Text: blockText(u.AgentMessageChunk.Content), MessageID: deref(u.AgentMessageChunk.MessageId)})
+		c.emit(conversation.Event{Kind: conversation.EventMessageChunk, Text: blockText(u.AgentMessageChunk.Content), MessageID: deref(u.AgentMessageChunk.MessageId)})
 	case u.AgentThoughtChunk != nil:
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventThoughtChunk, Text: blockText(u.AgentThoughtChunk.Content), MessageID: deref(u.AgentThoughtChunk.MessageId)})
+		c.emit(conversation.Event{Kind: conversation.EventThoughtChunk, Text: blockText(u.AgentThoughtChunk.Content), MessageID: deref(u.AgentThoughtChunk.MessageId)})
 	case u.ToolCall != nil:
 		t := u.ToolCall
 		c.mergeTool(sdk.ToolCallUpdate{
@@ -52,15 +53,15 @@ func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotificatio
 			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content,
 		}, true)
 	case u.Plan != nil:
-		plan := make([]interaction.PlanEntry, 0, len(u.Plan.Entries))
+		plan := make([]conversation.PlanEntry, 0, len(u.Plan.Entries))
 		for _, e := range u.Plan.Entries {
-			plan = append(plan, interaction.PlanEntry{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
+			plan = append(plan, conversation.PlanEntry{Content: e.Content, Priority: string(e.Priority), Status: string(e.Status)})
 		}
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventPlan, Plan: plan})
+		c.emit(conversation.Event{Kind: conversation.EventPlan, Plan: plan})
 	case u.AvailableCommandsUpdate != nil:
-		cmds := make([]interaction.Command, 0, len(u.AvailableCommandsUpdate.AvailableCommands))
+		cmds := make([]conversation.Command, 0, len(u.AvailableCommandsUpdate.AvailableCommands))
 		for _, ac := range u.AvailableCommandsUpdate.AvailableCommands {
-			cmd := interaction.Command{Name: clip(ac.Name, 256), Description: clip(ac.Description, 1024)}
+			cmd := conversation.Command{Name: clip(ac.Name, 256), Description: clip(ac.Description, 1024)}
 			if ac.Input != nil && ac.Input.Unstructured != nil {
 				cmd.Hint = clip(ac.Input.Unstructured.Hint, 256)
 			}
@@ -69,12 +70,12 @@ func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotificatio
 		c.mu.Lock()
 		c.info.Commands = cmds
 		c.mu.Unlock()
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	case u.CurrentModeUpdate != nil:
 		c.mu.Lock()
 		c.info.Mode = string(u.CurrentModeUpdate.CurrentModeId)
 		c.mu.Unlock()
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	case u.SessionInfoUpdate != nil:
 		if u.SessionInfoUpdate.Title == nil {
 			return nil
@@ -82,13 +83,13 @@ func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotificatio
 		c.mu.Lock()
 		c.info.Title = clip(*u.SessionInfoUpdate.Title, 256)
 		c.mu.Unlock()
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	case u.UsageUpdate != nil:
-		us := &interaction.Usage{Used: u.UsageUpdate.Used, Size: u.UsageUpdate.Size}
+		us := &conversation.Usage{Used: u.UsageUpdate.Used, Size: u.UsageUpdate.Size}
 		if cost := u.UsageUpdate.Cost; cost != nil {
 			us.Cost, us.Currency = cost.Amount, clip(cost.Currency, 16)
 		}
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventUsage, Usage: us})
+		c.emit(conversation.Event{Kind: conversation.EventUsage, Usage: us})
 	}
 	return nil
 }
@@ -96,27 +97,27 @@ func (c *conversation) SessionUpdate(_ context.Context, n sdk.SessionNotificatio
 // mergeTool folds what is known of a tool call into its state, whichever
 // of tool_call, tool_call_update and the permission request came first,
 // and reports the whole state when report is set. It returns the state.
-func (c *conversation) mergeTool(u sdk.ToolCallUpdate, report bool) interaction.ToolCall {
+func (c *session) mergeTool(u sdk.ToolCallUpdate, report bool) conversation.ToolCall {
 	id := string(u.ToolCallId)
 	c.mu.Lock()
 	t, ok := c.tools[id]
 	if !ok {
-		t = &interaction.ToolCall{ID: id, Kind: interaction.ToolOther, Status: interaction.ToolPending}
+		t = &conversation.ToolCall{ID: id, Kind: conversation.ToolOther, Status: conversation.ToolPending}
 		c.tools[id] = t
 	}
 	if u.Title != nil && *u.Title != "" {
 		t.Title = clip(*u.Title, 4096)
 	}
 	if u.Kind != nil && *u.Kind != "" {
-		t.Kind = interaction.ToolKind(*u.Kind)
+		t.Kind = conversation.ToolKind(*u.Kind)
 	}
 	if u.Status != nil && *u.Status != "" {
-		t.Status = interaction.ToolStatus(*u.Status)
+		t.Status = conversation.ToolStatus(*u.Status)
 	}
 	if u.Locations != nil {
 		t.Locations = t.Locations[:0]
 		for _, l := range u.Locations {
-			loc := interaction.Location{Path: l.Path}
+			loc := conversation.Location{Path: l.Path}
 			if l.Line != nil && *l.Line > 0 {
 				loc.Line = *l.Line
 			}
@@ -137,28 +138,28 @@ func (c *conversation) mergeTool(u sdk.ToolCallUpdate, report bool) interaction.
 	c.mu.Unlock()
 	if report {
 		s := state
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventToolCall, Tool: &s})
+		c.emit(conversation.Event{Kind: conversation.EventToolCall, Tool: &s})
 	}
 	return state
 }
 
 // toolContent converts a tool call's content.
-func toolContent(in []sdk.ToolCallContent) []interaction.ToolContent {
-	out := make([]interaction.ToolContent, 0, len(in))
+func toolContent(in []sdk.ToolCallContent) []conversation.ToolContent {
+	out := make([]conversation.ToolContent, 0, len(in))
 	for _, tc := range in {
 		switch {
 		case tc.Content != nil:
-			out = append(out, interaction.ToolContent{Text: blockText(tc.Content.Content)})
+			out = append(out, conversation.ToolContent{Text: blockText(tc.Content.Content)})
 		case tc.Diff != nil:
-			d := &interaction.Diff{Path: tc.Diff.Path, New: tc.Diff.NewText}
+			d := &conversation.Diff{Path: tc.Diff.Path, New: tc.Diff.NewText}
 			if tc.Diff.OldText != nil {
 				old := *tc.Diff.OldText
 				d.Old = &old
 			}
-			out = append(out, interaction.ToolContent{Diff: d})
+			out = append(out, conversation.ToolContent{Diff: d})
 		case tc.Terminal != nil:
 			// asktui runs no terminals for agents; all it can show is the id.
-			out = append(out, interaction.ToolContent{Terminal: &interaction.TerminalOutput{Command: "terminal " + tc.Terminal.TerminalId}})
+			out = append(out, conversation.ToolContent{Terminal: &conversation.TerminalOutput{Command: "terminal " + tc.Terminal.TerminalId}})
 		}
 	}
 	return out
@@ -195,54 +196,54 @@ func deref(s *string) string {
 // its own tools. These answer "method not found", as the capabilities say.
 
 // ReadTextFile is not offered.
-func (c *conversation) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+func (c *session) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodFsReadTextFile)
 }
 
 // WriteTextFile is not offered.
-func (c *conversation) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+func (c *session) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	return sdk.WriteTextFileResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodFsWriteTextFile)
 }
 
 // CreateTerminal is not offered.
-func (c *conversation) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+func (c *session) CreateTerminal(context.Context, sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
 	return sdk.CreateTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalCreate)
 }
 
 // KillTerminal is not offered.
-func (c *conversation) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
+func (c *session) KillTerminal(context.Context, sdk.KillTerminalRequest) (sdk.KillTerminalResponse, error) {
 	return sdk.KillTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalKill)
 }
 
 // TerminalOutput is not offered.
-func (c *conversation) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
+func (c *session) TerminalOutput(context.Context, sdk.TerminalOutputRequest) (sdk.TerminalOutputResponse, error) {
 	return sdk.TerminalOutputResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalOutput)
 }
 
 // ReleaseTerminal is not offered.
-func (c *conversation) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
+func (c *session) ReleaseTerminal(context.Context, sdk.ReleaseTerminalRequest) (sdk.ReleaseTerminalResponse, error) {
 	return sdk.ReleaseTerminalResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalRelease)
 }
 
 // WaitForTerminalExit is not offered.
-func (c *conversation) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
+func (c *session) WaitForTerminalExit(context.Context, sdk.WaitForTerminalExitRequest) (sdk.WaitForTerminalExitResponse, error) {
 	return sdk.WaitForTerminalExitResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodTerminalWaitForExit)
 }
 
 // UnstableConnectMcp is not offered.
-func (c *conversation) UnstableConnectMcp(context.Context, sdk.UnstableConnectMcpRequest) (sdk.UnstableConnectMcpResponse, error) {
+func (c *session) UnstableConnectMcp(context.Context, sdk.UnstableConnectMcpRequest) (sdk.UnstableConnectMcpResponse, error) {
 	return sdk.UnstableConnectMcpResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodMcpConnect)
 }
 
 // UnstableDisconnectMcp is not offered.
-func (c *conversation) UnstableDisconnectMcp(context.Context, sdk.UnstableDisconnectMcpRequest) (sdk.UnstableDisconnectMcpResponse, error) {
+func (c *session) UnstableDisconnectMcp(context.Context, sdk.UnstableDisconnectMcpRequest) (sdk.UnstableDisconnectMcpResponse, error) {
 	return sdk.UnstableDisconnectMcpResponse{}, sdk.NewMethodNotFound(sdk.ClientMethodMcpDisconnect)
 }
 
 // askCtx is the lifetime of one of the agent's questions: the request's
 // own (the agent can withdraw it), the turn's (Cancel withdraws it) and the
 // conversation's.
-func (c *conversation) askCtx(req context.Context) (context.Context, context.CancelFunc) {
+func (c *session) askCtx(req context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(req)
 	c.mu.Lock()
 	parent := c.life
@@ -258,7 +259,7 @@ func (c *conversation) askCtx(req context.Context) (context.Context, context.Can
 }
 
 // agent is the conversation as the asker of a request.
-func (c *conversation) agent() *interaction.Agent {
+func (c *session) agent() *interaction.Agent {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := c.info.Agent

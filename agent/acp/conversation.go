@@ -17,6 +17,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // maxEmbed is the largest file embedded in a prompt; bigger files, and
@@ -34,13 +35,13 @@ var (
 )
 
 // conversation is one ACP session with one agent process. It implements
-// interaction.Conversation, and it is the SDK's acp.Client: the agent's
+// conversation.Conversation, and it is the SDK's acp.Client: the agent's
 // requests and notifications arrive on its methods.
-type conversation struct {
+type session struct {
 	opts  Options
 	id    string
 	name  string
-	sink  interaction.ConversationSink
+	sink  conversation.Sink
 	conn  *sdk.ClientSideConnection
 	proc  agentProc
 	stdin io.Closer
@@ -51,9 +52,9 @@ type conversation struct {
 	done   chan struct{} // closed when the conversation has ended
 
 	mu      sync.Mutex
-	info    interaction.ConversationInfo
+	info    conversation.Info
 	caps    sdk.AgentCapabilities
-	tools   map[string]*interaction.ToolCall
+	tools   map[string]*conversation.ToolCall
 	turn    *turn
 	closing bool
 	ended   bool
@@ -77,23 +78,23 @@ type turn struct {
 }
 
 var (
-	_ interaction.Conversation = (*conversation)(nil)
-	_ sdk.Client               = (*conversation)(nil)
-	_ sdk.ClientExperimental   = (*conversation)(nil)
+	_ conversation.Conversation = (*session)(nil)
+	_ sdk.Client                = (*session)(nil)
+	_ sdk.ClientExperimental    = (*session)(nil)
 )
 
 // newConversation connects to an agent that reads from stdin and writes
 // to stdout; proc is the agent itself.
-func newConversation(opts Options, id, name string, sink interaction.ConversationSink, stdout io.Reader, stdin io.WriteCloser, proc agentProc) *conversation {
+func newConversation(opts Options, id, name string, sink conversation.Sink, stdout io.Reader, stdin io.WriteCloser, proc agentProc) *session {
 	if sink == nil {
 		sink = discard{}
 	}
-	c := &conversation{
+	c := &session{
 		opts: opts, id: id, name: name, sink: sink, proc: proc, stdin: stdin,
-		done: make(chan struct{}), tools: map[string]*interaction.ToolCall{}, urls: map[string]context.CancelFunc{},
+		done: make(chan struct{}), tools: map[string]*conversation.ToolCall{}, urls: map[string]context.CancelFunc{},
 	}
 	c.life, c.endLif = context.WithCancelCause(context.Background())
-	c.info = interaction.ConversationInfo{ID: id, Agent: interaction.Agent{ID: id, Name: name}, Cwd: opts.Cwd, Attach: interaction.AttachLink}
+	c.info = conversation.Info{ID: id, Agent: interaction.Agent{ID: id, Name: name}, Cwd: opts.Cwd, Attach: conversation.AttachLink}
 	pr, pw := io.Pipe()
 	stop := make(chan struct{})
 	c.guard = newGuard(stdout, pw, stop)
@@ -117,7 +118,7 @@ func newConversation(opts Options, id, name string, sink interaction.Conversatio
 
 // watch ends the conversation when the agent's output ends: with the
 // guard's protocol error, or with how the agent exited.
-func (c *conversation) watch(guarded <-chan error) {
+func (c *session) watch(guarded <-chan error) {
 	err := <-guarded
 	if err != nil {
 		c.proc.kill()
@@ -142,7 +143,7 @@ func (c *conversation) watch(guarded <-chan error) {
 }
 
 // exitError words how the agent ended on its own.
-func (c *conversation) exitError() error {
+func (c *session) exitError() error {
 	if e := c.proc.exitErr(); e != nil {
 		return interaction.WrapError(interaction.CodeAgentExited, e, "%s exited: %v", c.name, e)
 	}
@@ -150,7 +151,7 @@ func (c *conversation) exitError() error {
 }
 
 // withStderr adds the tail of the agent's standard error to err.
-func (c *conversation) withStderr(err error) error {
+func (c *session) withStderr(err error) error {
 	tail := c.proc.stderrTail()
 	var e *interaction.Error
 	if tail == "" || !errors.As(err, &e) {
@@ -167,7 +168,7 @@ func (c *conversation) withStderr(err error) error {
 
 // finish ends the conversation once: open questions are withdrawn, a turn
 // in progress ends, and EventEnded is the last event.
-func (c *conversation) finish(err error) {
+func (c *session) finish(err error) {
 	c.mu.Lock()
 	if c.ended {
 		c.mu.Unlock()
@@ -182,13 +183,13 @@ func (c *conversation) finish(err error) {
 	}
 	c.endLif(cause)
 	if t != nil {
-		stop := interaction.StopCancelled
+		stop := conversation.StopCancelled
 		if err != nil {
 			stop = ""
 		}
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventTurnEnded, Stop: stop, Err: err})
+		c.emit(conversation.Event{Kind: conversation.EventTurnEnded, Stop: stop, Err: err})
 	}
-	c.emit(interaction.ConversationEvent{Kind: interaction.EventEnded, Err: err})
+	c.emit(conversation.Event{Kind: conversation.EventEnded, Err: err})
 	c.emitMu.Lock()
 	c.sinkEnded = true
 	c.emitMu.Unlock()
@@ -198,14 +199,14 @@ func (c *conversation) finish(err error) {
 // emit hands an event to the sink, in order, from EventStarted until the
 // conversation ended. An agent that fails to start is the caller's error
 // of Start alone, not a conversation.
-func (c *conversation) emit(e interaction.ConversationEvent) {
+func (c *session) emit(e conversation.Event) {
 	e.Conversation = c.id
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
 	c.emitMu.Lock()
 	defer c.emitMu.Unlock()
-	if e.Kind == interaction.EventStarted {
+	if e.Kind == conversation.EventStarted {
 		c.started = true
 	}
 	if c.started && !c.sinkEnded {
@@ -214,7 +215,7 @@ func (c *conversation) emit(e interaction.ConversationEvent) {
 }
 
 // initialize says hello and learns what the agent can do.
-func (c *conversation) initialize(ctx context.Context) error {
+func (c *session) initialize(ctx context.Context) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.StartTimeout)
 	defer cancel()
@@ -236,7 +237,7 @@ func (c *conversation) initialize(ctx context.Context) error {
 	defer c.mu.Unlock()
 	c.caps = resp.AgentCapabilities
 	if resp.AgentCapabilities.PromptCapabilities.EmbeddedContext {
-		c.info.Attach = interaction.AttachEmbed
+		c.info.Attach = conversation.AttachEmbed
 	}
 	if ai := resp.AgentInfo; ai != nil {
 		name := ai.Name
@@ -251,7 +252,7 @@ func (c *conversation) initialize(ctx context.Context) error {
 }
 
 // callError words a failed request to the agent.
-func (c *conversation) callError(ctx context.Context, method string, since time.Time, err error) error {
+func (c *session) callError(ctx context.Context, method string, since time.Time, err error) error {
 	select {
 	case <-c.conn.Done():
 		// The agent is gone: say why, once the conversation knows.
@@ -296,7 +297,7 @@ func requestErrorText(re *sdk.RequestError) string {
 }
 
 // mcpServers is asktui's MCP server as the agent can take it; never nil.
-func (c *conversation) mcpServers() []sdk.McpServer {
+func (c *session) mcpServers() []sdk.McpServer {
 	m := c.opts.MCP
 	switch {
 	case m.URL != "" && c.caps.McpCapabilities.Http:
@@ -316,7 +317,7 @@ func (c *conversation) mcpServers() []sdk.McpServer {
 }
 
 // open starts a new session, or resumes session resume.
-func (c *conversation) open(ctx context.Context, resume string) error {
+func (c *session) open(ctx context.Context, resume string) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
 	defer cancel()
@@ -330,7 +331,7 @@ func (c *conversation) open(ctx context.Context, resume string) error {
 			return c.callError(ctx, "session/new", start, err)
 		}
 		c.setSession(string(resp.SessionId), resp.Modes)
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventStarted, Info: c.infoPtr()})
+		c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
 		return nil
 	}
 	if !caps.LoadSession && caps.SessionCapabilities.Resume == nil {
@@ -340,7 +341,7 @@ func (c *conversation) open(ctx context.Context, resume string) error {
 	// The history replays as updates during session/load: the
 	// conversation is started before they come.
 	c.setSession(resume, nil)
-	c.emit(interaction.ConversationEvent{Kind: interaction.EventStarted, Info: c.infoPtr()})
+	c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
 	var modes *sdk.SessionModeState
 	if caps.LoadSession {
 		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
@@ -357,20 +358,20 @@ func (c *conversation) open(ctx context.Context, resume string) error {
 	}
 	if modes != nil {
 		c.setSession(resume, modes)
-		c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	}
 	return nil
 }
 
 // setSession records the session's id and modes.
-func (c *conversation) setSession(id string, modes *sdk.SessionModeState) {
+func (c *session) setSession(id string, modes *sdk.SessionModeState) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.info.Session = id
 	if modes != nil {
 		c.info.Modes = nil
 		for _, m := range modes.AvailableModes {
-			md := interaction.Mode{ID: string(m.Id), Name: clip(m.Name, 256)}
+			md := conversation.Mode{ID: string(m.Id), Name: clip(m.Name, 256)}
 			if m.Description != nil {
 				md.Description = clip(*m.Description, 1024)
 			}
@@ -381,7 +382,7 @@ func (c *conversation) setSession(id string, modes *sdk.SessionModeState) {
 }
 
 // infoPtr is a copy of the info, for an event.
-func (c *conversation) infoPtr() *interaction.ConversationInfo {
+func (c *session) infoPtr() *conversation.Info {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	info := c.info
@@ -391,7 +392,7 @@ func (c *conversation) infoPtr() *interaction.ConversationInfo {
 }
 
 // sessions lists the agent's past sessions, newest first.
-func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession, error) {
+func (c *session) sessions(ctx context.Context) ([]conversation.PastSession, error) {
 	c.mu.Lock()
 	list := c.caps.SessionCapabilities.List != nil
 	c.mu.Unlock()
@@ -401,7 +402,7 @@ func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession,
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
 	defer cancel()
-	out := []interaction.PastSession{}
+	out := []conversation.PastSession{}
 	var cursor *string
 	for range maxPages {
 		resp, err := c.conn.ListSessions(ctx, sdk.ListSessionsRequest{Cwd: sdk.Ptr(c.opts.Cwd), Cursor: cursor})
@@ -409,7 +410,7 @@ func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession,
 			return nil, c.callError(ctx, "session/list", start, err)
 		}
 		for _, s := range resp.Sessions {
-			p := interaction.PastSession{Session: string(s.SessionId), Cwd: s.Cwd}
+			p := conversation.PastSession{Session: string(s.SessionId), Cwd: s.Cwd}
 			if s.Title != nil {
 				p.Title = clip(*s.Title, 256)
 			}
@@ -428,10 +429,10 @@ func (c *conversation) sessions(ctx context.Context) ([]interaction.PastSession,
 }
 
 // Info describes the conversation as it stands.
-func (c *conversation) Info() interaction.ConversationInfo { return *c.infoPtr() }
+func (c *session) Info() conversation.Info { return *c.infoPtr() }
 
 // Prompt sends the prompt and waits for the turn to end.
-func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPart) (interaction.StopReason, error) {
+func (c *session) Prompt(ctx context.Context, parts []conversation.PromptPart) (conversation.StopReason, error) {
 	blocks, err := c.promptBlocks(parts)
 	if err != nil {
 		return "", err
@@ -467,11 +468,11 @@ func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPar
 	stop()
 	close(t.done)
 
-	stopReason := interaction.StopReason(resp.StopReason)
+	stopReason := conversation.StopReason(resp.StopReason)
 	switch {
 	case err == nil:
 	case cancelled:
-		stopReason, err = interaction.StopCancelled, nil
+		stopReason, err = conversation.StopCancelled, nil
 	default:
 		select {
 		case <-c.conn.Done():
@@ -489,17 +490,17 @@ func (c *conversation) Prompt(ctx context.Context, parts []interaction.PromptPar
 		stopReason = ""
 	}
 	if stopReason == "" && err == nil {
-		stopReason = interaction.StopEndTurn
+		stopReason = conversation.StopEndTurn
 	}
-	c.emit(interaction.ConversationEvent{Kind: interaction.EventTurnEnded, Stop: stopReason, Err: err})
+	c.emit(conversation.Event{Kind: conversation.EventTurnEnded, Stop: stopReason, Err: err})
 	return stopReason, err
 }
 
 // promptBlocks turns the prompt's parts into content blocks: text as is,
 // files as links or embedded, as the agent accepts them.
-func (c *conversation) promptBlocks(parts []interaction.PromptPart) ([]sdk.ContentBlock, error) {
+func (c *session) promptBlocks(parts []conversation.PromptPart) ([]sdk.ContentBlock, error) {
 	c.mu.Lock()
-	embed := c.info.Attach == interaction.AttachEmbed
+	embed := c.info.Attach == conversation.AttachEmbed
 	c.mu.Unlock()
 	blocks := make([]sdk.ContentBlock, 0, len(parts))
 	for _, p := range parts {
@@ -537,7 +538,7 @@ func (c *conversation) promptBlocks(parts []interaction.PromptPart) ([]sdk.Conte
 // Cancel sends session/cancel, withdraws the turn's open questions (they
 // answer cancelled), and waits for the agent to end the turn, at most
 // CancelGrace; then it stops waiting for the agent.
-func (c *conversation) Cancel() {
+func (c *session) Cancel() {
 	c.mu.Lock()
 	t := c.turn
 	if t == nil {
@@ -560,10 +561,10 @@ func (c *conversation) Cancel() {
 }
 
 // SetMode switches the agent's mode.
-func (c *conversation) SetMode(ctx context.Context, id string) error {
+func (c *session) SetMode(ctx context.Context, id string) error {
 	c.mu.Lock()
 	session := c.info.Session
-	known := slices.ContainsFunc(c.info.Modes, func(m interaction.Mode) bool { return m.ID == id })
+	known := slices.ContainsFunc(c.info.Modes, func(m conversation.Mode) bool { return m.ID == id })
 	c.mu.Unlock()
 	if !known {
 		return interaction.Errorf(interaction.CodeInvalidRequest, "%s has no mode %q", c.name, id)
@@ -575,13 +576,13 @@ func (c *conversation) SetMode(ctx context.Context, id string) error {
 	c.mu.Lock()
 	c.info.Mode = id
 	c.mu.Unlock()
-	c.emit(interaction.ConversationEvent{Kind: interaction.EventInfo, Info: c.infoPtr()})
+	c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	return nil
 }
 
 // Close ends the conversation: the agent's input closes, and after
 // closeWait its process group is killed. It waits for the end.
-func (c *conversation) Close() error {
+func (c *session) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.closing = true

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
@@ -41,7 +42,7 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 	}
 	r := newRig(t, agent, Options{Cwd: "/w"}, "")
 	res := wait(t, r.prompt("hi"))
-	if res.err != nil || res.stop != interaction.StopEndTurn {
+	if res.err != nil || res.stop != conversation.StopEndTurn {
 		t.Fatalf("Prompt = %q, %v; want end_turn", res.stop, res.err)
 	}
 	var got []string
@@ -56,7 +57,7 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 			s += " " + e.Plan[0].Content
 		case e.Usage != nil:
 			s += " " + e.Usage.Currency
-		case e.Kind == interaction.EventTurnEnded:
+		case e.Kind == conversation.EventTurnEnded:
 			s += " " + string(e.Stop)
 		case e.Info != nil:
 			s += " " + e.Info.Mode + " " + e.Info.Title
@@ -186,7 +187,7 @@ func TestCancelMidTurnWithdrawsQuestions(t *testing.T) {
 		t.Fatalf("permission outcome %q, want cancelled", got)
 	}
 	res := wait(t, done)
-	if res.err != nil || res.stop != interaction.StopCancelled {
+	if res.err != nil || res.stop != conversation.StopCancelled {
 		t.Fatalf("Prompt = %q, %v", res.stop, res.err)
 	}
 	wait(t, cancelled)
@@ -202,7 +203,7 @@ func TestBusyDuringATurn(t *testing.T) {
 	r := newRig(t, agent, Options{}, "")
 	done := r.prompt("one")
 	wait(t, holding)
-	_, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: "two"}})
+	_, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Text: "two"}})
 	if interaction.CodeOf(err) != interaction.CodeBusy {
 		t.Fatalf("second Prompt: %v, want BUSY", err)
 	}
@@ -226,19 +227,19 @@ func TestCrashMidTurn(t *testing.T) {
 	}
 	events := r.sink.all()
 	last := events[len(events)-1]
-	if last.Kind != interaction.EventEnded || interaction.CodeOf(last.Err) != interaction.CodeAgentExited {
+	if last.Kind != conversation.EventEnded || interaction.CodeOf(last.Err) != interaction.CodeAgentExited {
 		t.Fatalf("last event %+v", last)
 	}
 	msg := -1
 	for i, e := range events {
-		if e.Kind == interaction.EventMessageChunk && e.Text == "last words" {
+		if e.Kind == conversation.EventMessageChunk && e.Text == "last words" {
 			msg = i
 		}
 	}
 	if msg < 0 || msg > len(events)-2 {
 		t.Fatalf("the last message is missing or late: %v", kinds(events))
 	}
-	if _, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: "again"}}); interaction.CodeOf(err) != interaction.CodeAgentExited {
+	if _, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Text: "again"}}); interaction.CodeOf(err) != interaction.CodeAgentExited {
 		t.Fatalf("Prompt after the end: %v", err)
 	}
 }
@@ -256,7 +257,7 @@ func TestMalformedLineIsAProtocolError(t *testing.T) {
 	if interaction.CodeOf(res.err) != interaction.CodeAgentProtocol || !strings.Contains(res.err.Error(), "DEBUG: connecting") {
 		t.Fatalf("Prompt error %v, want AGENT_PROTOCOL quoting the line", res.err)
 	}
-	ended := r.sink.waitKind(t, interaction.EventEnded)
+	ended := r.sink.waitKind(t, conversation.EventEnded)
 	if interaction.CodeOf(ended.Err) != interaction.CodeAgentProtocol {
 		t.Fatalf("ended with %v", ended.Err)
 	}
@@ -337,7 +338,7 @@ func TestCloseEndsQuietly(t *testing.T) {
 	if err := r.c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ended := r.sink.waitKind(t, interaction.EventEnded)
+	ended := r.sink.waitKind(t, conversation.EventEnded)
 	if ended.Err != nil {
 		t.Fatalf("Close ended with %v", ended.Err)
 	}
@@ -345,7 +346,7 @@ func TestCloseEndsQuietly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var e *interaction.Error
-	_, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: "x"}})
+	_, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Text: "x"}})
 	if !errors.As(err, &e) {
 		t.Fatalf("Prompt after Close: %v", err)
 	}
@@ -364,10 +365,10 @@ func TestCancelGivesUpOnAHungAgent(t *testing.T) {
 	wait(t, holding)
 	r.c.Cancel()
 	res := wait(t, done)
-	if res.err != nil || res.stop != interaction.StopCancelled {
+	if res.err != nil || res.stop != conversation.StopCancelled {
 		t.Fatalf("Prompt = %q, %v; want cancelled", res.stop, res.err)
 	}
-	if e := r.sink.waitKind(t, interaction.EventTurnEnded); e.Stop != interaction.StopCancelled {
+	if e := r.sink.waitKind(t, conversation.EventTurnEnded); e.Stop != conversation.StopCancelled {
 		t.Fatalf("turn ended with %q", e.Stop)
 	}
 }
@@ -403,13 +404,13 @@ func TestPermissionBeforeItsToolCall(t *testing.T) {
 	}
 	call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Allow"}}}})
 	wait(t, done)
-	var last *interaction.ToolCall
+	var last *conversation.ToolCall
 	for _, e := range r.sink.all() {
-		if e.Kind == interaction.EventToolCall {
+		if e.Kind == conversation.EventToolCall {
 			last = e.Tool
 		}
 	}
-	if last == nil || last.Title != "Write notes.md" || last.Status != interaction.ToolCompleted || last.Kind != interaction.ToolEdit || len(last.Content) != 1 {
+	if last == nil || last.Title != "Write notes.md" || last.Status != conversation.ToolCompleted || last.Kind != conversation.ToolEdit || len(last.Content) != 1 {
 		t.Fatalf("merged tool call %+v", last)
 	}
 }
@@ -419,7 +420,7 @@ func TestPromptAttachesFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("# Notes\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	parts := []interaction.PromptPart{{Text: "Summarise "}, {Path: "notes.md"}}
+	parts := []conversation.PromptPart{{Text: "Summarise "}, {Path: "notes.md"}}
 	for _, tt := range []struct {
 		embed bool
 		want  string
@@ -439,7 +440,7 @@ func TestPromptAttachesFiles(t *testing.T) {
 		}
 	}
 	r := newRig(t, &testAgent{}, Options{Cwd: dir}, "")
-	if _, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Path: "missing.md"}}); interaction.CodeOf(err) != interaction.CodeInvalidRequest {
+	if _, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Path: "missing.md"}}); interaction.CodeOf(err) != interaction.CodeInvalidRequest {
 		t.Fatalf("a missing file: %v", err)
 	}
 }

@@ -3,8 +3,8 @@
 // subprocess speaking JSON-RPC on its standard input and output (through
 // github.com/coder/acp-go-sdk), and turns the conversation into the
 // protocol-neutral vocabulary of package interaction: a [Launcher] that
-// starts [interaction.Conversation]s whose events go to an
-// [interaction.ConversationSink].
+// starts [conversation.Conversation]s whose events go to an
+// [conversation.Sink].
 //
 // Everything the agent asks of the human goes through one
 // [Options.Asker] (the interaction.Service), so it waits in the same inbox

@@ -694,7 +694,7 @@ func (fd *field) match(text string) (any, bool) {
 // UnstableCreateElicitation asks the human for what the agent wants:
 // a form (one request, asked again only where answers do not fit), or a
 // URL to visit (shown, never opened).
-func (c *conversation) UnstableCreateElicitation(ctx context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {
+func (c *session) UnstableCreateElicitation(ctx context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {
 	switch {
 	case p.Form != nil:
 		return c.elicitForm(ctx, p.Form)
@@ -705,7 +705,7 @@ func (c *conversation) UnstableCreateElicitation(ctx context.Context, p sdk.Unst
 }
 
 // elicitForm asks a form, up to maxRounds times.
-func (c *conversation) elicitForm(ctx context.Context, p *sdk.UnstableCreateElicitationForm) (sdk.UnstableCreateElicitationResponse, error) {
+func (c *session) elicitForm(ctx context.Context, p *sdk.UnstableCreateElicitationForm) (sdk.UnstableCreateElicitationResponse, error) {
 	f, err := buildForm(p.Message, p.RequestedSchema, c.guard.order)
 	if err != nil {
 		return sdk.UnstableCreateElicitationResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
@@ -758,7 +758,7 @@ const (
 
 // elicitURL shows the URL with what is suspicious about it, and asks
 // whether the human went there.
-func (c *conversation) elicitURL(ctx context.Context, p *sdk.UnstableCreateElicitationUrl) (sdk.UnstableCreateElicitationResponse, error) {
+func (c *session) elicitURL(ctx context.Context, p *sdk.UnstableCreateElicitationUrl) (sdk.UnstableCreateElicitationResponse, error) {
 	ctx, done := c.askCtx(ctx)
 	defer done()
 	ctx, withdraw := context.WithCancel(ctx)
@@ -805,7 +805,7 @@ func (c *conversation) elicitURL(ctx context.Context, p *sdk.UnstableCreateElici
 
 // UnstableCompleteElicitation withdraws the question of a URL elicitation
 // the agent says is complete.
-func (c *conversation) UnstableCompleteElicitation(_ context.Context, p sdk.UnstableCompleteElicitationNotification) error {
+func (c *session) UnstableCompleteElicitation(_ context.Context, p sdk.UnstableCompleteElicitationNotification) error {
 	c.mu.Lock()
 	withdraw := c.urls[string(p.ElicitationId)]
 	c.mu.Unlock()

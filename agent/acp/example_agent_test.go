@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // buildExampleAgent builds the acp-go-sdk's example agent, at the version
@@ -38,7 +39,7 @@ func TestExampleAgent(t *testing.T) {
 	defer func() { _ = conv.Close() }()
 	done := make(chan promptResult, 1)
 	go func() {
-		stop, err := conv.Prompt(context.Background(), []interaction.PromptPart{{Text: "Improve the config"}})
+		stop, err := conv.Prompt(context.Background(), []conversation.PromptPart{{Text: "Improve the config"}})
 		done <- promptResult{stop, err}
 	}()
 	call := human.Next(t)
@@ -49,21 +50,21 @@ func TestExampleAgent(t *testing.T) {
 	}
 	call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Allow this change"}}}})
 	res := wait(t, done)
-	if res.err != nil || res.stop != interaction.StopEndTurn {
+	if res.err != nil || res.stop != conversation.StopEndTurn {
 		t.Fatalf("Prompt = %q, %v", res.stop, res.err)
 	}
 	var text strings.Builder
-	status := map[string]interaction.ToolStatus{}
+	status := map[string]conversation.ToolStatus{}
 	for _, e := range s.all() {
 		switch e.Kind {
-		case interaction.EventMessageChunk:
+		case conversation.EventMessageChunk:
 			text.WriteString(e.Text)
-		case interaction.EventToolCall:
+		case conversation.EventToolCall:
 			status[e.Tool.ID] = e.Tool.Status
 		}
 	}
 	if !strings.Contains(text.String(), "successfully updated the configuration") ||
-		status["call_1"] != interaction.ToolCompleted || status["call_2"] != interaction.ToolCompleted {
+		status["call_1"] != conversation.ToolCompleted || status["call_2"] != conversation.ToolCompleted {
 		t.Fatalf("reply %q, tool calls %v", text.String(), status)
 	}
 }

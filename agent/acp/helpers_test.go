@@ -16,6 +16,7 @@ import (
 
 	"github.com/asktui/asktui/agent/script"
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
@@ -76,13 +77,13 @@ const within = 20 * time.Second
 // sink records a conversation's events.
 type sink struct {
 	mu     sync.Mutex
-	events []interaction.ConversationEvent
+	events []conversation.Event
 	poke   chan struct{}
 }
 
 func newSink() *sink { return &sink{poke: make(chan struct{}, 1)} }
 
-func (s *sink) ConversationEvent(e interaction.ConversationEvent) {
+func (s *sink) ConversationEvent(e conversation.Event) {
 	s.mu.Lock()
 	s.events = append(s.events, e)
 	s.mu.Unlock()
@@ -92,14 +93,14 @@ func (s *sink) ConversationEvent(e interaction.ConversationEvent) {
 	}
 }
 
-func (s *sink) all() []interaction.ConversationEvent {
+func (s *sink) all() []conversation.Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]interaction.ConversationEvent(nil), s.events...)
+	return append([]conversation.Event(nil), s.events...)
 }
 
 // waitKind waits for an event of kind and returns the first.
-func (s *sink) waitKind(t testing.TB, kind interaction.ConversationEventKind) interaction.ConversationEvent {
+func (s *sink) waitKind(t testing.TB, kind conversation.EventKind) conversation.Event {
 	t.Helper()
 	deadline := time.NewTimer(within)
 	defer deadline.Stop()
@@ -117,7 +118,7 @@ func (s *sink) waitKind(t testing.TB, kind interaction.ConversationEventKind) in
 	}
 }
 
-func kinds(events []interaction.ConversationEvent) []string {
+func kinds(events []conversation.Event) []string {
 	var out []string
 	for _, e := range events {
 		out = append(out, string(e.Kind))
@@ -210,7 +211,7 @@ func (p *pipeProc) stderrTail() string      { return p.tail }
 
 // rig is a conversation with an in-process agent, and the human's side.
 type rig struct {
-	c     *conversation
+	c     *session
 	sink  *sink
 	human *interactiontest.Provider
 	agent *testAgent
@@ -261,14 +262,14 @@ func newRig(t testing.TB, agent *testAgent, opts Options, resume string) *rig {
 func (r *rig) prompt(text string) <-chan promptResult {
 	out := make(chan promptResult, 1)
 	go func() {
-		stop, err := r.c.Prompt(context.Background(), []interaction.PromptPart{{Text: text}})
+		stop, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Text: text}})
 		out <- promptResult{stop, err}
 	}()
 	return out
 }
 
 type promptResult struct {
-	stop interaction.StopReason
+	stop conversation.StopReason
 	err  error
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // ConfigFile is the name of the agents' configuration file in asktui's
@@ -111,7 +112,7 @@ func builtins() []agentDef {
 
 // Launcher starts conversations with ACP agents: the built-in ones, those
 // of the configuration file, and commands added with [Launcher.AddCommand].
-// It implements [interaction.Launcher] and is safe for concurrent use.
+// It implements [conversation.Launcher] and is safe for concurrent use.
 type Launcher struct {
 	opts Options
 
@@ -120,7 +121,7 @@ type Launcher struct {
 	ids    map[string]int // conversations started per agent name
 }
 
-var _ interaction.Launcher = (*Launcher)(nil)
+var _ conversation.Launcher = (*Launcher)(nil)
 
 // NewLauncher returns a launcher with the built-in agents and those of
 // opts.ConfigPath. A configuration file that cannot be read or parsed is
@@ -257,13 +258,13 @@ func builtinNames() []string {
 
 // Agents lists the agents the launcher can start; Missing says why one
 // cannot start here.
-func (l *Launcher) Agents() []interaction.AgentChoice {
+func (l *Launcher) Agents() []conversation.AgentChoice {
 	l.mu.Lock()
 	defs := slices.Clone(l.agents)
 	l.mu.Unlock()
-	out := make([]interaction.AgentChoice, 0, len(defs))
+	out := make([]conversation.AgentChoice, 0, len(defs))
 	for _, d := range defs {
-		c := interaction.AgentChoice{Name: d.name, Description: d.description}
+		c := conversation.AgentChoice{Name: d.name, Description: d.description}
 		if _, err := l.lookPath(d.command); err != nil {
 			c.Missing = d.command + " is not installed: " + d.hint
 		}
@@ -291,7 +292,7 @@ func (l *Launcher) AddCommand(argv []string) string {
 }
 
 // StartCommand starts a conversation with the agent argv runs.
-func (l *Launcher) StartCommand(ctx context.Context, argv []string, resume string, sink interaction.ConversationSink) (interaction.Conversation, error) {
+func (l *Launcher) StartCommand(ctx context.Context, argv []string, resume string, sink conversation.Sink) (conversation.Conversation, error) {
 	if len(argv) == 0 {
 		return nil, interaction.Errorf(interaction.CodeInvalidRequest, "no command to run: give one after --")
 	}
@@ -373,7 +374,7 @@ func isExecutable(path string) bool {
 // starting, AGENT_PROTOCOL when it does not speak ACP (or not in time),
 // AGENT_AUTH when it wants the human to sign in first, UNSUPPORTED when it
 // cannot resume.
-func (l *Launcher) Start(ctx context.Context, name, resume string, sink interaction.ConversationSink) (interaction.Conversation, error) {
+func (l *Launcher) Start(ctx context.Context, name, resume string, sink conversation.Sink) (conversation.Conversation, error) {
 	c, err := l.start(ctx, name, sink)
 	if err != nil {
 		return nil, err
@@ -386,7 +387,7 @@ func (l *Launcher) Start(ctx context.Context, name, resume string, sink interact
 }
 
 // start launches the agent's process and says hello.
-func (l *Launcher) start(ctx context.Context, name string, sink interaction.ConversationSink) (*conversation, error) {
+func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sink) (*session, error) {
 	d, err := l.def(name)
 	if err != nil {
 		return nil, err
@@ -433,7 +434,7 @@ func (l *Launcher) environ(env map[string]string) []string {
 // Sessions lists the agent's past sessions in the working directory,
 // newest first (session/list). It fails with UNSUPPORTED when the agent
 // cannot list them.
-func (l *Launcher) Sessions(ctx context.Context, name string) ([]interaction.PastSession, error) {
+func (l *Launcher) Sessions(ctx context.Context, name string) ([]conversation.PastSession, error) {
 	c, err := l.start(ctx, name, nil)
 	if err != nil {
 		return nil, err
@@ -445,6 +446,6 @@ func (l *Launcher) Sessions(ctx context.Context, name string) ([]interaction.Pas
 // discard is a sink that drops every event.
 type discard struct{}
 
-func (discard) ConversationEvent(interaction.ConversationEvent) {}
+func (discard) ConversationEvent(conversation.Event) {}
 
-var _ io.Closer = (*conversation)(nil)
+var _ io.Closer = (*session)(nil)

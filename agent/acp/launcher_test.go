@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/interactiontest"
 )
 
@@ -89,7 +90,7 @@ func TestConfigFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mine *interaction.AgentChoice
+	var mine *conversation.AgentChoice
 	for _, a := range l.Agents() {
 		if a.Name == "mine" {
 			mine = &a
@@ -156,7 +157,7 @@ func TestScenarioOverAProcess(t *testing.T) {
 	}
 	done := make(chan promptResult, 1)
 	go func() {
-		stop, err := conv.Prompt(context.Background(), []interaction.PromptPart{{Text: "go"}})
+		stop, err := conv.Prompt(context.Background(), []conversation.PromptPart{{Text: "go"}})
 		done <- promptResult{stop, err}
 	}()
 
@@ -175,16 +176,16 @@ func TestScenarioOverAProcess(t *testing.T) {
 		{ID: form.Req.Questions[1].ID, Custom: "billing"},
 	}})
 	res := wait(t, done)
-	if res.err != nil || res.stop != interaction.StopEndTurn {
+	if res.err != nil || res.stop != conversation.StopEndTurn {
 		t.Fatalf("Prompt = %q, %v", res.stop, res.err)
 	}
 	var text strings.Builder
 	tools := 0
 	for _, e := range s.all() {
-		if e.Kind == interaction.EventMessageChunk {
+		if e.Kind == conversation.EventMessageChunk {
 			text.WriteString(e.Text)
 		}
-		if e.Kind == interaction.EventToolCall {
+		if e.Kind == conversation.EventToolCall {
 			tools++
 		}
 	}
@@ -194,7 +195,7 @@ func TestScenarioOverAProcess(t *testing.T) {
 	if err := conv.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if ended := s.waitKind(t, interaction.EventEnded); ended.Err != nil {
+	if ended := s.waitKind(t, conversation.EventEnded); ended.Err != nil {
 		t.Fatalf("ended with %v", ended.Err)
 	}
 }
@@ -226,7 +227,7 @@ func TestCloseKillsTheProcessGroup(t *testing.T) {
 	if err := wait(t, closed); err != nil {
 		t.Fatal(err)
 	}
-	if ended := s.waitKind(t, interaction.EventEnded); ended.Err != nil {
+	if ended := s.waitKind(t, conversation.EventEnded); ended.Err != nil {
 		t.Fatalf("ended with %v", ended.Err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // permissionID is the id of a permission request's one question.
@@ -20,7 +21,7 @@ const permissionID = "permission"
 // choosing one of them (declining, skipping, typing an answer of one's own,
 // the turn being cancelled) answers "cancelled"; asktui never picks a
 // reject option on the human's behalf.
-func (c *conversation) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
 	tool := c.mergeTool(p.ToolCall, true)
 	req, ids := permissionRequest(tool, p.Options)
@@ -47,7 +48,7 @@ func (c *conversation) RequestPermission(ctx context.Context, p sdk.RequestPermi
 
 // permissionRequest is the question for a permission request, and the
 // agent's option id by label; nil when the agent offered no options.
-func permissionRequest(tool interaction.ToolCall, opts []sdk.PermissionOption) (*interaction.Request, map[string]string) {
+func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) (*interaction.Request, map[string]string) {
 	if len(opts) == 0 {
 		return nil, nil
 	}
@@ -93,7 +94,7 @@ func kindWords(k sdk.PermissionOptionKind) string {
 
 // toolDetail is what a permission question shows of the tool call, as
 // Markdown: where it works, its diffs, its command or input.
-func toolDetail(t interaction.ToolCall) string {
+func toolDetail(t conversation.ToolCall) string {
 	var b strings.Builder
 	for _, l := range t.Locations {
 		b.WriteString("- `" + strings.ReplaceAll(l.Path, "`", "'") + "`")

@@ -24,6 +24,7 @@ import (
 	"github.com/asktui/asktui/agent/mcp"
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/tui"
 )
@@ -96,7 +97,7 @@ without a question tool of their own can still ask.
 // agentErrors remembers the first failure of any agent the view starts,
 // for the exit status.
 type agentErrors struct {
-	interaction.Launcher
+	conversation.Launcher
 	mu    sync.Mutex
 	first error
 }
@@ -120,7 +121,7 @@ func (a *agentErrors) err() error {
 
 // Start notes a failure to start, and the failures the conversation ends
 // with.
-func (a *agentErrors) Start(ctx context.Context, name, resume string, sink interaction.ConversationSink) (interaction.Conversation, error) {
+func (a *agentErrors) Start(ctx context.Context, name, resume string, sink conversation.Sink) (conversation.Conversation, error) {
 	conv, err := a.Launcher.Start(ctx, name, resume, endSink{sink, a})
 	a.note(err)
 	return conv, err
@@ -128,15 +129,15 @@ func (a *agentErrors) Start(ctx context.Context, name, resume string, sink inter
 
 // endSink passes events on, noting how conversations end.
 type endSink struct {
-	interaction.ConversationSink
+	conversation.Sink
 	errs *agentErrors
 }
 
-func (s endSink) ConversationEvent(e interaction.ConversationEvent) {
-	if e.Kind == interaction.EventEnded {
+func (s endSink) ConversationEvent(e conversation.Event) {
+	if e.Kind == conversation.EventEnded {
 		s.errs.note(e.Err)
 	}
-	s.ConversationSink.ConversationEvent(e)
+	s.Sink.ConversationEvent(e)
 }
 
 func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) error {
@@ -287,7 +288,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 }
 
 // listAgents prints the agents: name, what it runs, and what is missing.
-func listAgents(w io.Writer, agents []interaction.AgentChoice) error {
+func listAgents(w io.Writer, agents []conversation.AgentChoice) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, a := range agents {
 		state := "ready"
@@ -304,7 +305,7 @@ func listAgents(w io.Writer, agents []interaction.AgentChoice) error {
 // checkAgents fails with AGENT_NOT_FOUND for a name the launcher does not
 // know or cannot start here.
 func checkAgents(l *acp.Launcher, names []string) error {
-	choices := map[string]interaction.AgentChoice{}
+	choices := map[string]conversation.AgentChoice{}
 	var known []string
 	for _, a := range l.Agents() {
 		choices[a.Name] = a

@@ -1,29 +1,34 @@
-package interaction
+// Package conversation is the vocabulary of a conversation with an agent
+// that the human drives: prompts go out, the agent's work streams back as
+// [Event]s, and a turn can be cancelled. A user interface draws it without
+// knowing the protocol behind it (ACP, for `asktui run`); a [Launcher]
+// starts conversations by name.
+//
+// The questions, permission requests and elicitations an agent sends
+// during a conversation are not part of this vocabulary: they are ordinary
+// interaction.Requests put through the interaction.Service, their Agent.ID
+// the conversation's ID, so they wait in the same inbox as every other
+// source's. Like interaction, this package imports only the standard
+// library and interaction itself.
+package conversation
 
 import (
 	"context"
 	"time"
+
+	"github.com/asktui/asktui/interaction"
 )
 
-// This file is the vocabulary of a conversation with an agent that the
-// human drives: prompts go out, the agent's work streams back as
-// [ConversationEvent]s, and a turn can be cancelled. A user interface draws
-// it without knowing the protocol behind it (ACP, for `asktui run`). The
-// questions, permission requests and elicitations an agent sends during a
-// conversation are ordinary [Request]s put through the [Service], their
-// Agent.ID the conversation's ID, so they wait in the same inbox as every
-// other source's.
-
 // Conversation is a live session with an agent. Its methods are safe for
-// concurrent use; events arrive through the [ConversationSink] given when
+// concurrent use; events arrive through the [Sink] given when
 // it was started.
 type Conversation interface {
 	// Info describes the conversation as it stands.
-	Info() ConversationInfo
+	Info() Info
 	// Prompt sends the human's prompt and waits for the turn to end. It
 	// returns why the turn stopped. The agent's work during the turn
 	// arrives as events meanwhile. Only one turn runs at a time: a Prompt
-	// during a turn fails with CodeBusy.
+	// during a turn fails with interaction.CodeBusy.
 	Prompt(ctx context.Context, parts []PromptPart) (StopReason, error)
 	// Cancel asks the agent to stop the turn in progress. Every question
 	// the agent asked during the turn that is still waiting is withdrawn
@@ -37,13 +42,13 @@ type Conversation interface {
 	Close() error
 }
 
-// ConversationInfo describes a conversation.
-type ConversationInfo struct {
+// Info describes a conversation.
+type Info struct {
 	// ID identifies the conversation for as long as it lives; the agent's
 	// questions carry it as their Agent.ID.
 	ID string
 	// Agent is who the human talks to; Agent.ID equals ID.
-	Agent Agent
+	Agent interaction.Agent
 	// Session is the agent's own id for the session, for resuming it.
 	Session string
 	// Title is the session's title, when the agent gave one.
@@ -107,58 +112,58 @@ const (
 	StopCancelled       StopReason = "cancelled"
 )
 
-// ConversationEventKind says what a [ConversationEvent] reports.
-type ConversationEventKind string
+// EventKind says what a [Event] reports.
+type EventKind string
 
 // The kinds of conversation event.
 const (
 	// EventStarted: the conversation is ready; Info describes it.
-	EventStarted ConversationEventKind = "started"
+	EventStarted EventKind = "started"
 	// EventUserChunk, EventMessageChunk and EventThoughtChunk: a piece of
 	// the human's message (replayed history), of the agent's message, or
 	// of its thinking, in Text. A new MessageID starts a new message.
-	EventUserChunk    ConversationEventKind = "user_chunk"
-	EventMessageChunk ConversationEventKind = "message_chunk"
-	EventThoughtChunk ConversationEventKind = "thought_chunk"
+	EventUserChunk    EventKind = "user_chunk"
+	EventMessageChunk EventKind = "message_chunk"
+	EventThoughtChunk EventKind = "thought_chunk"
 	// EventToolCall: a tool call started or changed; Tool is its whole
 	// state so far (replace the previous one with the same ID).
-	EventToolCall ConversationEventKind = "tool_call"
+	EventToolCall EventKind = "tool_call"
 	// EventPlan: the agent's plan, whole, in Plan.
-	EventPlan ConversationEventKind = "plan"
+	EventPlan EventKind = "plan"
 	// EventInfo: Info changed (title, mode, modes, commands).
-	EventInfo ConversationEventKind = "info"
+	EventInfo EventKind = "info"
 	// EventUsage: Usage changed.
-	EventUsage ConversationEventKind = "usage"
+	EventUsage EventKind = "usage"
 	// EventTurnEnded: the turn ended with Stop (or Err).
-	EventTurnEnded ConversationEventKind = "turn_ended"
+	EventTurnEnded EventKind = "turn_ended"
 	// EventEnded: the conversation is over (Err says why when the agent
 	// failed: it exited, or spoke broken protocol).
-	EventEnded ConversationEventKind = "ended"
+	EventEnded EventKind = "ended"
 )
 
-// ConversationEvent is one thing that happened in a conversation.
-type ConversationEvent struct {
+// Event is one thing that happened in a conversation.
+type Event struct {
 	// Conversation is the conversation's ID.
 	Conversation string
 	// Kind says what happened; the fields it names are set.
-	Kind      ConversationEventKind
+	Kind      EventKind
 	Text      string
 	MessageID string
 	Tool      *ToolCall
 	Plan      []PlanEntry
-	Info      *ConversationInfo
+	Info      *Info
 	Usage     *Usage
 	Stop      StopReason
-	// Err is a coded error (CodeAgentExited, CodeAgentProtocol…).
+	// Err is a coded error (interaction.CodeAgentExited, interaction.CodeAgentProtocol…).
 	Err error
 	// Time is when it happened.
 	Time time.Time
 }
 
-// ConversationSink receives a conversation's events in order. Event must
+// Sink receives a conversation's events in order. Event must
 // not block: a user interface queues them for its next frame.
-type ConversationSink interface {
-	ConversationEvent(ConversationEvent)
+type Sink interface {
+	ConversationEvent(Event)
 }
 
 // ToolKind classifies a tool call.
@@ -279,8 +284,8 @@ type Launcher interface {
 	Agents() []AgentChoice
 	// Start starts a conversation with the agent named name, resuming
 	// session resume when it is not empty. Events go to sink.
-	Start(ctx context.Context, name, resume string, sink ConversationSink) (Conversation, error)
+	Start(ctx context.Context, name, resume string, sink Sink) (Conversation, error)
 	// Sessions lists the agent's past sessions, newest first, or fails
-	// with CodeUnsupported when the agent cannot list them.
+	// with interaction.CodeUnsupported when the agent cannot list them.
 	Sessions(ctx context.Context, name string) ([]PastSession, error)
 }
