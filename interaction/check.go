@@ -15,7 +15,7 @@ import (
 // every selected label is one of that question's option labels, selected
 // at most once; a single-select question has at most one selection; a
 // question without options may only be answered with custom text or be
-// skipped.
+// skipped; a question with NoOther is never answered with custom text.
 //
 // Check does not require an item for every question: [Service.Ask] fills in
 // missing ones as skipped.
@@ -63,6 +63,9 @@ func checkItem(p *problems, qi int, q Question, item AnswerItem) {
 			p.addf(`%s: the "custom" text is %d bytes, over the limit of %d bytes`, ref, len(item.Custom), MaxCustomLen)
 		case !utf8.ValidString(item.Custom):
 			p.addf(`%s: the "custom" text is not valid UTF-8`, ref)
+		}
+		if q.NoOther {
+			p.addf(`%s has "custom" text, but the question takes only its options ("noOther"); select an option or skip it`, ref)
 		}
 		if len(item.Selected) > 0 {
 			p.addf(`%s has both "custom" text and %d selected %s; custom text overrides the choices, so "selected" must be empty when "custom" is set`,

@@ -76,6 +76,17 @@ func TestCheckErrors(t *testing.T) {
 	}
 }
 
+func TestCheckNoOther(t *testing.T) {
+	req := Request{Questions: []Question{
+		{ID: "allow", Question: "Run rm -rf build?", Options: []Option{{Label: "Allow once"}, {Label: "Reject"}}, NoOther: true},
+	}}
+	if err := (Answer{Answers: []AnswerItem{{ID: "allow", Selected: []string{"Reject"}}}}).Check(req); err != nil {
+		t.Fatalf("a selection: %v", err)
+	}
+	wantError(t, Answer{Answers: []AnswerItem{{ID: "allow", Custom: "only on weekdays"}}}.Check(req), CodeInvalidAnswer,
+		`the answer to question 1 (id "allow") has "custom" text, but the question takes only its options ("noOther")`)
+}
+
 func TestCheckManySelections(t *testing.T) {
 	opts := make([]Option, MaxOptions)
 	selected := make([]string, MaxOptions)

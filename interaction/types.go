@@ -42,6 +42,11 @@ type Question struct {
 	// MultiSelect allows more than one option to be selected. The default
 	// is single-select.
 	MultiSelect bool `json:"multiSelect,omitempty" jsonschema:"Allow several options to be selected. Default false."`
+	// NoOther says the question takes only its options: no free "Other"
+	// text. A permission prompt whose protocol has no place for text, or
+	// a form field whose schema cannot carry it, sets it; an answer to
+	// such a question never has Custom text. It needs Options.
+	NoOther bool `json:"noOther,omitempty" jsonschema:"Offer only the options, with no free-text Other answer. Needs options. Default false."`
 }
 
 // wireQuestion is the decoding form of a Question. It has no methods, so
@@ -56,6 +61,7 @@ type wireQuestion struct {
 	MultiSelect      bool     `json:"multiSelect"`
 	MultiSelectSnake bool     `json:"multi_select"`
 	Multiple         bool     `json:"multiple"`
+	NoOther          bool     `json:"noOther"`
 }
 
 func (w wireQuestion) question() Question {
@@ -66,6 +72,7 @@ func (w wireQuestion) question() Question {
 		Detail:      w.Detail,
 		Options:     w.Options,
 		MultiSelect: w.MultiSelect || w.MultiSelectSnake || w.Multiple,
+		NoOther:     w.NoOther,
 	}
 }
 
@@ -82,6 +89,7 @@ func (q *Question) UnmarshalJSON(data []byte) error {
 		Detail:      q.Detail,
 		Options:     q.Options,
 		MultiSelect: q.MultiSelect,
+		NoOther:     q.NoOther,
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err

@@ -117,6 +117,9 @@ func (r Request) Validate() error {
 			continue
 		}
 		if len(q.Options) == 0 {
+			if q.NoOther {
+				p.addf(`%s: "noOther" is set but the question has no options; give it "options", or drop "noOther" to ask for free text`, ref)
+			}
 			continue
 		}
 		if labels == nil {

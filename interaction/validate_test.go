@@ -99,6 +99,8 @@ func TestValidateErrors(t *testing.T) {
 			[]string{`question 1 (id "a\xff"): the "id" is not valid UTF-8`}},
 		{"empty question", req(q("a"), Question{ID: "db"}), CodeInvalidRequest,
 			[]string{`question 2 (id "db"): the "question" text is empty`}},
+		{"noOther without options", req(Question{ID: "ok", Question: "Proceed?", NoOther: true}), CodeInvalidRequest,
+			[]string{`question 1 (id "ok"): "noOther" is set but the question has no options`}},
 		{"whitespace question", req(Question{ID: "db", Question: "\n  "}), CodeInvalidRequest,
 			[]string{`question 1 (id "db"): the "question" text is only whitespace`}},
 		{"long question", req(Question{ID: "db", Question: long(MaxQuestionLen + 1)}), CodeInvalidRequest,
