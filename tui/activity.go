@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
@@ -402,44 +401,10 @@ func (l *activityLog) view(width, height int, st *styles.Styles) string {
 // scrollBy moves the view back (positive) or forward (negative).
 func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
 
-// activityPane is the session's activity pane: the log, who is thinking,
-// and its keys while it has the focus.
+// activityPane is the session's activity pane: the log and who is
+// thinking.
 type activityPane struct {
-	keys ActivityKeyMap
-	log  *activityLog
-}
-
-// HandleKey scrolls the log; it reports true when the human leaves the
-// pane. page is the rows a page scrolls.
-func (p *activityPane) HandleKey(msg keyMsg, page int) (leave bool) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		p.log.scrollBy(1)
-	case key.Matches(msg, k.Down):
-		p.log.scrollBy(-1)
-	case key.Matches(msg, k.PageUp):
-		p.log.scrollBy(page)
-	case key.Matches(msg, k.PageDown):
-		p.log.scrollBy(-page)
-	case key.Matches(msg, k.End):
-		p.log.scroll = 0
-	case key.Matches(msg, k.Back):
-		return true
-	}
-	return false
-}
-
-// ShortHelp lists the pane's keys.
-func (p *activityPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "scroll"), k.PageUp, k.End, k.Back}
-}
-
-// FullHelp lists the pane's keys, all of them.
-func (p *activityPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.End, k.Back}}
+	log *activityLog
 }
 
 // View draws the pane: a title, the log and who is thinking.

@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -99,36 +98,15 @@ func (p *agentPicker) showSessions(agent string, sessions []conversation.PastSes
 	p.cursor = 0
 }
 
-// HandleKey moves; it returns the row chosen (nil for none) and whether
-// the picker closes.
-func (p *agentPicker) HandleKey(msg keyMsg) (*pickRow, bool) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, k.Down):
-		p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0))
-	case key.Matches(msg, k.Open):
-		if p.cursor < len(p.rows) && !p.rows[p.cursor].disabled {
-			r := p.rows[p.cursor]
-			return &r, r.kind != pickResume
-		}
-	case key.Matches(msg, k.Back):
-		return nil, true
+// choose returns the row under the cursor to act on (nil when it cannot
+// be chosen) and whether the picker closes: listing past sessions keeps
+// it open.
+func (p *agentPicker) choose() (*pickRow, bool) {
+	if p.cursor >= len(p.rows) || p.rows[p.cursor].disabled {
+		return nil, false
 	}
-	return nil, false
-}
-
-// ShortHelp lists the picker's keys.
-func (p *agentPicker) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "move"), k.Open, k.Back}
-}
-
-// FullHelp lists the picker's keys, all of them.
-func (p *agentPicker) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
+	r := p.rows[p.cursor]
+	return &r, r.kind != pickResume
 }
 
 // View draws the picker in width×height.

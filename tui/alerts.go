@@ -27,7 +27,7 @@ type alertPacing struct {
 // most once per alertEvery; arrivals in between are counted into the
 // next alert.
 func (m *model) alert(r *request) tea.Cmd {
-	if !m.session || (!m.alerts.Bell && !m.alerts.Notify) {
+	if !m.kind.many() || (!m.alerts.Bell && !m.alerts.Notify) {
 		return nil
 	}
 	p := &m.pacing

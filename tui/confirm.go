@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -14,43 +13,14 @@ type confirmKind int
 const (
 	confirmDecline confirmKind = iota // decline the whole request
 	confirmSubmit                     // submit with unanswered questions
-	confirmSkip                       // send a lone question unanswered
 )
 
 // confirmDialog asks before an action that sends nothing the human typed
 // or that cannot be undone. Backing out of it changes nothing.
 type confirmDialog struct {
-	keys    ConfirmKeyMap
-	kind    confirmKind
-	request uint64 // the request it decides about
-	focus   int    // 0 = the action, 1 = go back
+	kind  confirmKind
+	focus int // 0 = the action, 1 = go back
 }
-
-// HandleKey answers the dialog: done reports that it closed, yes that the
-// action was chosen.
-func (d *confirmDialog) HandleKey(msg keyMsg) (done, yes bool) {
-	k := d.keys
-	switch {
-	case key.Matches(msg, k.Yes):
-		return true, true
-	case key.Matches(msg, k.No):
-		return true, false
-	case key.Matches(msg, k.Press):
-		return true, d.focus == 0
-	case key.Matches(msg, k.Switch):
-		d.focus = 1 - d.focus
-	}
-	return false, false
-}
-
-// ShortHelp lists the dialog's keys.
-func (d *confirmDialog) ShortHelp() []key.Binding {
-	k := d.keys
-	return []key.Binding{k.Yes, k.No, k.Press, k.Switch}
-}
-
-// FullHelp lists the dialog's keys, all of them.
-func (d *confirmDialog) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 // View draws the dialog for request r within width×height: framed, with
 // its explanation, when there is room; else its question and buttons
@@ -70,9 +40,6 @@ func (d *confirmDialog) View(r *request, width, height int, st *styles.Styles) s
 		n := r.unanswered()
 		title, action = "Submit with "+plural(n, "question", "questions")+" unanswered?", "Submit"
 		body = "Unanswered questions are sent as skipped."
-	case confirmSkip:
-		title, action = "Send this question unanswered?", "Skip"
-		body = "The agent gets a skipped answer: nothing selected, no text."
 	}
 	btn := func(i int, s string) string {
 		if d.focus == i {

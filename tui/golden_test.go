@@ -60,6 +60,7 @@ func TestGolden(t *testing.T) {
 					if c.extra != nil {
 						c.extra(m)
 					}
+					glance(m)
 					press(m, c.keys...)
 					s := screen(m)
 					mustFit(t, s, size[0], size[1])
@@ -110,5 +111,53 @@ func TestGoldenTabRowColours(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestHelpGolden pins the ? overlay of each kind of view at the sizes
+// asktui promises: one column, every description whole, scrolling when
+// the keys do not fit (the second screen of each is one page down).
+func TestHelpGolden(t *testing.T) {
+	views := []struct {
+		name  string
+		setup func(t *testing.T, w, h int) *model
+	}{
+		{"one-shot", func(t *testing.T, w, h int) *model {
+			m := testModel(t, w, h)
+			ask(t, m, setupRequest())
+			return m
+		}},
+		{"session", func(t *testing.T, w, h int) *model {
+			m, _, _ := busySession(t, w, h)
+			return m
+		}},
+		{"run", func(t *testing.T, w, h int) *model {
+			m, f := testRun(t, w, h)
+			busyConversation(m, f)
+			m.conv().turn = true // esc cancels the turn
+			return m
+		}},
+	}
+	for _, v := range views {
+		for _, size := range [][2]int{{100, 30}, {60, 20}, {40, 12}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {
+				run(t, func(t *testing.T) {
+					m := v.setup(t, size[0], size[1])
+					glance(m)
+					press(m, "f1")
+					if m.mode() != modeHelp {
+						t.Fatalf("f1 left mode %v", m.mode())
+					}
+					s := screen(m)
+					mustFit(t, s, size[0], size[1])
+					body := s[strings.IndexByte(s, '\n'):] // the title bar may be cut
+					mustNotContain(t, body, "…")
+					press(m, "pgdown")
+					s2 := screen(m)
+					mustFit(t, s2, size[0], size[1])
+					golden.RequireEqual(t, s+"\n---\n"+s2)
+				})
+			})
+		}
 	}
 }

@@ -11,24 +11,45 @@ import (
 	"github.com/asktui/asktui/styles"
 )
 
-// helpKeys are the bindings of one mode, for the help bar (short) and the
-// ? overlay (full). keep indexes the short bindings that stay when the bar
-// is too narrow for all of them.
-type helpKeys struct {
-	short []key.Binding
-	full  [][]key.Binding
-	keep  []int
+// The help is drawn from the focused pane's actions (focus.go), the same
+// list that dispatches keys: the bar shows the actions marked for it, in
+// order, as many as fit; the ? overlay lists every action of the pane it
+// was opened from, one per line, with its description whole.
+
+// barKeys are the help bar's bindings for pane p, and the rank of each
+// when the bar is too narrow for all: 0 the pane's main key, 1 the help
+// key, 2 the others it keeps, 3 the rest.
+func barKeys(p pane) (bs []key.Binding, rank []int) {
+	for _, a := range acting(p) {
+		switch {
+		case !a.bar:
+			continue
+		case a.barKey != nil:
+			bs = append(bs, *a.barKey)
+		default:
+			bs = append(bs, a.key)
+		}
+		r := 3
+		switch {
+		case len(rank) == 0:
+			r = 0
+		case a.isHelp:
+			r = 1
+		case a.keep:
+			r = 2
+		}
+		rank = append(rank, r)
+	}
+	return bs, rank
 }
 
-func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
-func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
-
 // helpBar draws the help: the one-line bar at the bottom of the screen,
-// and the full list the ? overlay shows. Layout asks for the bar several
-// times per frame (its height sizes the body), so the last one drawn is
-// kept while the bindings, width and styles stay the same.
+// and the ? overlay's list. Layout asks for the bar several times per
+// frame (its height sizes the body), so the last one drawn is kept while
+// the bindings, width and styles stay the same.
 type helpBar struct {
 	model help.Model
+	st    *styles.Styles
 	cache struct {
 		key  string
 		view string
@@ -40,67 +61,63 @@ func newHelpBar() helpBar { return helpBar{model: help.New()} }
 // setStyles restyles the bar.
 func (h *helpBar) setStyles(st *styles.Styles) {
 	h.model.Styles = st.Help
+	h.st = st
 	h.cache.key, h.cache.view = "", ""
 }
 
-// View is the bar: the short bindings that fit in width, the ones in keep
-// first, in their order.
-func (h *helpBar) View(k helpKeys, width int) string {
-	ck := cacheKey(k, width)
-	if h.cache.key == ck && ck != "" {
+// View is the bar: the bindings that fit in width, in their order, the
+// best ranked first.
+func (h *helpBar) View(bs []key.Binding, rank []int, width int) string {
+	ck := cacheKey(bs, rank, width)
+	if h.cache.key == ck {
 		return h.cache.view
 	}
 	h.model.SetWidth(width)
-	v := h.model.ShortHelpView(h.fit(k, width))
+	v := h.model.ShortHelpView(h.fit(bs, rank, width))
 	h.cache.key, h.cache.view = ck, v
 	return v
 }
 
 // cacheKey names what the bar depends on but the styles, whose change
-// clears the cache: the width and each binding's help text and state.
-func cacheKey(k helpKeys, width int) string {
+// clears the cache: the width and each binding's help text.
+func cacheKey(bs []key.Binding, rank []int, width int) string {
 	var b strings.Builder
 	b.Grow(256)
 	b.WriteString(strconv.Itoa(width))
-	for _, i := range k.keep {
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(i))
-	}
 	b.WriteByte('|')
-	for _, kb := range k.short {
+	for i, kb := range bs {
 		hp := kb.Help()
 		b.WriteString(hp.Key)
 		b.WriteByte(0)
 		b.WriteString(hp.Desc)
-		if kb.Enabled() {
-			b.WriteByte(1)
-		}
-		b.WriteByte(2)
+		b.WriteByte(byte('0' + rank[i]))
 	}
 	return b.String()
 }
 
-// fit drops the short help's least important bindings until the rest fits
-// on one row, keeping their order; the bindings in keep go first.
-func (h *helpBar) fit(k helpKeys, width int) []key.Binding {
+// fit keeps the bindings that fit on one row, in their order, taking them
+// by rank, and in order within a rank (the panes list their keys most
+// important first).
+func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 	const sep = 3 // " • "
-	on := make([]bool, len(k.short))
-	used := 0
+	on := make([]bool, len(bs))
+	used := -sep
 	take := func(i int) {
-		w := cellWidth(h.model.ShortHelpView(k.short[i : i+1]))
-		if !on[i] && used+w+sep <= width+sep {
+		w := cellWidth(h.model.ShortHelpView(bs[i : i+1]))
+		if !on[i] && used+sep+w <= width {
 			on[i] = true
-			used += w + sep
+			used += sep + w
 		}
 	}
-	for _, i := range k.keep {
-		take(i)
+	for r := range 4 {
+		for i := range bs {
+			if rank[i] == r {
+				take(i)
+			}
+		}
 	}
-	for i := range k.short {
-		take(i)
-	}
-	out := make([]key.Binding, 0, len(k.short))
-	for i, b := range k.short {
+	out := make([]key.Binding, 0, len(bs))
+	for i, b := range bs {
 		if on[i] {
 			out = append(out, b)
 		}
@@ -108,34 +125,87 @@ func (h *helpBar) fit(k helpKeys, width int) []key.Binding {
 	return out
 }
 
-// Full shows every binding of groups: side by side when they fit in
-// width, else refolded into as many columns as fit, so no key is cut off
-// on a narrow screen.
-func (h *helpBar) Full(groups [][]key.Binding, width int) string {
-	m := h.model
-	m.SetWidth(0) // measure without truncation
-	if v := m.FullHelpView(groups); cellWidth(firstLine(v)) <= width && maxLineWidth(v) <= width {
-		return v
+// overlayLines are the ? overlay's lines for actions at width: a heading
+// per section, then one line per key, its description wrapped under
+// itself when the line is too narrow, never cut.
+func (h *helpBar) overlayLines(acts []action, width int) []string {
+	st := h.st
+	keyW := 0
+	for _, a := range acts {
+		keyW = max(keyW, cellWidth(a.key.Help().Key))
 	}
-	var flat []key.Binding
-	for _, g := range groups {
-		flat = append(flat, g...)
-	}
-	for cols := len(groups) - 1; cols >= 1; cols-- {
-		per := (len(flat) + cols - 1) / cols
-		var folded [][]key.Binding
-		for i := 0; i < len(flat); i += per {
-			folded = append(folded, flat[i:min(i+per, len(flat))])
+	keyW = min(keyW, max(width/3, 6))
+	descW := max(width-keyW-2, 8)
+	var lines []string
+	section := "\x00"
+	for _, a := range acts {
+		hp := a.key.Help()
+		if hp.Key == "" && hp.Desc == "" {
+			continue
 		}
-		if v := m.FullHelpView(folded); maxLineWidth(v) <= width {
-			return v
+		if a.section != section {
+			section = a.section
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			if section != "" {
+				lines = append(lines, st.Review.Question.Render(section))
+			}
+		}
+		k := hp.Key
+		pad := keyW - cellWidth(k)
+		if pad < 0 {
+			// A key wider than the column takes a line of its own.
+			lines = append(lines, st.Help.FullKey.Render(ansi.Truncate(k, width, "…")))
+			k, pad = "", keyW
+		}
+		desc := strings.Split(ansi.Wrap(hp.Desc, descW, ""), "\n")
+		for i, d := range desc {
+			left := strings.Repeat(" ", keyW)
+			if i == 0 {
+				left = st.Help.FullKey.Render(k) + strings.Repeat(" ", pad)
+			}
+			lines = append(lines, left+"  "+st.Help.FullDesc.Render(d))
 		}
 	}
-	lines := strings.Split(m.FullHelpView([][]key.Binding{flat}), "\n")
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, width, "…")
+	return lines
+}
+
+// overlayView is the ? overlay in width×height: a title, then the lines
+// from scroll on, with a mark where more follow.
+func (h *helpBar) overlayView(lines []string, scroll, width, height int) string {
+	st := h.st
+	rows := max(height-2, 1)
+	scroll = min(max(scroll, 0), max(len(lines)-rows, 0))
+	end := min(scroll+rows, len(lines))
+	shown := append([]string(nil), lines[scroll:end]...)
+	title := st.Review.Title.Render("Keys")
+	switch {
+	case scroll > 0 && end < len(lines):
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · j/k scroll")
+	case end < len(lines):
+		title += st.Question.ScrollHint.Render("  ↓ more · j/k scroll")
+	case scroll > 0:
+		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
-	return strings.Join(lines, "\n")
+	out := append([]string{ansi.Truncate(title, width, "…"), ""}, shown...)
+	return strings.Join(out, "\n")
+}
+
+// helpLines are the overlay's lines for the pane it was opened from.
+func (m *model) helpLines() []string {
+	return m.help.overlayLines(acting(m.paneFor(m.back)), m.contentWidth())
+}
+
+// helpScrollMax is how far the overlay scrolls.
+func (m *model) helpScrollMax() int {
+	return max(len(m.helpLines())-max(m.bodyHeight()-2, 1), 0)
+}
+
+// helpView is the help bar of the focused pane.
+func (m *model) helpView() string {
+	bs, rank := barKeys(m.paneFor(m.focus))
+	return m.help.View(bs, rank, m.contentWidth())
 }
 
 func maxLineWidth(s string) int {
@@ -144,41 +214,4 @@ func maxLineWidth(s string) int {
 		w = max(w, cellWidth(l))
 	}
 	return w
-}
-
-// overlayView is the ? overlay: every key of the mode it was opened from,
-// in the groups they belong to when those fit, else in as few columns as
-// fit the rows there are.
-func (h *helpBar) overlayView(groups [][]key.Binding, width, height int, st *styles.Styles) string {
-	title := st.Review.Title.Render("Keys")
-	rows := max(height-2, 1)
-	m := h.model
-	m.SetWidth(0) // measure without truncation
-	fits := func(v string) bool { return maxLineWidth(v) <= width && lineCount(v) <= rows }
-	body := m.FullHelpView(groups)
-	if !fits(body) {
-		var flat []key.Binding
-		for _, g := range groups {
-			flat = append(flat, g...)
-		}
-		for cols := 1; cols <= len(flat); cols++ {
-			per := (len(flat) + cols - 1) / cols
-			var folded [][]key.Binding
-			for i := 0; i < len(flat); i += per {
-				folded = append(folded, flat[i:min(i+per, len(flat))])
-			}
-			body = m.FullHelpView(folded)
-			if fits(body) || maxLineWidth(body) > width {
-				break
-			}
-		}
-	}
-	lines := append([]string{title, ""}, strings.Split(body, "\n")...)
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, width, "…")
-	}
-	if len(lines) > height {
-		lines = append(lines[:max(height-1, 1)], st.Question.ScrollHint.Render("… more keys than fit: make the window larger"))
-	}
-	return strings.Join(lines, "\n")
 }

@@ -315,3 +315,10 @@ func settled(by string) inbox.Settlement {
 
 // inboxRequest is a request as the inbox hands it to views.
 type inboxRequest = inbox.Request
+
+// glance lets a second pass with the screen as it is, as a human reading
+// it would: the arrival hold on what was just shown ends.
+func glance(m *model) {
+	advance(m, time.Second)
+	send(m, holdMsg{seq: m.hold.seq})
+}

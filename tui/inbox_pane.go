@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
@@ -15,39 +14,7 @@ import (
 // of its own; the request shown is not switched until the human opens
 // one.
 type inboxPane struct {
-	keys   InboxKeyMap
 	cursor int
-}
-
-// HandleKey moves the cursor through n requests. It returns the index of
-// the request to open, or -1, and whether the human left the inbox.
-func (p *inboxPane) HandleKey(msg keyMsg, n int) (open int, leave bool) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, k.Down):
-		p.cursor = min(p.cursor+1, max(n-1, 0))
-	case key.Matches(msg, k.Open):
-		if p.cursor < n {
-			return p.cursor, true
-		}
-	case key.Matches(msg, k.Back):
-		return -1, true
-	}
-	return -1, false
-}
-
-// ShortHelp lists the inbox's keys.
-func (p *inboxPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "move"), k.Open, k.Back}
-}
-
-// FullHelp lists the inbox's keys, all of them.
-func (p *inboxPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Open, k.Back}}
 }
 
 // View draws the inbox in width×rows: a title and one row per request,

@@ -52,10 +52,12 @@ func TestHelpKeysAreInTheReference(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testSession(t, 200, 60)
 		ask(t, m, setupRequest())
+		askFrom(t, m, "codex", deployQuestion())
 		seen := map[mode]bool{}
 		check := func() {
 			seen[m.mode()] = true
-			for _, kb := range m.helpKeys().short {
+			bar, _ := barKeys(m.paneFor(m.focus))
+			for _, kb := range bar {
 				k := kb.Help().Key
 				if strings.HasPrefix(k, "1-") {
 					k = "1-9" // the review numbers as many questions as it has
@@ -67,11 +69,11 @@ func TestHelpKeysAreInTheReference(t *testing.T) {
 				}
 			}
 		}
-		for _, keys := range [][]string{{}, {"/"}, {"esc", "end", "down"}, {"tab", "tab", "tab"}, {"tab"}, {"esc"}, {"n", "ctrl+g"}, {"esc", "ctrl+t"}, {"esc", "ctrl+o"}, {"esc", "?"}} {
+		for _, keys := range [][]string{{}, {"/"}, {"esc", "end", "down"}, {"tab", "tab", "tab"}, {"tab"}, {"esc"}, {"n"}, {"tab", "up"}, {"n"}, {"esc"}, {"ctrl+g"}, {"esc", "ctrl+t"}, {"esc", "ctrl+o"}, {"esc", "?"}} {
 			press(m, keys...)
 			check()
 		}
-		for _, want := range []mode{modeQuestion, modeReview, modeConfirm, modeInbox, modeActivity, modePast, modeHelp} {
+		for _, want := range []mode{modeQuestion, modeReview, modeConfirm, modeNote, modeInbox, modeActivity, modePast, modeHelp} {
 			if !seen[want] {
 				t.Errorf("mode %v never reached", want)
 			}

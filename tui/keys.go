@@ -10,10 +10,11 @@ import (
 	"github.com/asktui/asktui/tui/field"
 )
 
-// KeyMap holds every binding of the program, one table per mode. The same
-// tables dispatch keys (with key.Matches), draw the help bar and the ?
-// overlay, and generate the README's key reference (see [KeyReference]),
-// so the three never disagree.
+// KeyMap holds every binding of the program, one table per pane. The
+// panes build their actions from it (each action a binding and what it
+// does), and the same actions dispatch keys (with key.Matches) and draw
+// the help bar and the ? overlay; the README's key reference is
+// generated from it too (see [KeyReference]), so they never disagree.
 type KeyMap struct {
 	// Global keys work in every mode but the help overlay and the
 	// confirmation dialog (there only Quit does).
@@ -182,6 +183,8 @@ type PastKeyMap struct {
 type OverlayKeyMap struct {
 	// Close closes the overlay.
 	Close key.Binding
+	// Up, Down, PageUp and PageDown scroll a list longer than the screen.
+	Up, Down, PageUp, PageDown key.Binding
 }
 
 // DefaultKeyMap returns asktui's default bindings.
@@ -207,8 +210,8 @@ func DefaultKeyMap() KeyMap {
 			NextArrow:  b([]string{"right"}, "→", "next question"),
 			PrevArrow:  b([]string{"left"}, "←", "previous question"),
 			Decline:    b([]string{"esc"}, "esc", "decline"),
-			ScrollUp:   b([]string{"shift+up", "alt+up"}, "⇧↑", "scroll question up"),
-			ScrollDown: b([]string{"shift+down", "alt+down"}, "⇧↓", "scroll question down"),
+			ScrollUp:   b([]string{"shift+up", "alt+up"}, "⇧↑", "scroll the question up"),
+			ScrollDown: b([]string{"shift+down", "alt+down"}, "⇧↓", "scroll the question down"),
 			TextSubmit: b([]string{"enter"}, "enter", "confirm answer"),
 			NewLine:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 			Note:       b([]string{"n"}, "n", "note"),
@@ -251,7 +254,11 @@ func DefaultKeyMap() KeyMap {
 			Back: b([]string{"esc", "ctrl+o"}, "esc", "close"),
 		},
 		Overlay: OverlayKeyMap{
-			Close: b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
+			Close:    b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
+			Up:       b([]string{"up", "k"}, "↑/k", "scroll up"),
+			Down:     b([]string{"down", "j"}, "↓/j", "scroll down"),
+			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
+			PageDown: b([]string{"pgdown", "f", "space"}, "pgdn", "page down"),
 		},
 		Note: NoteKeyMap{
 			Save:    b([]string{"enter"}, "enter", "keep note"),
@@ -334,6 +341,7 @@ var namedKeys = map[string]tea.Key{
 	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
 	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
 	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
+	"ctrl+u":     {Code: 'u', Mod: tea.ModCtrl},
 	"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
 	"ctrl+r":     {Code: 'r', Mod: tea.ModCtrl},
 }

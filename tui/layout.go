@@ -90,7 +90,7 @@ func (m *model) frame() frame {
 	w, h := m.contentWidth(), m.bodyHeight()
 	f := frame{panelW: w, panelH: h}
 	waiting := len(m.requests)
-	if !m.session || waiting == 0 {
+	if m.kind != kindSession || waiting == 0 {
 		return f
 	}
 	if m.width >= wideFrom {

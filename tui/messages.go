@@ -28,7 +28,7 @@ type (
 	activityMsg struct{ activity interaction.Activity }
 
 	// pressMsg is a key pressed through Program.Press, not the keyboard. A
-	// scripted key is aimed: it never waits out the arrival grace, and
+	// scripted key is aimed: it never waits out the arrival hold, and
 	// with a target it is dropped unless that request is on screen.
 	pressMsg struct {
 		key    tea.KeyPressMsg
@@ -53,9 +53,9 @@ type (
 	// redrawMsg ends a frame in which the screen was not redrawn.
 	redrawMsg struct{}
 
-	// graceMsg checks whether the keyboard has been quiet long enough for
-	// a request that arrived while the human typed to take keys.
-	graceMsg struct{ seq int }
+	// holdMsg checks whether the arrival hold can end: the target on
+	// screen long enough, the keyboard quiet (see hold.go).
+	holdMsg struct{ seq int }
 
 	// alertMsg sends the alerts held back while they were coalesced.
 	alertMsg struct{}

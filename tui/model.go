@@ -27,9 +27,10 @@ type answerer interface {
 }
 
 // model is the one tea.Model of asktui: it owns this view's requests and
-// every child component. Which component the keys go to is one value,
-// m.focus, read through m.mode() by both the key routing and the help.
+// every child pane. Which pane has the keys is one value, m.focus; the one
+// table from focus to pane (focus.go) dispatches keys and draws the help.
 type model struct {
+	kind   kind // which program this is, set at construction
 	keys   KeyMap
 	theme  styles.Theme
 	styles *styles.Styles
@@ -50,32 +51,34 @@ type model struct {
 	sized         bool
 	altScreen     bool
 	inline        bool
+	remote        bool // a view over SSH: ctrl+c closes only it
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
 	shown    *question  // the question whose form has the keys
 
-	focus   focus // where the keys go; see mode()
-	back    focus // where the help overlay returns to
-	confirm confirmDialog
-	inbox   inboxPane
-	acts    activityPane
-	past    pastPane
-	review  reviewStep
-	help    helpBar
+	focus      focus // which pane has the keys
+	back       focus // where the help overlay returns to
+	helpScroll int   // the overlay's first line shown
+	panel      panelState
+	inbox      inboxPane
+	acts       activityPane
+	past       pastPane
+	help       helpBar
 
 	notice    string
 	noticeSeq int
+	announced int // the notice announcing a question in the conversation view
 	ticking   bool
 	quitting  bool
-	// interrupted records a Ctrl+C quit; summary is the line an inline
-	// prompt leaves behind.
-	interrupted bool
-	summary     string
+	// interrupted records a quit that left questions unanswered; summary
+	// is the line an inline prompt leaves behind.
+	interrupted   bool
+	waitingAtQuit bool // questions waited when the program was told to quit
+	summary       string
 
 	// The session view: the activity log, its spinner, and the alerts
 	// sent when a request arrives.
-	session  bool
 	log      *activityLog
 	spin     spinner.Model
 	spinning bool
@@ -83,8 +86,13 @@ type model struct {
 	pacing   alertPacing
 	status   string // where requests come from, for the empty panel
 
-	lastKey time.Time // the last key the human pressed (clock)
-	grace   grace
+	// The arrival hold (hold.go): the last key the human pressed and the
+	// one before it (clock), whether the human chose what the keys act on
+	// in this Update, and whether a prompt editor has had the keys yet.
+	lastKey, prevKey time.Time
+	chose            bool
+	promptSeen       bool
+	hold             hold
 
 	// The conversations with agents the human drives (asktui run).
 	convs      []*chat
@@ -93,14 +101,7 @@ type model struct {
 	sink       conversation.Sink
 	md         *mdRenderer
 	picker     agentPicker
-	tpane      transcriptPane
 	startSpecs []StartSpec
-
-	// raw shows details and previews as the agent sent them, not
-	// rendered as Markdown (to approve exact bytes).
-	raw bool
-	// note edits the note on the question shown.
-	note noteEditor
 }
 
 func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
@@ -119,15 +120,10 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		help:       newHelpBar(),
-		confirm:    confirmDialog{keys: keys.Confirm},
-		inbox:      inboxPane{keys: keys.Inbox},
-		past:       pastPane{keys: keys.Past},
-		review:     reviewStep{keys: keys.Review},
 	}
-	m.acts = activityPane{keys: keys.Activity, log: m.log}
-	m.picker = agentPicker{keys: keys.Agents}
-	m.note = newNoteEditor(keys.Note)
-	m.tpane = transcriptPane{keys: keys.Transcript}
+	m.acts = activityPane{log: m.log}
+	m.picker = agentPicker{}
+	m.panel.note = newNoteEditor()
 	m.setStyles(styles.For(theme, isDark))
 	return m
 }
@@ -159,20 +155,26 @@ func (m *model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update handles every message of the program, then readies the form of
-// the question shown (its size follows the layout, which depends on more
-// than the window) and saves the draft the human changed.
+// Update handles every message of the program, then brings what follows
+// from it up to date in one place: the panel's dialog and note editor
+// (closed when their request left), the form of the question shown (its
+// size follows the layout), the draft the human changed, the prompt
+// editor with the keys, a question waiting to open in the conversation
+// view, and the arrival hold, which notices any change of what the keys
+// act on.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(redrawMsg); ok {
 		m.redrawing = false // View draws afresh
 		return m, nil
 	}
 	cmd := m.update(msg)
+	m.syncPanel()
 	cmd = tea.Batch(cmd, m.readyForm())
 	switch msg.(type) {
 	case tea.KeyPressMsg, pressMsg, tea.PasteMsg:
 		m.saveDraft()
 	}
+	cmd = tea.Batch(cmd, m.openWaiting(), m.syncEditors(), m.observe())
 	return m, tea.Batch(cmd, m.pace())
 }
 
@@ -231,8 +233,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return tick()
-	case graceMsg:
-		return m.checkGrace(msg)
+	case holdMsg:
+		return tea.Batch(m.checkHold(msg), m.openWaiting())
 	case alertMsg:
 		return m.flushAlerts()
 	case statusMsg:
@@ -240,6 +242,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case quitMsg:
 		m.quitting = true
+		m.waitingAtQuit = len(m.requests) > 0
 		return tea.Quit
 	case clearNoticeMsg:
 		if msg.seq == m.noticeSeq {
@@ -249,10 +252,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case focusMsg:
 		if i := m.indexOf(msg.id); i >= 0 {
 			m.show(i)
+			m.focus = focusPanel
 		}
 		return nil
 	case tea.KeyPressMsg:
-		m.lastKey = m.clock()
+		m.prevKey, m.lastKey = m.lastKey, m.clock()
 		return m.handleKey(msg, false)
 	case pressMsg:
 		if r := m.activeRequest(); msg.target != 0 && (r == nil || r.id != msg.target) {
@@ -260,18 +264,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.handleKey(msg.key, true)
 	case tea.PasteMsg:
-		switch {
-		case m.graceHolds():
-			return nil
-		case m.mode() == modePrompt:
-			if c := m.conv(); c != nil {
-				return c.editor.paste(msg)
-			}
-			return nil
-		case m.mode() != modeQuestion:
-			return nil
-		}
-		return m.updateForm(msg)
+		m.prevKey, m.lastKey = m.lastKey, m.clock()
+		return m.paste(msg)
 	case convBatchMsg:
 		m.applyConvEvents(msg.link.takeConv())
 		return m.spinIfThinking()
@@ -341,8 +335,11 @@ func (m *model) requestAgentKey(r *request) string {
 	return "name:" + r.agent
 }
 
-// add shows a request that arrived in the inbox; the first one waiting
-// is shown at once.
+// add takes a request that arrived in the inbox. The first one waiting
+// is shown in the panel at once (the hold keeps keys off it until it has
+// been seen); in the conversation view it never takes the keys from the
+// prompt editor: it is announced, and opens when the human asks or once
+// the editor is empty and the keyboard quiet (openWaiting).
 func (m *model) add(req *inbox.Request) tea.Cmd {
 	r := newRequest(req)
 	m.requests = append(m.requests, r)
@@ -354,15 +351,60 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
-		if m.focus == focusPrompt {
-			m.focus = focusPanel // the question takes the keys, after the grace
+		if m.kind != kindRun || m.focus != focusPrompt {
+			m.followRequest()
 		}
-		m.followRequest()
-		cmds = append(cmds, m.startGrace(r))
+	}
+	if m.kind == kindRun && m.focus == focusPrompt {
+		cmds = append(cmds, m.setNotice("⚑ "+r.agent+" asks: "+r.summary()+" · "+m.keys.Global.Inbox.Help().Key+" opens"))
+		m.announced = m.noticeSeq
 	}
 	if !m.ticking {
 		m.ticking = true
 		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// openWaiting opens the question waiting in the conversation view when
+// the prompt editor has the keys but is empty and the keyboard has been
+// quiet: it does not take the keys from text being written. The hold
+// then keeps keys off it until it has been seen; a timer comes back when
+// the keyboard will have been quiet long enough.
+func (m *model) openWaiting() tea.Cmd {
+	if m.kind != kindRun || m.focus != focusPrompt || len(m.requests) == 0 {
+		return nil
+	}
+	if c := m.conv(); c != nil && c.editor.ta.Value() != "" {
+		return nil
+	}
+	now := m.clock()
+	if quiet := now.Sub(m.lastKey); quiet < holdQuiet {
+		seq := m.hold.seq
+		return tea.Tick(holdQuiet-quiet, func(time.Time) tea.Msg { return holdMsg{seq: seq} })
+	}
+	m.focus = focusPanel
+	m.followRequest()
+	if m.noticeSeq == m.announced {
+		m.notice = "" // the announcement's "opens" is done
+	}
+	return nil
+}
+
+// syncEditors gives the keys to the prompt editor of the conversation
+// shown when the prompt has the focus, and takes them from every other:
+// however the conversation shown changed, the one on screen types.
+func (m *model) syncEditors() tea.Cmd {
+	var cmds []tea.Cmd
+	on := m.mode() == modePrompt
+	for i, c := range m.convs {
+		want := on && i == m.activeConv
+		switch {
+		case want && !c.editor.ta.Focused():
+			cmds = append(cmds, c.editor.ta.Focus())
+		case !want && c.editor.ta.Focused():
+			c.editor.ta.Blur()
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -403,8 +445,8 @@ func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
 }
 
 // remove takes request i off the screen and shows a notice. When it was
-// the one shown, the next one takes its place, absorbing keys for a
-// moment when the human was typing (see grace).
+// the one shown, the next one takes its place; the hold (observe) keeps
+// keys off it until it has been seen.
 func (m *model) remove(i int, notice string) tea.Cmd {
 	if i < 0 {
 		return nil
@@ -422,28 +464,21 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	if m.active >= len(m.requests) {
 		m.active = max(len(m.requests)-1, 0)
 	}
-	if m.focus == focusConfirm && m.confirm.request == r.id {
-		m.focus = focusPanel
-	}
 	if m.focus == focusInbox && len(m.requests) == 0 {
-		m.focus = focusPanel
+		m.focus = m.homeFocus()
 	}
-	cmds := []tea.Cmd{m.setNotice(notice)}
-	if next := m.activeRequest(); wasActive && next != nil {
+	if wasActive && m.activeRequest() != nil && (m.kind != kindRun || m.focus != focusPrompt) {
 		m.followRequest()
-		cmds = append(cmds, m.startGrace(next))
 	}
-	return tea.Batch(cmds...)
+	return m.setNotice(notice)
 }
 
-// show makes request i the one on screen, as the human chose it: no
-// grace.
+// show makes request i the one on screen, as the human chose it: the hold
+// does not apply.
 func (m *model) show(i int) {
 	m.active = i
-	m.grace = grace{seq: m.grace.seq}
-	if m.focus == focusInbox {
-		m.focus = focusPanel
-	}
+	m.chose = true
+	m.followRequest()
 }
 
 func (m *model) setNotice(s string) tea.Cmd {
@@ -515,12 +550,11 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 }
 
 // questionDone moves on after the human confirmed a question: a lone
-// question is answered at once (after asking, if it would go unanswered),
-// otherwise the next tab opens.
+// question is answered at once when it holds an answer (Enter on empty
+// free text does nothing), otherwise the next tab opens.
 func (m *model) questionDone(r *request) tea.Cmd {
 	if r.single() {
 		if !r.questions[0].answered() {
-			m.openConfirm(r, confirmSkip)
 			return nil
 		}
 		return m.submit(r)
@@ -600,19 +634,21 @@ func (m *model) working() bool {
 	return false
 }
 
-// switchRequest shows the next (+1) or previous (-1) waiting request. The
-// drafts stay with each request.
-func (m *model) switchRequest(delta int) {
+// switchRequest shows the next (+1) or previous (-1) waiting request, and
+// gives the panel the keys. The drafts stay with each request.
+func (m *model) switchRequest(delta int) tea.Cmd {
 	n := len(m.requests)
 	if n < 2 {
-		return
+		return nil
 	}
 	m.show(((m.active+delta)%n + n) % n)
+	m.focus = focusPanel
+	return nil
 }
 
 func (m *model) windowTitle() string {
 	n := len(m.requests)
-	if n == 0 || (m.session && !m.alerts.Title) {
+	if n == 0 || (m.kind.many() && !m.alerts.Title) {
 		return "asktui"
 	}
 	return "asktui (" + strconv.Itoa(questionCount(m.requests)) + " waiting)"

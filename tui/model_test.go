@@ -60,6 +60,7 @@ func TestMultiSelectSpaceTogglesEnterConfirms(t *testing.T) {
 		m := testModel(t, 100, 30)
 		q := interaction.Question{ID: "feat", Question: "Which features?", MultiSelect: true, Options: opts("Auth", "Billing", "Search")}
 		p := ask(t, m, single(q))
+		glance(m)
 		mustContain(t, screen(m), "space toggles, enter confirms")
 		press(m, "space", "down", "down", "space", "enter")
 		r := result(t, p)
@@ -88,9 +89,11 @@ func TestLoneMultiSelectEnterTakesTheOptionUnderTheCursor(t *testing.T) {
 	})
 }
 
-// Skipping a lone question is explicit: Enter with nothing answered asks
-// first, and backing out sends nothing.
-func TestEnterOnAnEmptyLoneQuestionAsksBeforeSkipping(t *testing.T) {
+// Enter with nothing typed on a lone free-text question or an empty Other
+// row sends nothing and opens no dialog: it starts typing there, so the
+// letters that follow are the answer (a dialog would have taken them, and
+// its "n" closed it).
+func TestEnterOnAnEmptyAnswerStartsTyping(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		q    interaction.Question
@@ -107,18 +110,38 @@ func TestEnterOnAnEmptyLoneQuestionAsksBeforeSkipping(t *testing.T) {
 				press(m, c.keys...)
 				press(m, "enter")
 				noResult(t, p)
-				mustContain(t, screen(m), "Send this question unanswered?")
-				press(m, "n")
-				noResult(t, p)
 				if m.mode() != modeQuestion {
-					t.Fatalf("mode %v after backing out, want the question", m.mode())
+					t.Fatalf("mode %v after Enter, want the question", m.mode())
 				}
-				press(m, "enter", "y")
+				press(m, "nope", "enter")
 				r := result(t, p)
-				if r.Err != nil || !r.Answer.Answers[0].Skipped() {
-					t.Fatalf("got %+v %v, want a skipped answer", r.Answer, r.Err)
+				if r.Err != nil || r.Answer.Answers[0].Custom != "nope" {
+					t.Fatalf("got %+v %v, want the text typed after Enter", r.Answer, r.Err)
 				}
 			})
+		})
+	}
+}
+
+// ctrl+c quits every kind of view by one rule: the exit says interrupted
+// (130 from the command line) when it leaves a question unanswered, and
+// nothing otherwise.
+func TestCtrlCExitRule(t *testing.T) {
+	for _, k := range []kind{kindOneShot, kindSession, kindRun} {
+		run(t, func(t *testing.T) {
+			m := testModel(t, 100, 30)
+			m.kind = k
+			press(m, "ctrl+c")
+			if !m.quitting || m.interrupted {
+				t.Fatalf("kind %v, nothing waiting: quitting %v interrupted %v", k, m.quitting, m.interrupted)
+			}
+			m = testModel(t, 100, 30)
+			m.kind = k
+			ask(t, m, single(deployQuestion()))
+			press(m, "ctrl+c")
+			if !m.quitting || !m.interrupted {
+				t.Fatalf("kind %v, a question waiting: quitting %v interrupted %v", k, m.quitting, m.interrupted)
+			}
 		})
 	}
 }
@@ -386,6 +409,7 @@ func TestLongQuestionScrollsAndKeepsHelpOnScreen(t *testing.T) {
 		m := testModel(t, 60, 20)
 		long := strings.Repeat("This sentence makes the question long. ", 40) + "THE END"
 		ask(t, m, single(interaction.Question{ID: "l", Question: long, Options: opts("A", "B")}))
+		glance(m)
 		s := screen(m)
 		mustContain(t, s, "⇧↑/⇧↓ scroll", "esc decline", "1. ", "A")
 		mustNotContain(t, s, "THE END")
@@ -490,6 +514,7 @@ func TestKeysTypedBeforeCommandsRunGoToTheNextQuestion(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
 		ask(t, m, setupRequest())
+		glance(m)
 		for _, k := range []string{"enter", "down", "enter", "space", "enter"} {
 			m.Update(keyMsgs(k)[0]) // commands dropped on purpose
 		}
@@ -523,9 +548,18 @@ func TestQuestionMarkShowsEveryKeyAndEscClosesIt(t *testing.T) {
 		mustNotContain(t, screen(m), "page down")
 		press(m, "?")
 		s := screen(m)
-		mustContain(t, s, "Keys", "page down", "filter", "scroll question", "quit", "esc close help")
+		mustContain(t, s, "Keys", "↓ more · j/k scroll", "page down", "filter", "close help")
 		mustNotContain(t, s, "? all keys")
 		mustFit(t, s, 60, 20)
+		// The list scrolls, one column, every description whole.
+		var seen strings.Builder
+		for range 10 {
+			seen.WriteString(screen(m))
+			press(m, "j")
+		}
+		all := seen.String()
+		mustContain(t, all, "n       note", "esc     decline", "ctrl+c  quit", "?       help")
+		mustNotContain(t, all, "…")
 		press(m, "esc") // closes the help: it must not ask to decline
 		if m.mode() != modeQuestion {
 			t.Fatalf("esc in the help left mode %v", m.mode())

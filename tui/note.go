@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -15,12 +14,11 @@ import (
 // with the answer, beside the selection or the text, never in their
 // place.
 type noteEditor struct {
-	keys NoteKeyMap
-	ta   textarea.Model
-	q    *question
+	ta textarea.Model
+	q  *question
 }
 
-func newNoteEditor(keys NoteKeyMap) noteEditor {
+func newNoteEditor() noteEditor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -31,7 +29,7 @@ func newNoteEditor(keys NoteKeyMap) noteEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return noteEditor{keys: keys, ta: ta}
+	return noteEditor{ta: ta}
 }
 
 // open edits q's note.
@@ -42,30 +40,18 @@ func (n *noteEditor) open(q *question) tea.Cmd {
 	return n.ta.Focus()
 }
 
-// HandleKey edits; it reports whether the editor closed.
-func (n *noteEditor) HandleKey(msg keyMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, n.keys.Save):
-		n.q.note = n.ta.Value()
-		n.ta.Blur()
-		return nil, true
-	case key.Matches(msg, n.keys.Cancel):
-		n.ta.Blur()
-		return nil, true
-	}
+// save keeps the text as the question's note.
+func (n *noteEditor) save() {
+	n.q.note = n.ta.Value()
+	n.ta.Blur()
+}
+
+// typeKey edits the note with a key or paste no action took.
+func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	n.ta, cmd = n.ta.Update(msg)
-	return cmd, false
+	return cmd
 }
-
-// ShortHelp lists the editor's keys.
-func (n *noteEditor) ShortHelp() []key.Binding {
-	k := n.keys
-	return []key.Binding{k.Save, k.NewLine, k.Cancel}
-}
-
-// FullHelp lists the editor's keys, all of them.
-func (n *noteEditor) FullHelp() [][]key.Binding { return [][]key.Binding{n.ShortHelp()} }
 
 // View draws the editor over the panel of r.
 func (n *noteEditor) View(r *request, width, height int, st *styles.Styles) string {

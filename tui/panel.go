@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,7 +63,7 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 		}
 		return false
 	}
-	p.who = m.session && take(1)
+	p.who = m.kind.many() && take(1)
 	p.tabs = !r.single() && take(1)
 	q := r.current()
 	if q == nil {
@@ -73,7 +74,7 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 		}
 		return p
 	}
-	p.text = q.context(w, m.styles, m.md, m.raw)
+	p.text = q.context(w, m.styles, m.md, m.panel.raw)
 	p.listW = w
 	if q.previews != nil && q.draft != nil {
 		if m.width >= previewSideFrom && w >= 70 {
@@ -118,6 +119,9 @@ func (q *question) naturalRows(w int) int {
 		return 5
 	}
 	n := 1 // the Other row
+	if q.raw.NoOther {
+		n = 0
+	}
 	for i := range q.labels {
 		n++
 		if q.descs != nil && q.descs[i] != "" {
@@ -175,18 +179,18 @@ func (m *model) requestView(r *request, p panel) string {
 	}
 	if m.mode() == modeNote {
 		room := max(p.height-len(rows), 1)
-		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.note.View(r, p.width, room, st)))
+		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.note.View(r, p.width, room, st)))
 		return strings.Join(rows, "\n")
 	}
-	if m.mode() == modeConfirm && m.confirm.request == r.id {
+	if m.mode() == modeConfirm {
 		room := max(p.height-len(rows), 1)
-		box := m.confirm.View(r, p.width, room, st)
+		box := m.panel.confirm.View(r, p.width, room, st)
 		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, box))
 		return strings.Join(rows, "\n")
 	}
 	q := r.current()
 	if q == nil {
-		rows = append(rows, m.review.View(r, p.width, p.height-len(rows), st))
+		rows = append(rows, m.panel.review.View(r, p.width, p.height-len(rows), st))
 		return strings.Join(rows, "\n")
 	}
 	if p.header {
@@ -211,8 +215,12 @@ func (m *model) requestView(r *request, p panel) string {
 		}
 	}
 	rows = append(rows, text...)
-	if m.graceFor(r) {
-		cue := st.App.Notice.Render("⏸ new question from " + r.agent + " · keys paused while you type")
+	if m.heldFor(r) {
+		cue := "⏸ keys held a moment: " + r.agent + "'s question just came up"
+		if cellWidth(cue) > p.width {
+			cue = "⏸ keys held a moment: new question"
+		}
+		cue = st.App.Notice.Render(cue)
 		if p.hint {
 			rows = append(rows, ansi.Truncate(cue, p.width, "…"))
 		} else {
@@ -235,7 +243,7 @@ func (m *model) requestView(r *request, p panel) string {
 		}
 		switch {
 		case p.previewW > 0:
-			prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.raw)
+			prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.panel.raw)
 			div := st.Divider.Render(" │ ")
 			for i := range max(len(form), len(prev)) {
 				left := ""
@@ -250,7 +258,7 @@ func (m *model) requestView(r *request, p panel) string {
 			}
 		case p.previewRows > 0:
 			rows = append(rows, form...)
-			if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.raw); prev != nil {
+			if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.panel.raw); prev != nil {
 				rows = append(rows, st.Divider.Render(strings.Repeat("┈", min(p.width, 20))+" preview"))
 				rows = append(rows, prev...)
 			}
@@ -268,11 +276,16 @@ func (m *model) hint(r *request, q *question) string {
 		return "Type your answer · enter to confirm, alt+enter for a new line"
 	case q.raw.MultiSelect:
 		return "Pick any · space toggles, enter confirms"
-	case r.single():
-		return "Pick one · enter or 1–9 answers at once"
-	default:
-		return "Pick one · enter or 1–9"
 	}
+	rows := len(q.labels)
+	if !q.raw.NoOther {
+		rows++
+	}
+	digits := "1–" + strconv.Itoa(min(rows, 9))
+	if r.single() {
+		return "Pick one · enter or " + digits + " answers at once"
+	}
+	return "Pick one · enter or " + digits
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the
@@ -281,12 +294,25 @@ func (m *model) hint(r *request, q *question) string {
 func (m *model) tabsView(r *request, width int) string {
 	st := m.styles
 	tabs := make([]string, 0, len(r.questions)+1)
+	// Titles whole when every tab fits; else each cut to an equal share
+	// of the row (never under 8 columns: the row scrolls instead).
+	cut := 0
+	full := 8 // "Review" and its padding
+	for _, q := range r.questions {
+		full += cellWidth(q.title) + 6 // mark, padding, separator, note
+	}
+	if full > width {
+		cut = max(width/(len(r.questions)+1)-5, 8)
+	}
 	for i, q := range r.questions {
 		mark, markStyle := "○", st.Tabs.Pending
 		if q.answered() {
 			mark, markStyle = "✓", st.Tabs.Answered
 		}
-		title := ansi.Truncate(q.title, 16, "…")
+		title := q.title
+		if cut > 0 {
+			title = ansi.Truncate(title, cut, "…")
+		}
 		if strings.TrimSpace(q.note) != "" {
 			title += " ✎"
 		}
@@ -348,9 +374,9 @@ func (m *model) titleBar() string {
 	r := m.activeRequest()
 	var runRight string
 	switch {
-	case m.run():
+	case m.kind == kindRun:
 		left, runRight = m.runTitle()
-	case m.session:
+	case m.kind == kindSession:
 		left += st.App.Bar.Render(" " + plural(m.log.connected(), "agent connected", "agents connected"))
 	case r != nil:
 		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
@@ -368,18 +394,18 @@ func (m *model) titleBar() string {
 		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
 	}
 	switch n := len(m.requests); {
-	case (m.session || m.run()) && n > 0:
+	case m.kind.many() && n > 0:
 		right = append(right, st.App.Queue.Render(plural(questionCount(m.requests), "question waiting", "questions waiting")))
-	case m.session && m.status != "":
+	case m.kind == kindSession && m.status != "":
 		right = append(right, st.App.Bar.Render(m.status))
-	case !m.session && n > 1:
+	case m.kind == kindOneShot && n > 1:
 		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}
 	rs := strings.Join(right, st.App.Bar.Render(" · "))
 	if rs == "" {
 		return ansi.Truncate(left, w, "…")
 	}
-	if m.session && !m.run() && cellWidth(left)+1+cellWidth(rs) > w {
+	if m.kind == kindSession && cellWidth(left)+1+cellWidth(rs) > w {
 		left = st.App.Name.Render("asktui") // what waits matters more than who is connected
 	}
 	space := w - cellWidth(left) - cellWidth(rs)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -45,39 +44,13 @@ func (p *pastPane) add(a pastAnswer) {
 // open puts the cursor on the newest answer.
 func (p *pastPane) open() { p.cursor = max(len(p.answers)-1, 0) }
 
-// HandleKey moves or copies; it returns the copy command (if any) and
-// whether the human closed the list.
-func (p *pastPane) HandleKey(msg keyMsg, notice func(string) tea.Cmd) (tea.Cmd, bool) {
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		return nil, true
-	case key.Matches(msg, k.Up):
-		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(msg, k.Down):
-		p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0))
-	case key.Matches(msg, k.Copy):
-		if p.cursor < len(p.answers) {
-			a := p.answers[p.cursor]
-			return tea.Batch(tea.SetClipboard(a.json), notice("⧉ Copied "+a.agent+"'s answer to the clipboard")), false
-		}
+// copy puts the focused answer's JSON on the clipboard (OSC 52).
+func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
+	if p.cursor >= len(p.answers) {
+		return nil
 	}
-	return nil, false
-}
-
-// ShortHelp lists the list's keys.
-func (p *pastPane) ShortHelp() []key.Binding {
-	k := p.keys
-	if len(p.answers) == 0 {
-		return []key.Binding{k.Back}
-	}
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "move"), k.Copy, k.Back}
-}
-
-// FullHelp lists the list's keys, all of them.
-func (p *pastPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.Copy, k.Back}}
+	a := p.answers[p.cursor]
+	return tea.Batch(tea.SetClipboard(a.json), notice("⧉ Copied "+a.agent+"'s answer to the clipboard"))
 }
 
 // View draws the list in width×height: each answer's time, agent and

@@ -146,7 +146,14 @@ func New(opts Options) *Program {
 	if opts.clock != nil {
 		p.model.clock = opts.clock
 	}
-	p.model.session = opts.Session
+	switch {
+	case opts.Launcher != nil:
+		p.model.kind = kindRun
+		p.model.focus = focusPrompt
+	case opts.Session:
+		p.model.kind = kindSession
+	}
+	p.model.remote = opts.Remote
 	p.model.alerts = opts.Alerts
 	p.model.status = SanitizeLine(opts.Status)
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
@@ -211,8 +218,12 @@ var _ conversation.Sink = (*Program)(nil)
 func (p *Program) Provider() interaction.Provider { return p.provider }
 
 // Run draws the UI and handles input until ctx ends, Quit is called or the
-// human presses Ctrl+C (ErrInterrupted). It may be called once.
-func (p *Program) Run(ctx context.Context) error {
+// human presses Ctrl+C. One rule says how it ended for every kind of
+// view: Ctrl+C that leaves a question unanswered is ErrInterrupted (exit
+// 130); ctx ending while a question waits is ctx's cause (the signal that
+// ended it); anything else that ends it with nothing waiting is nil. It
+// may be called once.
+func (p *Program) Run(ctx context.Context) (err error) {
 	if p.access {
 		defer close(p.done)
 		select {
@@ -249,12 +260,19 @@ func (p *Program) Run(ctx context.Context) error {
 		// program has ended.
 		p.prog.Send(quitMsg{})
 	}()
+	defer func() {
+		// Ended by its context (a signal, say) while questions waited:
+		// that is an interruption too, and the context says of what.
+		if err == nil && ctx.Err() != nil && p.model.waitingAtQuit {
+			err = context.Cause(ctx)
+		}
+	}()
 	// Save the terminal's window title (xterm's title stack), to restore
 	// it when done: bubbletea leaves an empty title behind.
 	if p.output != nil {
 		_, _ = io.WriteString(p.output, pushTitle)
 	}
-	_, err := p.prog.Run()
+	_, err = p.prog.Run()
 	if p.output != nil {
 		_, _ = io.WriteString(p.output, popTitle)
 		// An inline prompt leaves one line saying what became of it

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -103,52 +102,23 @@ func listFiles(conv, dir string) tea.Cmd {
 	}
 }
 
-// promptAction is what a key in the editor asks of the root.
-type promptAction int
+// value is the prompt as typed so far, trimmed.
+func (e *promptEditor) value() string { return strings.TrimSpace(e.ta.Value()) }
 
-const (
-	promptNone   promptAction = iota
-	promptSend                // send the prompt
-	promptCancel              // cancel the turn
-	promptMode                // switch to the next mode
-)
+// canBrowse reports whether ↑ (dir -1) or ↓ (+1) moves through the
+// prompts sent before rather than the lines of the prompt: ↑ on an empty
+// editor, or on the first line while browsing; ↓ on the last line while
+// browsing.
+func (e *promptEditor) canBrowse(dir int) bool {
+	if dir < 0 {
+		return len(e.history) > 0 && (e.ta.Value() == "" || e.hist < len(e.history)) && e.ta.Line() == 0
+	}
+	return e.hist < len(e.history) && e.ta.Line() == e.ta.LineCount()-1
+}
 
-// HandleKey edits; it returns what the root should do, and a command
-// (a file listing, the cursor).
-func (e *promptEditor) HandleKey(msg keyMsg, k PromptKeyMap, conv, cwd string) (promptAction, tea.Cmd) {
-	if e.pop.kind != 0 {
-		switch {
-		case key.Matches(msg, k.CompleteUp):
-			e.pop.cursor = max(e.pop.cursor-1, 0)
-			return promptNone, nil
-		case key.Matches(msg, k.CompleteDown):
-			e.pop.cursor = min(e.pop.cursor+1, len(e.pop.items)-1)
-			return promptNone, nil
-		case key.Matches(msg, k.Complete):
-			e.accept()
-			return promptNone, nil
-		case key.Matches(msg, k.Dismiss):
-			e.pop.kind = 0
-			return promptNone, nil
-		}
-	}
-	switch {
-	case key.Matches(msg, k.Send):
-		if strings.TrimSpace(e.ta.Value()) == "" {
-			return promptNone, nil
-		}
-		return promptSend, nil
-	case key.Matches(msg, k.Cancel):
-		return promptCancel, nil
-	case key.Matches(msg, k.Mode):
-		return promptMode, nil
-	case key.Matches(msg, k.HistoryPrev) && (e.ta.Value() == "" || e.hist < len(e.history)) && e.ta.Line() == 0:
-		e.browse(-1)
-		return promptNone, nil
-	case key.Matches(msg, k.HistoryNext) && e.hist < len(e.history) && e.ta.Line() == e.ta.LineCount()-1:
-		e.browse(+1)
-		return promptNone, nil
-	}
+// typeKey edits the text with a key no action took, and opens, narrows or
+// closes the completions; it returns a file listing when "@" wants one.
+func (e *promptEditor) typeKey(msg keyMsg, conv, cwd string) tea.Cmd {
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	e.hist = len(e.history)
@@ -157,7 +127,7 @@ func (e *promptEditor) HandleKey(msg keyMsg, k PromptKeyMap, conv, cwd string) (
 		e.listing = true
 		cmd = tea.Batch(cmd, listFiles(conv, cwd))
 	}
-	return promptNone, cmd
+	return cmd
 }
 
 // paste inserts pasted text.

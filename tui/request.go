@@ -256,6 +256,7 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 			Labels:       q.labels,
 			Descriptions: q.descs,
 			Multi:        q.raw.MultiSelect,
+			NoOther:      q.raw.NoOther,
 			Draft:        q.draft,
 			Styles:       st,
 			Keys:         keys,

@@ -4,69 +4,14 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
 )
 
-// reviewAction is what a key on the review step asks of the root.
-type reviewAction int
-
-const (
-	reviewNone    reviewAction = iota
-	reviewSubmit               // send the answers (asking first when some are unanswered)
-	reviewDecline              // ask to decline the request
-	reviewJump                 // open question jumpTo
-)
-
 // reviewStep is the last tab of a request with several questions: every
 // answer in a column, unanswered ones flagged, and the submit.
-type reviewStep struct {
-	keys ReviewKeyMap
-}
-
-// HandleKey acts on the review of r; for reviewJump, tab is the question
-// to open.
-func (v *reviewStep) HandleKey(msg keyMsg, r *request) (act reviewAction, tab int) {
-	k := v.keys
-	switch {
-	case key.Matches(msg, k.Submit):
-		return reviewSubmit, 0
-	case key.Matches(msg, k.Decline):
-		return reviewDecline, 0
-	case key.Matches(msg, k.Jump):
-		n, _ := strconv.Atoi(msg.String())
-		if n >= 1 && n <= len(r.questions) {
-			return reviewJump, n - 1
-		}
-	case key.Matches(msg, k.NextTab):
-		return reviewJump, 0
-	case key.Matches(msg, k.PrevTab):
-		return reviewJump, len(r.questions) - 1
-	case key.Matches(msg, k.ScrollUp):
-		r.scroll = max(r.scroll-1, 0)
-	case key.Matches(msg, k.ScrollDown):
-		r.scroll++ // clamped when drawn
-	}
-	return reviewNone, 0
-}
-
-// ShortHelp lists the review's keys.
-func (v *reviewStep) ShortHelp(r *request) []key.Binding {
-	k := v.keys
-	bs := []key.Binding{k.Submit}
-	if len(r.questions) <= 9 {
-		bs = append(bs, relabel(k.Jump, "1-"+strconv.Itoa(len(r.questions)), "change answer"))
-	}
-	return append(bs, pair(k.NextTab, k.PrevTab, "tab/⇧tab", "questions"), k.Decline)
-}
-
-// FullHelp lists the review's keys, all of them.
-func (v *reviewStep) FullHelp() [][]key.Binding {
-	k := v.keys
-	return [][]key.Binding{{k.Submit, k.Jump, k.NextTab, k.PrevTab, k.ScrollUp, k.ScrollDown, k.Decline}}
-}
+type reviewStep struct{}
 
 // View draws the review of r in width×height: the questions' titles in
 // one column, their answers aligned in the next.

@@ -37,6 +37,7 @@ func TestRichQuestionGolden(t *testing.T) {
 						m := testModel(t, size[0], size[1])
 						m.setStyles(styles.For(theme, true))
 						ask(t, m, richRequest())
+						glance(m)
 						press(m, keys...)
 						s := screen(m)
 						mustFit(t, s, size[0], size[1])

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/charmbracelet/x/ansi"
@@ -61,9 +60,6 @@ func (m *model) applyConvEvents(events []conversation.Event) {
 		c := m.convByID(e.Conversation)
 		wasTurn := c.turn
 		c.apply(e)
-		if e.Kind == conversation.EventStarted && !c.editor.ta.Focused() && c == m.conv() {
-			c.editor.ta.Focus()
-		}
 		if wasTurn && !c.turn {
 			m.log.add(entry{kind: entryInfo, agent: m.convAgentKey(c), text: "turn ended"}, m.styles)
 		}
@@ -103,19 +99,18 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	c.conv = msg.conv
 	c.setInfo(info)
 	m.showConv(c)
-	return c.editor.ta.Focus()
+	if m.activeRequest() == nil {
+		m.focus = focusPrompt
+	}
+	return nil
 }
 
-// showConv makes c the conversation shown, its editor focused.
+// showConv makes c the conversation shown; syncEditors gives its editor
+// the keys when the prompt has them.
 func (m *model) showConv(c *chat) {
 	for i, x := range m.convs {
 		if x == c {
 			m.activeConv = i
-		}
-	}
-	for _, x := range m.convs {
-		if x != c {
-			x.editor.ta.Blur()
 		}
 	}
 }
@@ -200,24 +195,6 @@ func (m *model) nextMode() tea.Cmd {
 	}
 }
 
-// promptKey handles a key in the prompt editor.
-func (m *model) promptKey(msg keyMsg) tea.Cmd {
-	c := m.conv()
-	if c == nil {
-		return nil
-	}
-	act, cmd := c.editor.HandleKey(msg, m.keys.Prompt, c.id, c.info.Cwd)
-	switch act {
-	case promptSend:
-		return tea.Batch(cmd, m.sendPrompt())
-	case promptCancel:
-		return tea.Batch(cmd, m.cancelTurn())
-	case promptMode:
-		return tea.Batch(cmd, m.nextMode())
-	}
-	return cmd
-}
-
 // pick acts on the agent picker's choice.
 func (m *model) pick(r *pickRow) tea.Cmd {
 	switch r.kind {
@@ -225,6 +202,7 @@ func (m *model) pick(r *pickRow) tea.Cmd {
 		for _, c := range m.convs {
 			if c.id == r.conv {
 				m.showConv(c)
+				m.chose = true
 			}
 		}
 	case pickStart:
@@ -358,49 +336,4 @@ func tokens(n int) string {
 		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
 	}
 	return strconv.Itoa(n)
-}
-
-// runHelpKeys are the help of the conversation modes.
-func (m *model) runHelpKeys(mode mode) helpKeys {
-	g := m.keys.Global
-	switch mode {
-	case modeTranscript:
-		b := append(m.tpane.ShortHelp(), g.Quit)
-		return helpKeys{short: b, full: append(m.tpane.FullHelp(), []key.Binding{g.Quit}), keep: []int{1, len(b) - 2}}
-	case modeAgents:
-		b := append(m.picker.ShortHelp(), g.Quit)
-		return helpKeys{short: b, full: append(m.picker.FullHelp(), []key.Binding{g.Quit}), keep: []int{1, 2}}
-	}
-	// The prompt.
-	k := m.keys.Prompt
-	short := []key.Binding{k.Send}
-	c := m.conv()
-	if c != nil && c.editor.pop.kind != 0 {
-		short = []key.Binding{k.Complete, pair(k.CompleteUp, k.CompleteDown, "↑/↓", "choose"), k.Dismiss}
-	} else {
-		if c != nil && c.turn {
-			short = append(short, k.Cancel)
-		}
-		short = append(short, k.NewLine, k.Mention)
-		if c != nil && len(c.info.Commands) > 0 {
-			short = append(short, k.Command)
-		}
-		if c != nil && len(c.info.Modes) > 1 {
-			short = append(short, k.Mode)
-		}
-	}
-	global := []key.Binding{relabel(g.Activity, g.Activity.Help().Key, "transcript"), g.Agents}
-	if len(m.requests) > 0 {
-		global = append(global, g.Inbox)
-	}
-	global = append(global, g.Past, relabel(g.Help, "f1", "help"), g.Quit)
-	short = append(short, global[:2]...)
-	helpAt := len(short)
-	short = append(short, relabel(g.Help, "f1", "help"))
-	full := [][]key.Binding{
-		{k.Send, k.NewLine, k.HistoryPrev, k.HistoryNext, k.Cancel, k.Mode},
-		{k.Mention, k.Command, k.Complete, k.CompleteUp, k.CompleteDown, k.Dismiss},
-		global,
-	}
-	return helpKeys{short: short, full: full, keep: []int{0, helpAt, 1}}
 }

@@ -18,7 +18,8 @@ var streamText = strings.Repeat("The refund rounds down where Charge rounded hal
 func benchRun(b *testing.B) (*model, string) {
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
 	m.answers = newFakeInbox()
-	m.session = true
+	m.kind = kindRun
+	m.focus = focusPrompt
 	m.launcher = &fakeLauncher{}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	f := newFakeConv("conv-1", "gemini")

@@ -107,7 +107,8 @@ func (l *fakeLauncher) Sessions(context.Context, string) ([]conversation.PastSes
 func testRun(t *testing.T, w, h int) (*model, *fakeConv) {
 	t.Helper()
 	m := testModel(t, w, h)
-	m.session = true
+	m.kind = kindRun
+	m.focus = focusPrompt
 	m.launcher = &fakeLauncher{}
 	f := newFakeConv("conv-1", "gemini")
 	send(m, convStartedMsg{agent: "gemini", conv: f})
@@ -178,6 +179,7 @@ func TestRunGolden(t *testing.T) {
 					if c.then != nil {
 						c.then(t, m, f)
 					}
+					glance(m)
 					s := screen(m)
 					mustFit(t, s, size[0], size[1])
 					golden.RequireEqual(t, s)
@@ -221,33 +223,6 @@ func TestPromptIsSentWithItsFilesAndKeptInTheHistory(t *testing.T) {
 		press(m, "shift+tab")
 		if len(f.modes) != 1 || f.modes[0] != "code" {
 			t.Fatalf("⇧tab switched to %v, want [code]", f.modes)
-		}
-	})
-}
-
-// A question of the agent takes the keys from the prompt (after the
-// grace), the prompt's draft stays, and answering gives the keys back.
-func TestQuestionTakesTheKeysFromThePromptAndGivesThemBack(t *testing.T) {
-	run(t, func(t *testing.T) {
-		m, f := testRun(t, 100, 30)
-		press(m, "half a prom")
-		p := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: f.info.ID, Name: "gemini"}, Questions: []interaction.Question{{
-			ID: "ok", Question: "Run the migration?", Options: opts("Yes", "No")}}})
-		pressEvery(m, 100*time.Millisecond, "pt") // still typing: absorbed
-		noResult(t, p)
-		if v := m.conv().editor.ta.Value(); v != "half a prom" {
-			t.Fatalf("typing went to the editor after the question arrived: %q", v)
-		}
-		press(m, "2")
-		if r := result(t, p); r.Answer.Answers[0].Selected[0] != "No" {
-			t.Fatalf("got %+v", r.Answer)
-		}
-		if m.mode() != modePrompt {
-			t.Fatalf("mode %v after answering, want the prompt", m.mode())
-		}
-		press(m, "t")
-		if v := m.conv().editor.ta.Value(); v != "half a promt" {
-			t.Fatalf("editor %q, want the draft kept", v)
 		}
 	})
 }

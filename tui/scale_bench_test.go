@@ -85,7 +85,7 @@ type scaleRig struct {
 func startScaleRig(b *testing.B) *scaleRig {
 	b.Helper()
 	m := newModel(styles.ThemeDark, true, true, time.Now)
-	m.session = true
+	m.kind = kindSession
 	probe := &viewProbe{model: m, onView: make(chan struct{}, 1)}
 	prog := tea.NewProgram(probe,
 		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40),
@@ -260,7 +260,7 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 // after each one.
 func BenchmarkSessionRender(b *testing.B) {
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
-	m.session = true
+	m.kind = kindSession
 	m.answers = newFakeInbox()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := range 100 {

@@ -18,7 +18,7 @@ import (
 func testSession(t *testing.T, w, h int) *model {
 	t.Helper()
 	m := testModel(t, w, h)
-	m.session = true
+	m.kind = kindSession
 	m.alerts = Alerts{Bell: true, Title: true, Notify: true}
 	send(m, teaSize(w, h))
 	return m
@@ -75,6 +75,7 @@ func TestSessionGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				run(t, func(t *testing.T) {
 					m, a, b := busySession(t, size[0], size[1])
+					glance(m)
 					press(m, c.keys...)
 					if c.then != nil {
 						c.then(m, a, b)

@@ -49,7 +49,7 @@ func TestEverySizeShowsAnOptionAndTheHelp(t *testing.T) {
 					run(t, func(t *testing.T) {
 						m := testModel(t, size[0], size[1])
 						if session {
-							m.session = true
+							m.kind = kindSession
 							send(m, teaSize(size[0], size[1]))
 							// Another request waiting: the inbox competes for rows.
 							askFrom(t, m, "other", interaction.Question{ID: "o", Question: "Other?", Options: opts("A", "B")})

@@ -29,8 +29,10 @@ func TestTeatestRoundTrip(t *testing.T) {
 		a, err := in.Ask(context.Background(), single(deployQuestion()))
 		ch <- outcome{a, err}
 	}()
+	// The arrival hold keeps keys off the question until it has been on
+	// screen a moment: the hint replaces the hold's cue then.
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Deploy the release to production now?"))
+		return bytes.Contains(b, []byte("Deploy the release to production now?")) && bytes.Contains(b, []byte("Pick one"))
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
 	tm.Type("3")
 	o := wait(t, ch)

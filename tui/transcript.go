@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -362,44 +361,6 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 	return out
 }
 
-// transcriptPane is the transcript's keys while it has the focus.
-type transcriptPane struct{ keys TranscriptKeyMap }
-
-// HandleKey moves the cursor and toggles what is shown; it reports
-// whether the human left the transcript. page is the rows of a page.
-func (p *transcriptPane) HandleKey(msg keyMsg, c *chat, page int, width int, st *styles.Styles, md *mdRenderer) (leave bool) {
-	k := p.keys
-	t := &c.view
-	n := len(c.items)
-	switch {
-	case key.Matches(msg, k.Up):
-		t.cursor = max(t.cursor-1, 0)
-		c.reveal(width, st, md)
-	case key.Matches(msg, k.Down):
-		t.cursor = min(t.cursor+1, max(n-1, 0))
-		c.reveal(width, st, md)
-	case key.Matches(msg, k.PageUp):
-		t.scroll += page
-	case key.Matches(msg, k.PageDown):
-		t.scroll = max(t.scroll-page, 0)
-	case key.Matches(msg, k.End):
-		t.scroll, t.cursor = 0, max(n-1, 0)
-	case key.Matches(msg, k.Expand):
-		if t.cursor < n {
-			it := c.items[t.cursor]
-			it.expanded = !it.expanded
-		}
-	case key.Matches(msg, k.Thoughts):
-		t.showThoughts = !t.showThoughts
-	case key.Matches(msg, k.DiffLayout):
-		t.split = !t.split
-	case key.Matches(msg, k.Back):
-		t.scroll = 0
-		return true
-	}
-	return false
-}
-
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
@@ -418,16 +379,4 @@ func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
 			t.scroll = max(below+h-20, t.scroll)
 		}
 	}
-}
-
-// ShortHelp lists the transcript's keys.
-func (p *transcriptPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{pair(k.Up, k.Down, "↑/↓", "items"), k.Expand, k.Thoughts, k.DiffLayout, k.Back}
-}
-
-// FullHelp lists the transcript's keys, all of them.
-func (p *transcriptPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.End}, {k.Expand, k.Thoughts, k.DiffLayout, k.Back}}
 }

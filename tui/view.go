@@ -6,8 +6,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// statusHeight is the notice line above the help bar.
-const statusHeight = 1
+// statusHeight is the notice line above the help bar, and helpHeight the
+// bar: one line, always (the panes' keys that do not fit are left out,
+// and the ? overlay lists them all), so the body's height never depends
+// on which keys act.
+const (
+	statusHeight = 1
+	helpHeight   = 1
+)
 
 // chromeTop is the rows above the body: the title bar, and a gap under it
 // when the screen has rows to spare.
@@ -18,16 +24,11 @@ func (m *model) chromeTop() int {
 	return 2
 }
 
-// helpView is the help bar of the current mode.
-func (m *model) helpView() string {
-	return m.help.View(m.helpKeys(), m.contentWidth())
-}
-
 // bodyHeight is the rows between the title bar and the status line. An
 // inline prompt takes only the rows its panel needs.
 func (m *model) bodyHeight() int {
-	h := max(m.height-m.chromeTop()-statusHeight-lineCount(m.helpView()), 1)
-	if m.inline && !m.session {
+	h := max(m.height-m.chromeTop()-statusHeight-helpHeight, 1)
+	if m.inline && m.kind == kindOneShot {
 		if r := m.activeRequest(); r != nil && m.mode() != modeHelp {
 			return min(h, max(m.layout(r, m.contentWidth(), h).used(), 1))
 		}
@@ -50,10 +51,10 @@ func (m *model) render() string {
 	var body string
 	switch {
 	case m.mode() == modeHelp:
-		body = m.help.overlayView(m.helpKeysFor(m.modeFor(m.back)).full, w, bodyHeight, st)
-	case m.run():
+		body = m.help.overlayView(m.helpLines(), m.helpScroll, w, bodyHeight)
+	case m.kind == kindRun:
 		body = m.runBody(w, bodyHeight)
-	case m.session:
+	case m.kind == kindSession:
 		body = m.sessionView(w, bodyHeight)
 	default:
 		body = m.panelView(w, bodyHeight)
@@ -66,7 +67,7 @@ func (m *model) render() string {
 	}
 	lines = append(lines, fitBlock(body, w, bodyHeight)...)
 	lines = append(lines, fitLine(status, w))
-	lines = append(lines, fitBlock(help, w, lineCount(help))...)
+	lines = append(lines, fitBlock(help, w, helpHeight)...)
 	lines = lines[:min(len(lines), max(m.height, 1))]
 	for i, l := range lines {
 		l = " " + l + " " // one column of margin on each side

@@ -194,8 +194,8 @@ func playDemo(ctx context.Context, p *tui.Program, sc *script.Scenario, o demoOp
 	cancel()
 	wg.Wait()
 	switch {
-	case errors.Is(uiErr, tui.ErrInterrupted):
-		return res, nil // ctrl+c is how a demo ends
+	case interruption(uiErr):
+		return res, uiErr // ctrl+c or a signal left questions unanswered
 	case uiErr != nil:
 		return res, interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case o.autoplay && runErr != nil:

@@ -279,7 +279,9 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
 	switch {
-	case uiErr != nil && !errors.Is(uiErr, tui.ErrInterrupted):
+	case interruption(uiErr):
+		return uiErr // ctrl+c or a signal left questions unanswered
+	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case errs.err() != nil:
 		return errs.err() // the exit status says an agent failed

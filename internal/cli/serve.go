@@ -266,6 +266,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if o.ssh.headless {
 		_, _ = fmt.Fprintf(e.stdout, "asktui serve: the inbox is open with no view here (ctrl+c or SIGTERM stops it)\n  %s\n", strings.ReplaceAll(status, "  ·  ", "\n  "))
 		<-ctx.Done()
+		if len(box.Waiting()) > 0 {
+			uiErr = context.Cause(ctx) // stopped with questions unanswered
+		}
 	} else {
 		p := tui.New(tui.Options{
 			Input: in, Output: out, Theme: theme, Session: true,
@@ -296,10 +299,8 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	wg.Wait()
 	switch {
-	case o.ssh.headless:
-		return nil // a signal is how a headless inbox is stopped
-	case errors.Is(uiErr, tui.ErrInterrupted):
-		return nil // ctrl+c is how the inbox is closed
+	case interruption(uiErr):
+		return uiErr // ctrl+c or a signal left questions unanswered
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	}

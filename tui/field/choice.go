@@ -11,6 +11,8 @@ package field
 import (
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -29,6 +31,9 @@ type ChoiceConfig struct {
 	Descriptions []string
 	// Multi makes the field a multi-select.
 	Multi bool
+	// NoOther leaves out the "Other" row: the question takes only its
+	// options (interaction.Question.NoOther).
+	NoOther bool
 	// Draft holds the answer in progress; nil starts a new one.
 	Draft *Draft
 	// Styles is asktui's look; nil picks the default for a dark terminal
@@ -51,15 +56,16 @@ type ChoiceConfig struct {
 // or takes a custom answer typed in its "Other" row. It renders only the
 // visible rows.
 type Choice struct {
-	labels []string
-	descs  []string
-	multi  bool
-	draft  *Draft
-	st     *styles.Styles
-	keys   *KeyMap
-	key    string
-	theme  huh.Theme
-	pos    huh.FieldPosition
+	labels  []string
+	descs   []string
+	multi   bool
+	noOther bool
+	draft   *Draft
+	st      *styles.Styles
+	keys    *KeyMap
+	key     string
+	theme   huh.Theme
+	pos     huh.FieldPosition
 
 	width, height int
 	focused       bool
@@ -109,6 +115,7 @@ func NewChoice(cfg ChoiceConfig) *Choice {
 	c := &Choice{
 		labels:          cfg.Labels,
 		multi:           cfg.Multi,
+		noOther:         cfg.NoOther,
 		draft:           cfg.Draft,
 		st:              cfg.Styles,
 		keys:            cfg.Keys,
@@ -145,9 +152,8 @@ func NewChoice(cfg ChoiceConfig) *Choice {
 		d.Chosen[first] = true
 		c.nChosen = 1
 	}
-	if d.OtherChosen && c.nChosen > 0 {
-		clear(d.Chosen)
-		c.nChosen = 0
+	if c.noOther {
+		d.OtherText, d.OtherChosen = "", false
 	}
 
 	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type"))
@@ -247,7 +253,12 @@ func (c *Choice) nf() int {
 }
 
 // nRows counts the displayed rows, the Other row included.
-func (c *Choice) nRows() int { return c.nf() + 1 }
+func (c *Choice) nRows() int {
+	if c.noOther {
+		return c.nf()
+	}
+	return c.nf() + 1
+}
 
 // optionAt maps a displayed row to its option index (len(labels) = Other).
 func (c *Choice) optionAt(row int) int {
@@ -274,12 +285,12 @@ func (c *Choice) rowOf(opt int) int {
 	return 0
 }
 
-func (c *Choice) onOther() bool { return c.row == c.nf() && !c.filterEditing }
+func (c *Choice) onOther() bool { return !c.noOther && c.row == c.nf() && !c.filterEditing }
 
 // sync clamps the cursor, mirrors it into the draft, gives focus to the
 // text input that should have it and marks the view stale.
 func (c *Choice) sync() tea.Cmd {
-	c.row = min(max(c.row, 0), c.nRows()-1)
+	c.row = min(max(c.row, 0), max(c.nRows()-1, 0))
 	c.draft.Cursor = c.optionAt(c.row)
 	c.viewOK = false
 	var cmd tea.Cmd
@@ -378,34 +389,106 @@ func (c *Choice) GetKey() string { return c.key }
 // GetValue returns the field's *Draft.
 func (c *Choice) GetValue() any { return c.draft }
 
-// ShortHelp returns the bindings that apply now, with help text that fits
-// the context: filter editing, the Other row, single- or multi-select. It
-// lists only keys that work in that context, the most important first.
-func (c *Choice) ShortHelp() []key.Binding {
+// Binding is one key the field answers to now, for an owner that
+// dispatches keys and draws help from one table.
+type Binding struct {
+	// Key is the binding, with the help text a full list shows.
+	Key key.Binding
+	// Answers reports that the key changes or confirms the answer
+	// (choosing, toggling, confirming); the others move the cursor or
+	// filter.
+	Answers bool
+	// Bar is the entry a one-line help bar shows for the key, or nil
+	// when the bar leaves it out (the second half of "↑/↓", say).
+	Bar *key.Binding
+}
+
+// Bindings returns the keys that act in the field's current state, most
+// important first: filter editing, the Other row, single- or
+// multi-select. Letters and digits typed where Typing reports true go to
+// the text input whether listed or not.
+func (c *Choice) Bindings() []Binding {
 	k := c.keys
+	bar := func(b key.Binding) *key.Binding { return &b }
 	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
+	moves := func(upBar string) []Binding {
+		return []Binding{
+			{Key: k.Up, Bar: bar(relabel(k.Up, upBar, "move"))},
+			{Key: k.Down},
+			{Key: k.PageUp},
+			{Key: k.PageDown},
+		}
+	}
+	var out []Binding
 	switch {
 	case c.filterEditing:
-		return []key.Binding{k.AcceptFilter, k.ClearFilter, relabel(k.Up, "↑/↓", "move")}
+		out = append(out,
+			Binding{Key: k.AcceptFilter, Bar: bar(k.AcceptFilter)},
+			Binding{Key: k.ClearFilter, Bar: bar(k.ClearFilter)})
+		out = append(out, moves("↑/↓")...)
+		out = append(out, Binding{Key: c.typeHelpFor("type the filter")})
+		return out
 	case c.onOther():
-		// k and j type text here: only the arrows move.
-		bs := []key.Binding{c.typeHelp, confirm, relabel(k.Up, "↑", "options")}
-		if c.filtered {
-			bs = append(bs, k.ClearFilter)
+		// Letters and digits are text here; only the arrows move.
+		up := relabel(k.Up, "↑", "options")
+		up.SetKeys("up")
+		pgup := k.PageUp
+		out = append(out, Binding{Key: c.typeHelpFor("type your answer"), Answers: true, Bar: bar(c.typeHelpFor("type"))})
+		if strings.TrimSpace(c.draft.OtherText) != "" {
+			out = append(out, Binding{Key: confirm, Answers: true, Bar: bar(confirm)})
 		}
-		return bs
+		out = append(out, Binding{Key: up, Bar: bar(up)}, Binding{Key: pgup})
+		if c.filtered {
+			out = append(out, Binding{Key: k.ClearFilter, Bar: bar(k.ClearFilter)})
+		}
+		return out
 	}
-	var bs []key.Binding
+	pick := k.Pick
+	if rows := min(c.nRows(), 9); rows < 9 {
+		pick = key.NewBinding(key.WithKeys(pickKeys[:rows]...), key.WithHelp("1-"+strconv.Itoa(rows), ""))
+	}
 	if c.multi {
-		bs = []key.Binding{k.Toggle, confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "toggle")}
+		pick = relabel(pick, pick.Help().Key, "toggle")
+		out = append(out,
+			Binding{Key: relabel(k.Toggle, "space/x", "toggle"), Answers: true, Bar: bar(k.Toggle)},
+			Binding{Key: confirm, Answers: true, Bar: bar(confirm)})
 	} else {
-		bs = []key.Binding{confirm, relabel(k.Up, "↑/↓", "move"), relabel(k.Pick, k.Pick.Help().Key, "choose")}
+		pick = relabel(pick, pick.Help().Key, "choose")
+		out = append(out, Binding{Key: confirm, Answers: true, Bar: bar(confirm)})
 	}
-	bs = append(bs, k.Filter)
+	out = append(out, moves("↑/↓")...)
+	if c.nRows() > 0 {
+		out = append(out, Binding{Key: pick, Answers: true, Bar: bar(pick)})
+	}
+	out = append(out, Binding{Key: k.Home}, Binding{Key: k.End})
+	if c.multi {
+		out = append(out, Binding{Key: k.SelectAll, Answers: true})
+	}
+	out = append(out, Binding{Key: k.Filter, Bar: bar(k.Filter)})
 	if c.filtered {
-		bs = append(bs, k.ClearFilter)
+		out = append(out, Binding{Key: k.ClearFilter, Bar: bar(k.ClearFilter)})
 	}
-	return bs
+	return out
+}
+
+// pickKeys are the digits of the Pick binding, in order.
+var pickKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// typeHelpFor is a help-only binding for typing text.
+func (c *Choice) typeHelpFor(desc string) key.Binding {
+	return relabel(c.typeHelp, "a-z", desc)
+}
+
+// ShortHelp returns the bindings that apply now, for a help bar (see
+// Bindings).
+func (c *Choice) ShortHelp() []key.Binding {
+	var out []key.Binding
+	for _, b := range c.Bindings() {
+		if b.Bar != nil {
+			out = append(out, *b.Bar)
+		}
+	}
+	return out
 }
 
 // confirmVerb is what Enter does, for the help.

@@ -170,27 +170,32 @@ func TestOtherTypingNeverPicks(t *testing.T) {
 	}
 }
 
-// Enter on an empty Other row confirms an empty answer: the owner asks
-// the human before sending it as skipped.
-func TestOtherEmptyEnterConfirmsNothing(t *testing.T) {
+// Enter on an empty Other row starts typing there, as Claude Code's own
+// "type something" row does: it confirms nothing, so no dialog about an
+// empty answer opens and the letters that follow are the answer.
+func TestOtherEmptyEnterStartsTyping(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(3)}, 60, 12)
 	press(c, kEnd, kDown)
 	if v := screen(c); !strings.Contains(v, "type your own answer") {
 		t.Fatalf("placeholder missing:\n%s", v)
 	}
 	press(c, kEnter)
-	if !c.Confirmed() || c.Draft().Answered() || c.Draft().OtherChosen {
-		t.Fatalf("Enter on an empty Other: confirmed %v answered %v", c.Confirmed(), c.Draft().Answered())
+	if c.Confirmed() || c.Draft().Answered() || !c.Typing() {
+		t.Fatalf("Enter on an empty Other: confirmed %v answered %v typing %v", c.Confirmed(), c.Draft().Answered(), c.Typing())
 	}
-	press(c, ch('a'))
-	if c.Confirmed() {
-		t.Fatal("Confirmed must report only the last key")
+	press(c, ch('n'), ch('o'))
+	if text, ok := c.Draft().Custom(); !ok || text != "no" {
+		t.Fatalf("custom = %q %v, want the letters typed after Enter", text, ok)
+	}
+	press(c, kEnter)
+	if !c.Confirmed() {
+		t.Fatal("Enter on typed Other text must confirm it")
 	}
 }
 
-// Typed Other text replaces a single-select choice too: it is the answer
-// however the human leaves the row.
-func TestSingleOtherReplacesTheChoice(t *testing.T) {
+// Typed Other text replaces a single-select choice: the choice is set
+// aside, visibly, and comes back when the text is erased.
+func TestSingleOtherSetsTheChoiceAside(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(3)}, 60, 12)
 	d := c.Draft()
 	press(c, kDown, kEnter) // choose option 1
@@ -199,12 +204,20 @@ func TestSingleOtherReplacesTheChoice(t *testing.T) {
 		t.Fatalf("replace hint missing:\n%s", v)
 	}
 	press(c, typed("mine")...)
-	if got := chosenIdx(d); len(got) != 0 || !d.OtherChosen {
-		t.Fatalf("typing into Other: chosen %v other %v", got, d.OtherChosen)
+	if got := chosenIdx(d); !slices.Equal(got, []int{1}) || !d.OtherChosen {
+		t.Fatalf("typing into Other: chosen %v other %v, want the choice kept aside", got, d.OtherChosen)
 	}
 	if text, ok := d.Custom(); !ok || text != "mine" {
 		t.Fatalf("custom = %q %v", text, ok)
 	}
+	if v := screen(c); !strings.Contains(v, "replaces the option chosen above;") {
+		t.Fatalf("the screen must say the text replaces the choice:\n%s", v)
+	}
+	press(c, kBksp, kBksp, kBksp, kBksp)
+	if got := chosenIdx(d); !slices.Equal(got, []int{1}) || d.OtherChosen || !d.Answered() {
+		t.Fatalf("erasing the text: chosen %v other %v, want the choice back", got, d.OtherChosen)
+	}
+	press(c, typed("mine")...)
 	press(c, kUp, kEnter) // choose option 2: the text stays, unchosen
 	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || d.OtherChosen || d.OtherText != "mine" {
 		t.Fatalf("choosing an option: chosen %v other %v text %q", got, d.OtherChosen, d.OtherText)
@@ -221,7 +234,10 @@ func TestMultiEnterWithNothingCheckedTakesTheCursorOption(t *testing.T) {
 	}
 }
 
-func TestMultiOtherReplacesChecks(t *testing.T) {
+// Typing on Other sets the checked options aside: they stay checked but
+// dimmed, a line says the text replaces them, the answer leaves them out,
+// and they count again once the text is erased.
+func TestMultiOtherSetsChecksAside(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(3), Multi: true}, 60, 12)
 	d := c.Draft()
 	press(c, kSpace, kDown, kSpace) // check 0 and 1
@@ -230,21 +246,47 @@ func TestMultiOtherReplacesChecks(t *testing.T) {
 		t.Fatalf("replace hint missing:\n%s", v)
 	}
 	press(c, typed("mine")...)
-	if got := chosenIdx(d); len(got) != 0 || !d.OtherChosen {
-		t.Fatalf("typing into Other: chosen %v other %v", got, d.OtherChosen)
+	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1}) || !d.OtherChosen {
+		t.Fatalf("typing into Other: chosen %v other %v, want the checks kept aside", got, d.OtherChosen)
 	}
-	if v := screen(c); strings.Contains(v, "[✓] Option") || !strings.Contains(v, "[✓] Other: mine") {
+	if v := screen(c); !strings.Contains(v, "replaces the options checked above;") || !strings.Contains(v, "[✓] Other: mine") {
 		t.Fatalf("checks after typing:\n%s", v)
 	}
-	press(c, kUp, kSpace) // check option 2
-	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || d.OtherChosen || d.OtherText != "mine" {
+	if !strings.Contains(c.View(), c.g.aside) {
+		t.Fatal("the checks set aside must be drawn dimmed")
+	}
+	press(c, kBksp, kBksp, kBksp, kBksp)
+	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1}) || d.OtherChosen {
+		t.Fatalf("emptied Other: chosen %v other %v, want the checks back", got, d.OtherChosen)
+	}
+	press(c, typed("mine")...)
+	press(c, kUp, kSpace) // check option 2: the options count again
+	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1, 2}) || d.OtherChosen || d.OtherText != "mine" {
 		t.Fatalf("checking an option: chosen %v other %v text %q", got, d.OtherChosen, d.OtherText)
 	}
-	// Emptying the text un-chooses Other.
-	press(c, kDown)
-	press(c, kBksp, kBksp, kBksp, kBksp)
-	if d.OtherChosen || d.OtherText != "" {
-		t.Fatalf("emptied Other: chosen %v text %q", d.OtherChosen, d.OtherText)
+}
+
+// A question that takes only its options has no Other row: the cursor
+// stops at the last option and 1–9 never reaches past it.
+func TestNoOther(t *testing.T) {
+	c := newChoice(t, ChoiceConfig{Labels: []string{"Allow once", "Reject"}, NoOther: true}, 60, 12)
+	press(c, kDown, kDown, kDown)
+	if v := screen(c); strings.Contains(v, "Other") {
+		t.Fatalf("an Other row is drawn:\n%s", v)
+	}
+	if c.Typing() || c.Draft().Cursor != 1 {
+		t.Fatalf("cursor %d typing %v, want the last option", c.Draft().Cursor, c.Typing())
+	}
+	press(c, ch('3'))
+	if c.Confirmed() || c.Draft().Answered() {
+		t.Fatal("3 picked a row past the options")
+	}
+	press(c, ch('x'))
+	if c.Draft().OtherText != "" {
+		t.Fatal("letters were typed into an Other row that is not there")
+	}
+	if h := c.Height(50); h != 2 {
+		t.Fatalf("Height = %d, want the two options", h)
 	}
 }
 
@@ -591,7 +633,7 @@ func TestHelpIsContextual(t *testing.T) {
 		t.Fatalf("multi help: %s", h)
 	}
 	single := newChoice(t, ChoiceConfig{Labels: numbered(3), ConfirmHelp: "submit"}, 40, 6)
-	if h := joined(single); !strings.Contains(h, "1-9 choose") || !strings.Contains(h, "enter submit") || strings.Contains(h, "toggle") {
+	if h := joined(single); !strings.Contains(h, "1-4 choose") || !strings.Contains(h, "enter submit") || strings.Contains(h, "toggle") {
 		t.Fatalf("single help: %s", h)
 	}
 	press(single, ch('/'))
@@ -600,11 +642,16 @@ func TestHelpIsContextual(t *testing.T) {
 	}
 	press(single, kEsc, kEnd, kDown)
 	// On the Other row letters type: no "a-z"-shadowed keys (k, j) are
-	// offered, only the arrows.
-	if h := joined(single); !strings.Contains(h, "a-z type") || !strings.Contains(h, "enter submit") ||
-		strings.Contains(h, "k") && strings.Contains(h, "↑/k") || strings.Contains(h, "1-9") || strings.Contains(h, "/ filter") {
+	// offered, only the arrows; Enter confirms only typed text.
+	if h := joined(single); !strings.Contains(h, "a-z type") || strings.Contains(h, "enter") ||
+		strings.Contains(h, "k") && strings.Contains(h, "↑/k") || strings.Contains(h, "1-") || strings.Contains(h, "/ filter") {
 		t.Fatalf("Other help: %s", h)
 	}
+	press(single, ch('x'))
+	if h := joined(single); !strings.Contains(h, "enter submit") {
+		t.Fatalf("Other help with text: %s", h)
+	}
+	press(single, kBksp)
 	press(single, kUp)
 	if h := joined(single); strings.Contains(h, "a-z") {
 		t.Fatalf("the typing help shows off the Other row: %s", h)

@@ -19,9 +19,11 @@ type Draft struct {
 	Chosen []bool
 	// OtherText is the text typed in the "Other" row.
 	OtherText string
-	// OtherChosen reports that the answer is OtherText (a custom answer). It
-	// excludes the options: typing Other text clears Chosen and choosing an
-	// option clears OtherChosen.
+	// OtherChosen reports that the answer is OtherText (a custom answer).
+	// It replaces the options, never supplements them: while it is set,
+	// the options in Chosen are set aside (kept, shown dimmed, left out of
+	// the answer) and count again once the text is erased; choosing an
+	// option clears it.
 	OtherChosen bool
 	// Filter is the filter text applied to the options ("" = none).
 	Filter string

@@ -15,8 +15,10 @@ import (
 const (
 	otherLabel      = "Other — type your own answer"
 	otherPrefix     = "Other: "
-	replacesHint    = "replaces the options above"
-	replacesOne     = "replaces the option chosen above"
+	replacesHint    = "typing here sets the options checked above aside"
+	replacesOne     = "typing here sets the option chosen above aside"
+	asideHint       = "replaces the options checked above; erase it and they count again"
+	asideOne        = "replaces the option chosen above; erase it and it counts again"
 	noMatches       = "no matches"
 	recommendedText = "★ Recommended"
 	recommended     = "(recommended)"
@@ -113,6 +115,7 @@ type glyphs struct {
 	nums             [9]string
 	noNum            string
 	on, off          string // chosen / not chosen marker, same width, trailing space
+	aside            string // a chosen marker set aside by Other text, dimmed
 	prefixW          int    // columns before a label
 	indent           string // prefixW spaces
 	badge            string
@@ -139,6 +142,8 @@ func newGlyphs(st *styles.Styles, multi bool) glyphs {
 	mw := max(lipgloss.Width(on), lipgloss.Width(off))
 	g.on = on + strings.Repeat(" ", mw-lipgloss.Width(on)+1)
 	g.off = off + strings.Repeat(" ", mw-lipgloss.Width(off)+1)
+	plainOn := ansi.Strip(on)
+	g.aside = o.Description.Render(plainOn) + strings.Repeat(" ", mw-lipgloss.Width(plainOn)+1)
 	g.prefixW = cw + 1 + len(g.noNum) + mw + 1
 	g.indent = strings.Repeat(" ", g.prefixW)
 	g.badge = o.Recommended.Render(recommendedText)
@@ -222,9 +227,9 @@ func (c *Choice) labelWidth() int { return max(c.viewWidth()-c.g.prefixW, 1) }
 // rowKey identifies a rendered option row: the option, and the state its
 // look depends on.
 type rowKey struct {
-	opt      int32
-	slot     int8 // the number shown (0–8), or -1
-	cur, chk bool
+	opt             int32
+	slot            int8 // the number shown (0–8), or -1
+	cur, chk, aside bool
 }
 
 // checkCaches empties the layout and row caches when the width changed or
@@ -279,8 +284,17 @@ func (c *Choice) rowHeight(row int) int {
 	return c.layout(c.optionAt(row)).height()
 }
 
+// otherHint says what the Other text does to the options checked: while
+// text is typed they are set aside, and they come back when it is erased.
 func (c *Choice) otherHint() string {
-	if c.nChosen > 0 && (c.draft.OtherText != "" || c.focused && c.onOther()) {
+	switch {
+	case c.nChosen == 0 || c.noOther:
+		return ""
+	case c.draft.OtherChosen && c.multi:
+		return asideHint
+	case c.draft.OtherChosen:
+		return asideOne
+	case c.focused && c.onOther():
 		if c.multi {
 			return replacesHint
 		}
@@ -289,11 +303,16 @@ func (c *Choice) otherHint() string {
 	return ""
 }
 
-func (c *Choice) otherHeight() int {
-	if c.otherHint() != "" {
-		return 2
+func (c *Choice) otherHeight() int { return 1 + len(c.otherHintLines()) }
+
+// otherHintLines is the hint under the Other row, wrapped to the label
+// column (at most two lines).
+func (c *Choice) otherHintLines() []string {
+	h := c.otherHint()
+	if h == "" {
+		return nil
 	}
-	return 1
+	return wrapCap(h, c.labelWidth(), 2)
 }
 
 // numSlot is the number shown beside row (0 for "1."), or -1 for none:
@@ -305,7 +324,8 @@ func (c *Choice) numSlot(row int) int {
 	return -1
 }
 
-// lead is the cursor, number and marker columns of a row.
+// lead is the cursor, number and marker columns of a row; a chosen
+// option set aside by Other text has a dimmed marker.
 func (c *Choice) lead(row int, cur, chosen bool) string {
 	g := &c.g
 	var b strings.Builder
@@ -320,9 +340,12 @@ func (c *Choice) lead(row int, cur, chosen bool) string {
 	} else {
 		b.WriteString(g.noNum)
 	}
-	if chosen {
+	switch {
+	case chosen && row < c.nf() && c.draft.OtherChosen:
+		b.WriteString(g.aside)
+	case chosen:
 		b.WriteString(g.on)
-	} else {
+	default:
 		b.WriteString(g.off)
 	}
 	return b.String()
@@ -333,7 +356,7 @@ func (c *Choice) lead(row int, cur, chosen bool) string {
 func (c *Choice) appendOption(dst []string, row, opt int, cur bool) []string {
 	chosen := c.draft.Chosen[opt]
 	c.checkCaches()
-	k := rowKey{opt: int32(opt), slot: int8(c.numSlot(row)), cur: cur, chk: chosen}
+	k := rowKey{opt: int32(opt), slot: int8(c.numSlot(row)), cur: cur, chk: chosen, aside: chosen && c.draft.OtherChosen}
 	if lines, ok := c.rows[k]; ok {
 		return append(dst, lines...)
 	}
@@ -349,6 +372,8 @@ func (c *Choice) renderOption(dst []string, row, opt int, cur, chosen bool) []st
 	switch {
 	case cur:
 		style = &c.p.focused
+	case chosen && c.draft.OtherChosen:
+		style = &c.p.desc // set aside by the Other text
 	case chosen:
 		style = &c.p.chosen
 	}
@@ -406,8 +431,8 @@ func (c *Choice) appendOther(dst []string, row int, cur bool) []string {
 		body = style.Render(ansi.Truncate(otherLabel, lw, ellipsis))
 	}
 	dst = append(dst, fitWidth(c.lead(row, cur, d.OtherChosen)+body, c.viewWidth()))
-	if h := c.otherHint(); h != "" {
-		dst = append(dst, c.g.indent+o.Description.Render(ansi.Truncate(h, lw, ellipsis)))
+	for _, h := range c.otherHintLines() {
+		dst = append(dst, c.g.indent+o.Description.Render(h))
 	}
 	return dst
 }
@@ -416,6 +441,9 @@ func (c *Choice) appendOther(dst []string, row int, cur bool) []string {
 func (c *Choice) appendRow(dst []string, row int) []string {
 	cur := c.focused && row == c.row
 	if row >= c.nf() {
+		if c.noOther {
+			return dst
+		}
 		return c.appendOther(dst, row, cur)
 	}
 	return c.appendOption(dst, row, c.optionAt(row), cur)

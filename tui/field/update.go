@@ -224,14 +224,17 @@ func (c *Choice) toggleAll() {
 // confirms an answer the human did not see: on an option row it takes
 // that option (single-select), or, with nothing checked yet, checks it
 // (multi-select, as gum choose --no-limit does). On the Other row it
-// confirms the typed text, or an empty answer, which the owner decides
-// about (asking before it sends a skipped question).
+// confirms the typed text; with none typed it does nothing.
 func (c *Choice) confirm() tea.Cmd {
 	d := c.draft
 	if c.onOther() {
-		if strings.TrimSpace(d.OtherText) != "" && c.nChosen == 0 {
-			d.OtherChosen = true
+		if strings.TrimSpace(d.OtherText) == "" {
+			// Nothing typed yet: Enter starts typing here (the row's
+			// input has the keys already), as Claude Code's own "type
+			// something" row does; it never sends an empty answer.
+			return nil
 		}
+		d.OtherChosen = true
 		return c.finish()
 	}
 	if c.nf() == 0 {
@@ -257,16 +260,10 @@ func (c *Choice) editOther(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	d.OtherText = v
-	if strings.TrimSpace(v) == "" {
-		d.OtherChosen = false
-	} else if !d.OtherChosen {
-		// A custom answer replaces the options, never supplements them.
-		d.OtherChosen = true
-		if c.nChosen > 0 {
-			clear(d.Chosen)
-			c.nChosen = 0
-		}
-	}
+	// A custom answer replaces the options, never supplements them: the
+	// options checked stay checked but set aside (drawn dimmed, the answer
+	// leaves them out), and count again once the text is erased.
+	d.OtherChosen = strings.TrimSpace(v) != ""
 	return cmd
 }
 

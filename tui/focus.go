@@ -1,0 +1,452 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// This file is the focus model: which kind of program this is, which
+// pane has the keys, and the one table from focus to pane that both
+// dispatches keys and draws the help. A key acts only through an action
+// the focused pane lists now, so the help bar and the ? overlay list
+// exactly the keys that act; the arrival hold (hold.go) sits in the one
+// place every key goes through, handleKey.
+
+// keyMsg is a key press, from the keyboard or from Program.Press.
+type keyMsg = tea.KeyPressMsg
+
+// kind is which program this is, set once at construction.
+type kind int
+
+const (
+	// kindOneShot is `asktui ask`: the question panel alone, one request.
+	kindOneShot kind = iota
+	// kindSession is the session view (`serve`, `demo`, SSH views): the
+	// inbox of waiting requests, the agents' activity and the panel.
+	kindSession
+	// kindRun is the conversation view (`asktui run`): the agents'
+	// transcripts and prompt editor, and the inbox of their questions.
+	kindRun
+)
+
+// many reports whether requests come and go while the program runs (the
+// session and conversation views), as opposed to the one-shot question.
+func (k kind) many() bool { return k != kindOneShot }
+
+// focus is the pane that has the keys: the one stored value of the state
+// machine. mode() refines it with what the panel shows.
+type focus int
+
+const (
+	focusPanel      focus = iota // the question panel (its form, review, dialog or note)
+	focusInbox                   // the list of waiting requests
+	focusActivity                // the activity pane (session view)
+	focusPast                    // the past answers
+	focusHelp                    // the ? overlay, over the pane in m.back
+	focusPrompt                  // the prompt editor (conversation view)
+	focusTranscript              // an agent's transcript (conversation view)
+	focusAgents                  // the agent picker (conversation view)
+)
+
+// mode is what the screen is doing: the focus, refined by the panel's own
+// focus (its form, the review step, a dialog, the note editor) and by
+// whether anything waits.
+//
+//	idle ──arrival──▶ question ◀──tab──▶ review
+//	  question/review ──esc, submit with gaps──▶ confirm ──y/n──▶ back
+//	  question ──n──▶ note ──enter/esc──▶ question
+//	  any ──?/f1──▶ help ──esc──▶ back
+//	  question/review/idle ──ctrl+g──▶ inbox ──enter/esc──▶ question
+//	  question/review/idle ──ctrl+t──▶ activity (transcript in run) ──esc──▶ back
+//	  question/review/idle ──ctrl+o──▶ past ──esc──▶ back
+//	  run: prompt ◀──ctrl+e / ctrl+g──▶ question; ctrl+l agents
+type mode int
+
+const (
+	modeIdle       mode = iota // nothing waits: the session's activity, or an empty panel
+	modeQuestion               // a question of the request shown
+	modeReview                 // the review step of the request shown
+	modeConfirm                // a confirmation dialog over the panel
+	modeNote                   // the note editor over the panel
+	modeInbox                  // moving through the waiting requests
+	modeActivity               // scrolling the activity
+	modePast                   // browsing past answers
+	modeHelp                   // the full help
+	modePrompt                 // writing to an agent (asktui run)
+	modeTranscript             // moving through an agent's transcript
+	modeAgents                 // choosing an agent
+)
+
+// mode returns the current mode.
+func (m *model) mode() mode { return m.modeFor(m.focus) }
+
+// modeFor returns the mode the screen would be in with focus f.
+func (m *model) modeFor(f focus) mode {
+	switch f {
+	case focusHelp:
+		return modeHelp
+	case focusPast:
+		return modePast
+	case focusActivity:
+		return modeActivity
+	case focusInbox:
+		if len(m.requests) > 0 {
+			return modeInbox
+		}
+	case focusTranscript:
+		if m.conv() != nil {
+			return modeTranscript
+		}
+	case focusAgents:
+		return modeAgents
+	case focusPrompt:
+		if m.kind == kindRun {
+			return modePrompt
+		}
+	}
+	r := m.activeRequest()
+	switch {
+	case r == nil && m.kind == kindRun:
+		return modePrompt
+	case r == nil:
+		return modeIdle
+	}
+	switch m.panel.sub {
+	case subConfirm:
+		return modeConfirm
+	case subNote:
+		return modeNote
+	}
+	if r.reviewing() {
+		return modeReview
+	}
+	return modeQuestion
+}
+
+// grade says how the arrival hold treats an action's key.
+type grade int
+
+const (
+	// gradeMove moves, scrolls or opens a pane: it acts at once, even
+	// while keys are held, unless the key types text (a letter or digit
+	// pressed while held is always dropped).
+	gradeMove grade = iota
+	// gradeAnswer answers, types, or opens a dialog or editor about what
+	// is shown: it is dropped while keys are held.
+	gradeAnswer
+)
+
+// action is one key a pane answers to now: its binding (the keys, and the
+// help text both the bar and the overlay show), what it does, and how the
+// hold treats it. A pane lists only the actions that act in its current
+// state, so the help is true by construction.
+type action struct {
+	key   key.Binding
+	do    func(keyMsg) tea.Cmd
+	grade grade
+	// bar shows the action in the one-line help bar; bar is the entry
+	// shown there instead of key's help when set (one entry for ↑ and ↓,
+	// say), and hidden keeps a second half of such a pair out of the bar.
+	bar    bool
+	barKey *key.Binding
+	// keep keeps the action in the bar when the screen is too narrow for
+	// every key (declining, say); the pane's main key and then the help
+	// key come before any other.
+	keep   bool
+	isHelp bool
+	// section groups the overlay's list.
+	section string
+}
+
+// move and answer build actions of each grade.
+func move(b key.Binding, do func(keyMsg) tea.Cmd) action {
+	return action{key: b, do: do, grade: gradeMove}
+}
+
+func answer(b key.Binding, do func(keyMsg) tea.Cmd) action {
+	return action{key: b, do: do, grade: gradeAnswer}
+}
+
+// inBar shows a in the help bar, as b when one is given.
+func (a action) inBar(b ...key.Binding) action {
+	a.bar = true
+	if len(b) > 0 {
+		a.barKey = &b[0]
+	}
+	return a
+}
+
+// kept shows a in the help bar and keeps it there on a narrow screen.
+func (a action) kept(b ...key.Binding) action {
+	a = a.inBar(b...)
+	a.keep = true
+	return a
+}
+
+// in puts a in an overlay section.
+func (a action) in(section string) action {
+	a.section = section
+	return a
+}
+
+// nothing is the do of an action whose effect is its grade alone.
+func nothing(keyMsg) tea.Cmd { return nil }
+
+// pane is the contract of every part of the screen that can have the
+// keys, after soft-serve's common.Component: it lists the actions that
+// act now, and when a text input of it has the keys, what takes the keys
+// no action matched (a printable key, a paste). Its view is drawn by the
+// layout, which gives it its size.
+type pane interface {
+	// actions are the keys the pane answers to now, most important
+	// first: dispatch tries them in order, the help lists them.
+	actions() []action
+	// typist takes a key or paste no action matched when a text input of
+	// the pane has the keys (it types); nil when none has.
+	typist() func(tea.Msg) tea.Cmd
+}
+
+// acting returns p's actions that can act: an action whose every key an
+// earlier one takes (tab and enter completing in the prompt, say, before
+// enter sends) never acts, so neither dispatch nor help sees it.
+// Help-only entries (keys no press produces, like "a-z type") stay.
+func acting(p pane) []action {
+	acts := p.actions()
+	out := acts[:0:0]
+	taken := map[string]bool{}
+	for _, a := range acts {
+		keys := a.key.Keys()
+		shadowed := len(keys) > 0
+		for _, k := range keys {
+			if !taken[k] {
+				shadowed = false
+			}
+		}
+		if shadowed && !helpOnly(a.key) {
+			continue
+		}
+		for _, k := range keys {
+			taken[k] = true
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// helpOnly reports whether b is an entry of the help no key matches
+// (its keys start with a NUL, as "a-z type" and "@ mention" do).
+func helpOnly(b key.Binding) bool {
+	keys := b.Keys()
+	return len(keys) > 0 && len(keys[0]) > 0 && keys[0][0] == 0
+}
+
+// paneFor is the one table from focus to pane. Everything that acts on a
+// key, and everything the help shows, goes through it.
+func (m *model) paneFor(f focus) pane {
+	switch m.modeFor(f) {
+	case modeHelp:
+		return helpPane{m, f}
+	case modeQuestion, modeReview, modeConfirm, modeNote:
+		return panelPane{m, f}
+	case modeInbox:
+		return inboxKeys{m, f}
+	case modeActivity:
+		return activityKeys{m, f}
+	case modePast:
+		return pastKeys{m, f}
+	case modePrompt:
+		return promptKeys{m, f}
+	case modeTranscript:
+		return transcriptKeys{m, f}
+	case modeAgents:
+		return agentsKeys{m, f}
+	}
+	return idleKeys{m, f}
+}
+
+// handleKey is the one place a key goes through: quit first, then the
+// focused pane's actions, then its text input. A key that would answer or
+// type is dropped while the hold is on (see hold.go). A scripted key
+// (Program.Press) is aimed at what it was written for and skips the hold.
+func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
+	if key.Matches(msg, m.keys.Global.Quit) {
+		// A clean quit, reported as an interruption by Program.Run when
+		// it leaves questions unanswered: a tea.Interrupt would tear the
+		// program down as killed.
+		m.quitting = true
+		m.interrupted = len(m.requests) > 0
+		return tea.Quit
+	}
+	p := m.paneFor(m.focus)
+	for _, a := range acting(p) {
+		if !key.Matches(msg, a.key) {
+			continue
+		}
+		if !scripted && m.holding() && (a.grade == gradeAnswer || isText(msg)) {
+			return m.drop()
+		}
+		return a.do(msg)
+	}
+	if t := p.typist(); t != nil {
+		if !scripted && m.holding() {
+			return m.drop()
+		}
+		return t(msg)
+	}
+	return nil
+}
+
+// paste hands pasted text to the focused pane's text input, if it has one
+// with the keys; it is typing, so the hold drops it.
+func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
+	t := m.paneFor(m.focus).typist()
+	switch {
+	case t == nil:
+		return nil
+	case m.holding():
+		return m.drop()
+	}
+	return t(msg)
+}
+
+// isText reports whether a key types text: a printable key without
+// ctrl, alt or another modifier.
+func isText(msg keyMsg) bool {
+	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
+}
+
+// globals are the keys of the program as a whole, after the focused
+// pane's own: switching panes and requests, the help, quitting. typing
+// says a text input has the keys, so "?" is text and only F1 opens the
+// help. They are offered from the panel, the idle screen, the prompt and
+// the panes the human moves through; a dialog, the note editor, the
+// overlay and the agent picker offer only quit.
+func (m *model) globals(f focus, typing bool) []action {
+	g := m.keys.Global
+	var out []action
+	n := len(m.requests)
+	if m.kind.many() && n > 1 {
+		out = append(out,
+			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")),
+			move(g.PrevRequest, func(keyMsg) tea.Cmd { return m.switchRequest(-1) }),
+		)
+	}
+	switch m.kind {
+	case kindSession:
+		if n > 0 && f != focusInbox {
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar())
+		}
+		if f != focusActivity {
+			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar())
+		}
+		if f != focusPast {
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+		}
+	case kindRun:
+		if n > 0 && f != focusInbox {
+			help := "inbox"
+			if n == 1 {
+				help = "open the question"
+			}
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)))
+		}
+		if m.modeFor(f) != modePrompt && m.conv() != nil {
+			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.focus = focusPrompt; return nil }).inBar())
+		}
+		if f != focusTranscript && m.conv() != nil {
+			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar())
+		}
+		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar())
+		if f != focusPast {
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+		}
+	}
+	out = append(out, m.helpAction(typing).kept(), m.quitAction())
+	for i := range out {
+		out[i].section = "Everywhere"
+	}
+	return out
+}
+
+// helpAction opens the overlay; while typing only F1 does.
+func (m *model) helpAction(typing bool) action {
+	b := m.keys.Global.Help
+	if typing {
+		b = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", b.Help().Desc))
+	}
+	a := move(b, func(keyMsg) tea.Cmd {
+		m.back, m.focus = m.focus, focusHelp
+		m.helpScroll = 0
+		return nil
+	})
+	a.isHelp = true
+	return a
+}
+
+// quitAction is shown in the help only: handleKey quits before any pane
+// sees the key. A view over SSH only closes itself.
+func (m *model) quitAction() action {
+	b := m.keys.Global.Quit
+	if m.remote {
+		b = relabel(b, b.Help().Key, "close this view")
+	}
+	return move(b, nothing).in("Everywhere")
+}
+
+// idleKeys are the keys while nothing waits: the session view scrolls its
+// activity; the one-shot view only waits.
+type idleKeys struct {
+	m *model
+	f focus // the focus it has the keys for
+}
+
+func (p idleKeys) actions() []action {
+	m := p.m
+	var out []action
+	if m.kind == kindSession {
+		out = m.activityScroll(false)
+	}
+	return append(out, m.globals(p.f, false)...)
+}
+
+func (p idleKeys) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// openInbox moves the keys to the list of waiting requests; with one
+// request waiting it opens that one, as the human asked for it.
+func (m *model) openInbox() tea.Cmd {
+	switch len(m.requests) {
+	case 0:
+		return nil
+	case 1:
+		m.show(0)
+		m.focus = focusPanel
+		return nil
+	}
+	m.focus = focusInbox
+	m.inbox.cursor = m.active
+	return nil
+}
+
+func (m *model) openPast() {
+	m.focus = focusPast
+	m.past.open()
+}
+
+func (m *model) openTranscript() tea.Cmd {
+	c := m.conv()
+	if c == nil {
+		return nil
+	}
+	m.focus = focusTranscript
+	c.view.cursor = max(len(c.items)-1, 0)
+	return nil
+}
+
+func (m *model) openAgents() tea.Cmd {
+	m.focus = focusAgents
+	m.picker.open(m.convs, m.activeConv, m.launcher)
+	return nil
+}
+
+// page is the rows a page scroll moves in the activity.
+func (m *model) page() int { return max(m.bodyHeight()-2, 1) }

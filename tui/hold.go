@@ -1,0 +1,207 @@
+package tui
+
+import (
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The arrival hold: a key answers only what the human has seen.
+//
+// The keys act on one thing at a time, the target: the request the panel
+// shows, or the prompt editor of the conversation shown. Whenever the
+// target changes without the human choosing it (a request arrives on any
+// screen, busy or idle; the one shown is answered on another view,
+// withdrawn or times out and the next takes its place; the program moves
+// the keys from a request to the prompt), keys that answer or type are
+// held: dropped, never delivered later, until the new target has been on
+// screen for holdShown and the keyboard has been quiet for holdQuiet.
+// There is no upper bound: a human who keeps typing keeps the hold on.
+// Navigation (arrows, scrolling, opening a pane) acts at once. The
+// human's own moves (opening a request from the inbox, ctrl+n/p, ctrl+g
+// on the one question waiting, the agent picker) are not held, and nor
+// are scripted keys (Program.Press), which are aimed.
+//
+//	       program changes the target             quiet ≥ holdQuiet and
+//	free ─────────────────────────────▶ held ───▶ on screen ≥ holdShown ──▶ free
+//	 ▲                                   │  ▲
+//	 │        the human chooses it       │  │ a key or paste: dropped,
+//	 └───────────────────────────────────┘  └ the quiet starts again
+//
+// Browsers treat permission prompts the same way (an input delay after a
+// prompt appears, whatever came before); crush's OpenDialogWithGrace is
+// the model. The time on screen counts only while the target is drawn:
+// a request that arrived behind the help overlay starts counting when the
+// overlay closes. One frame is added, since a change is drawn at the next
+// frame at the latest.
+//
+// Every Update ends in observe, which notices a change of target
+// whatever caused it, so no path that swaps what is shown can skip the
+// hold.
+const (
+	holdShown = 500 * time.Millisecond
+	holdQuiet = 400 * time.Millisecond
+)
+
+// hold is the state of the arrival hold.
+type hold struct {
+	target string    // what the keys act on: "r<id>", "p<conversation>", or ""
+	held   bool      // answering and typing keys are dropped
+	since  time.Time // when the target came on screen; zero while it is not
+	seq    int       // tells the timer that checks the hold apart from older ones
+	timer  bool      // a check is scheduled for seq
+}
+
+// target names what the keys act on now: the request shown, when the
+// panel shows one; the prompt editor of the conversation shown; or
+// nothing.
+func (m *model) target() string {
+	if r := m.activeRequest(); r != nil && m.focus != focusPrompt {
+		return "r" + strconv.FormatUint(r.id, 10)
+	}
+	if m.kind == kindRun {
+		if c := m.conv(); c != nil && m.mode() == modePrompt {
+			return "p" + c.id
+		}
+	}
+	return ""
+}
+
+// targetVisible reports whether the target is on screen now.
+func (m *model) targetVisible() bool {
+	if m.hold.target == "" {
+		return false
+	}
+	mode := m.mode()
+	switch mode {
+	case modeQuestion, modeReview, modeConfirm, modeNote, modePrompt:
+		return true
+	case modeInbox:
+		// The inbox list sits above the panel, except on a narrow session
+		// screen, where it takes the whole body.
+		return m.kind == kindRun || m.frame().inboxRows > 0
+	case modeActivity:
+		return m.frame().wide
+	}
+	return false
+}
+
+// observe ends every Update: it notices a change of target, starts the
+// hold when the program made it, and counts the time on screen. chose is
+// set by the human's own moves during the Update.
+func (m *model) observe() tea.Cmd {
+	h := &m.hold
+	now := m.clock()
+	if t := m.target(); t != h.target {
+		first := h.target == "" && t != "" && t[0] == 'p' && !m.promptSeen
+		h.target, h.since = t, time.Time{}
+		h.held = t != "" && !first
+		h.seq++
+		h.timer = false
+		if t != "" && t[0] == 'p' {
+			m.promptSeen = true
+		}
+	}
+	if m.chose {
+		m.chose = false
+		if h.held {
+			h.held = false
+			h.seq++
+		}
+	}
+	if !h.held {
+		return nil
+	}
+	visible := m.targetVisible()
+	switch {
+	case visible && h.since.IsZero():
+		h.since = now
+		h.seq++
+		h.timer = false
+	case !visible && !h.since.IsZero():
+		h.since = time.Time{}
+		h.seq++
+		h.timer = false
+	}
+	if m.release(now) {
+		return nil
+	}
+	return m.holdTimer(now)
+}
+
+// release ends the hold when its target has been on screen long enough
+// and the keyboard has been quiet; it reports whether it did (or none was
+// on).
+func (m *model) release(now time.Time) bool {
+	h := &m.hold
+	if !h.held {
+		return true
+	}
+	if h.since.IsZero() || now.Sub(h.since) < holdShown+m.frameEvery || now.Sub(m.lastKey) < holdQuiet {
+		return false
+	}
+	h.held = false
+	h.seq++
+	return true
+}
+
+// holding reports whether keys that answer or type are dropped now,
+// ending a hold whose time is up first. It is asked when a key comes in,
+// after lastKey was set by it, so the quiet is measured to the key
+// before.
+func (m *model) holding() bool {
+	if !m.hold.held {
+		return false
+	}
+	saved := m.lastKey
+	m.lastKey = m.prevKey
+	released := m.release(m.clock())
+	m.lastKey = saved
+	return !released
+}
+
+// drop swallows a key while the hold is on; the quiet starts again from
+// it, so the timer is set anew.
+func (m *model) drop() tea.Cmd {
+	m.hold.seq++
+	m.hold.timer = false
+	return m.holdTimer(m.clock())
+}
+
+// holdTimer wakes the program when the hold could end, to take the cue off
+// the screen; one timer per state of the hold.
+func (m *model) holdTimer(now time.Time) tea.Cmd {
+	h := &m.hold
+	if !h.held || h.since.IsZero() || h.timer {
+		return nil
+	}
+	end := h.since.Add(holdShown + m.frameEvery)
+	if q := m.lastKey.Add(holdQuiet); q.After(end) {
+		end = q
+	}
+	h.timer = true
+	seq := h.seq
+	wait := max(end.Sub(now), time.Millisecond)
+	return tea.Tick(wait, func(time.Time) tea.Msg { return holdMsg{seq: seq} })
+}
+
+// checkHold ends the hold when its time is up, or waits again.
+func (m *model) checkHold(msg holdMsg) tea.Cmd {
+	h := &m.hold
+	if msg.seq != h.seq {
+		return nil
+	}
+	h.timer = false
+	now := m.clock()
+	if m.release(now) {
+		return nil
+	}
+	return m.holdTimer(now)
+}
+
+// heldFor reports whether the keys held are request r's, for the cue on
+// screen.
+func (m *model) heldFor(r *request) bool {
+	return m.hold.held && m.hold.target == "r"+strconv.FormatUint(r.id, 10)
+}
