@@ -29,7 +29,7 @@ func TestHookClaudeAnswersFromTheInbox(t *testing.T) {
 	go func() { served <- socket.Serve(ctx, l, provider, socket.Options{}) }()
 	defer func() { stop(); <-served }()
 
-	input, err := os.ReadFile("../../agent/claudehook/testdata/in/bash.json")
+	input, err := os.ReadFile("../../agent/hook/testdata/claude/in/bash.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestHookClaudeAnswersFromTheInbox(t *testing.T) {
 // TestHookClaudeWithoutInbox: with no inbox running the hook prints
 // nothing and exits 0, so Claude Code asks as usual.
 func TestHookClaudeWithoutInbox(t *testing.T) {
-	input, err := os.ReadFile("../../agent/claudehook/testdata/in/single.json")
+	input, err := os.ReadFile("../../agent/hook/testdata/claude/in/single.json")
 	if err != nil {
 		t.Fatal(err)
 	}
