@@ -281,4 +281,3 @@ func ClaudeConfig(exe string, timeout time.Duration) []byte {
 func decision(out map[string]any) ([]byte, error) {
 	return encode(map[string]any{"hookSpecificOutput": out})
 }
-
