@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// transcriptTail is how much of the end of a transcript WaitClaudeSettled
-// reads first: the tool call a permission prompt is about was written
+// transcriptTail is how much of the end of a transcript
+// WatchClaudeTranscript reads first: the tool call a permission prompt is about was written
 // just before the hook started.
 const transcriptTail = 8 << 20
 
@@ -21,58 +21,54 @@ const transcriptTail = 8 << 20
 // tool result) are skipped.
 const maxTranscriptLine = 16 << 20
 
-// ErrNoTranscript is returned by WaitClaudeSettled when the hook input
-// names no transcript to watch.
+// ErrNoTranscript is returned by WatchClaudeTranscript when the hook
+// input names no transcript to watch.
 var ErrNoTranscript = errors.New("the hook input names no transcript")
 
-// WaitClaudeSettled waits until Claude Code's transcript (in.TranscriptPath)
-// records the result of the tool call a PermissionRequest hook input is
-// about, and returns nil then; it returns ctx's error when ctx ends first.
+// ClaudeWatch follows Claude Code's transcript for the result of the tool
+// call a PermissionRequest hook is about. Make it with
+// WatchClaudeTranscript before asking, wait with Wait, and Close it.
 //
 // Claude Code shows its own permission dialog while the hook runs and
 // takes the first answer, without telling the hook (2.1.332 sends no
 // signal and keeps the hook's pipes open). Its transcript does tell: a
 // denial writes the tool's error result at once, an approval the tool's
-// result when it has run. The call is the tool_use block in the
-// transcript with in.ToolUseID, or, since PermissionRequest input has no
-// tool_use_id, the latest one with no result yet whose tool name and
-// input are in's. The file is polled every interval; it is read from its
-// last transcriptTail bytes on, and only ever appended to.
-func WaitClaudeSettled(ctx context.Context, in Input, every time.Duration) error {
+// result when it has run. The call is the tool_use block with
+// in.ToolUseID, or, since PermissionRequest input has no tool_use_id, the
+// latest one with no result yet whose tool name and input are in's.
+type ClaudeWatch struct {
+	path string
+	f    *os.File
+	r    *bufio.Reader
+	w    *transcriptWatch
+	done bool // the result was seen
+}
+
+// WatchClaudeTranscript starts following in.TranscriptPath: it reads what
+// the transcript holds now (its last transcriptTail bytes), so that a
+// result written from now on is told from those of earlier, identical
+// calls. A transcript that does not exist yet is opened by Wait.
+func WatchClaudeTranscript(in Input) (*ClaudeWatch, error) {
 	if in.TranscriptPath == "" {
-		return ErrNoTranscript
+		return nil, ErrNoTranscript
 	}
 	var want any
 	if err := json.Unmarshal(in.ToolInput, &want); err != nil {
-		return err
+		return nil, err
 	}
-	w := &transcriptWatch{id: in.ToolUseID, tool: in.ToolName, input: want, open: map[string]bool{}}
-	var f *os.File
-	defer func() {
-		if f != nil {
-			_ = f.Close()
-		}
-	}()
-	var r *bufio.Reader
+	c := &ClaudeWatch{path: in.TranscriptPath, w: &transcriptWatch{id: in.ToolUseID, tool: in.ToolName, input: want, open: map[string]bool{}}}
+	c.settled()
+	return c, nil
+}
+
+// Wait polls the transcript every interval until it records the call's
+// result, and returns nil then; it returns ctx's error when ctx ends
+// first.
+func (c *ClaudeWatch) Wait(ctx context.Context, every time.Duration) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		if f == nil {
-			// The transcript may not exist yet; try again next time.
-			if file, err := os.Open(in.TranscriptPath); err == nil {
-				f = file
-				skipPartial := false
-				if fi, err := f.Stat(); err == nil && fi.Size() > transcriptTail {
-					_, _ = f.Seek(fi.Size()-transcriptTail, io.SeekStart)
-					skipPartial = true
-				}
-				r = bufio.NewReaderSize(f, 64<<10)
-				if skipPartial {
-					_, _ = r.ReadSlice('\n')
-				}
-			}
-		}
-		if r != nil && w.read(r) {
+		if c.settled() {
 			return nil
 		}
 		select {
@@ -81,6 +77,42 @@ func WaitClaudeSettled(ctx context.Context, in Input, every time.Duration) error
 		case <-t.C:
 		}
 	}
+}
+
+// Close closes the transcript.
+func (c *ClaudeWatch) Close() error {
+	if c.f == nil {
+		return nil
+	}
+	return c.f.Close()
+}
+
+// settled reads what was appended since the last call, opening the
+// transcript when it is not open yet, and reports whether the call's
+// result is among it.
+func (c *ClaudeWatch) settled() bool {
+	if c.done {
+		return true
+	}
+	if c.f == nil {
+		f, err := os.Open(c.path)
+		if err != nil {
+			c.w.caughtUp = true // nothing written before the hook started
+			return false
+		}
+		c.f = f
+		skipPartial := false
+		if fi, err := f.Stat(); err == nil && fi.Size() > transcriptTail {
+			_, _ = f.Seek(fi.Size()-transcriptTail, io.SeekStart)
+			skipPartial = true
+		}
+		c.r = bufio.NewReaderSize(f, 64<<10)
+		if skipPartial {
+			_, _ = c.r.ReadSlice('\n')
+		}
+	}
+	c.done = c.w.read(c.r)
+	return c.done
 }
 
 // transcriptWatch follows a transcript for one tool call's result.

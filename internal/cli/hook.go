@@ -183,17 +183,22 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 			"%s ended its hook (%v): the prompt was settled there", c.name, context.Cause(ctx)))
 	})
 	defer stop()
-	if c.use == "claude" && in.HookEventName == "PermissionRequest" && in.TranscriptPath != "" {
-		watched := make(chan struct{})
-		defer func() { <-watched }()
-		defer settle(nil) // ends the watch before it is waited for
-		go func() {
-			defer close(watched)
-			if hook.WaitClaudeSettled(hctx, in, transcriptPoll) == nil {
-				settle(interaction.Errorf(interaction.CodeSettledElsewhere,
-					"answered in Claude Code's own permission dialog"))
-			}
-		}()
+	if c.use == "claude" && in.HookEventName == "PermissionRequest" {
+		// Read the transcript as it is before asking: a result written
+		// from now on is this call's.
+		if w, err := hook.WatchClaudeTranscript(in); err == nil {
+			defer func() { _ = w.Close() }()
+			watched := make(chan struct{})
+			defer func() { <-watched }()
+			defer settle(nil) // ends the watch before it is waited for
+			go func() {
+				defer close(watched)
+				if w.Wait(hctx, transcriptPoll) == nil {
+					settle(interaction.Errorf(interaction.CodeSettledElsewhere,
+						"answered in Claude Code's own permission dialog"))
+				}
+			}()
+		}
 	}
 	actx, cancel := withTimeout(hctx, timeout)
 	defer cancel()
