@@ -245,19 +245,19 @@ func suggestionLabel(raw json.RawMessage) (label, desc string) {
 }
 
 // ClaudeConfig returns the settings.json "hooks" block that registers exe
-// as the hook for AskUserQuestion and for every permission prompt, with
+// (with `hook claude`, then extra arguments such as --socket) as the hook for AskUserQuestion and for every permission prompt, with
 // Claude Code's timeout a little longer than the hook's own, so the hook
 // withdraws its question and lets Claude Code ask before it is killed.
 // The statusMessage shows in Claude Code's spinner while the
 // AskUserQuestion hook waits (its permission dialog hides any hook's
 // status, so that hook has none to show).
-func ClaudeConfig(exe string, timeout time.Duration) []byte {
+func ClaudeConfig(exe string, extra []string, timeout time.Duration) []byte {
 	secs := int(timeout / time.Second)
 	handler := func(status string) map[string]any {
 		h := map[string]any{
 			"type":    "command",
 			"command": exe,
-			"args":    []string{"hook", "claude", "--timeout", (timeout - 10*time.Second).String()},
+			"args":    append(append([]string{"hook", "claude"}, extra...), "--timeout", (timeout - 10*time.Second).String()),
 			"timeout": secs,
 		}
 		if status != "" {

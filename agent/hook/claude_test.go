@@ -258,7 +258,7 @@ func TestMalformedInputIsRefused(t *testing.T) {
 }
 
 func TestClaudeConfig(t *testing.T) {
-	out := ClaudeConfig("/usr/local/bin/asktui", 24*time.Hour)
+	out := ClaudeConfig("/usr/local/bin/asktui", nil, 24*time.Hour)
 	golden.RequireEqual(t, out)
 	var cfg map[string]any
 	if err := json.Unmarshal(out, &cfg); err != nil {

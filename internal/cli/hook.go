@@ -42,7 +42,7 @@ type hookCLI struct {
 	handle      func(context.Context, hook.Input, hook.Asker) ([]byte, error)
 	// config prints the hooks block for exe (the executable) or command
 	// (a shell command line that runs the hook).
-	config func(exe, command string, timeout time.Duration) []byte
+	config func(exe string, extra []string, command string, timeout time.Duration) []byte
 	// configFlag says where the printed block goes.
 	configFlag string
 }
@@ -70,7 +70,7 @@ usual. It never blocks Claude Code and never refuses anything on its own.
 		example: `  # The hooks block for ~/.claude/settings.json
   asktui hook claude --print-config`,
 		handle:     hook.HandleClaude,
-		config:     func(exe, _ string, t time.Duration) []byte { return hook.ClaudeConfig(exe, t) },
+		config:     func(exe string, extra []string, _ string, t time.Duration) []byte { return hook.ClaudeConfig(exe, extra, t) },
 		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
 	},
 	{
@@ -91,7 +91,7 @@ runs a new hook only once you trust it in its /hooks view.`,
 		example: `  # The block for ~/.codex/hooks.json
   asktui hook codex --print-config`,
 		handle:     hook.HandleCodex,
-		config:     func(_, command string, t time.Duration) []byte { return hook.CodexConfig(command, t) },
+		config:     func(_ string, _ []string, command string, t time.Duration) []byte { return hook.CodexConfig(command, t) },
 		configFlag: "print the hooks.json block that registers this hook, and exit",
 	},
 	{
@@ -114,7 +114,7 @@ Gemini loads a project's .gemini/settings.json only in a trusted folder.`,
 		example: `  # The hooks block for ~/.gemini/settings.json
   asktui hook gemini --print-config`,
 		handle:     hook.HandleGemini,
-		config:     func(_, command string, t time.Duration) []byte { return hook.GeminiConfig(command, t) },
+		config:     func(_ string, _ []string, command string, t time.Duration) []byte { return hook.GeminiConfig(command, t) },
 		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
 	},
 }
@@ -141,10 +141,12 @@ func newHookCLICmd(e env, c hookCLI) *cobra.Command {
 					exe = "asktui"
 				}
 				command := shellQuote(exe) + " hook " + c.use
+				var extra []string
 				if socketPath != "" {
 					command += " --socket " + shellQuote(socketPath)
+					extra = []string{"--socket", socketPath}
 				}
-				_, err = e.stdout.Write(c.config(exe, command, timeout+10*time.Second))
+				_, err = e.stdout.Write(c.config(exe, extra, command, timeout+10*time.Second))
 				return err
 			}
 			if socketPath == "" {

@@ -220,3 +220,14 @@ func TestHookCodexAndGemini(t *testing.T) {
 		}
 	}
 }
+
+// --socket goes into the printed Claude Code config too.
+func TestHookClaudePrintConfigSocket(t *testing.T) {
+	var stdout bytes.Buffer
+	if code := run(context.Background(), []string{"hook", "claude", "--print-config", "--socket", "/tmp/a b.sock"}, env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: os.Stderr, openTTY: mustNotOpenTTY(t),
+	}); code != 0 || !strings.Contains(stdout.String(), `"--socket",
+              "/tmp/a b.sock",`) {
+		t.Fatalf("exit %d\n%s", code, stdout.String())
+	}
+}
