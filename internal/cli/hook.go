@@ -69,8 +69,10 @@ usual. It never blocks Claude Code and never refuses anything on its own.
 --print-config prints the "hooks" block for ~/.claude/settings.json.`,
 		example: `  # The hooks block for ~/.claude/settings.json
   asktui hook claude --print-config`,
-		handle:     hook.HandleClaude,
-		config:     func(exe string, extra []string, _ string, t time.Duration) []byte { return hook.ClaudeConfig(exe, extra, t) },
+		handle: hook.HandleClaude,
+		config: func(exe string, extra []string, _ string, t time.Duration) []byte {
+			return hook.ClaudeConfig(exe, extra, t)
+		},
 		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
 	},
 	{
@@ -90,8 +92,10 @@ standard error and exits 0: Codex then shows its own prompt as usual.
 runs a new hook only once you trust it in its /hooks view.`,
 		example: `  # The block for ~/.codex/hooks.json
   asktui hook codex --print-config`,
-		handle:     hook.HandleCodex,
-		config:     func(_ string, _ []string, command string, t time.Duration) []byte { return hook.CodexConfig(command, t) },
+		handle: hook.HandleCodex,
+		config: func(_ string, _ []string, command string, t time.Duration) []byte {
+			return hook.CodexConfig(command, t)
+		},
 		configFlag: "print the hooks.json block that registers this hook, and exit",
 	},
 	{
@@ -113,8 +117,10 @@ tells Gemini to ask in its own terminal, even in yolo mode.
 Gemini loads a project's .gemini/settings.json only in a trusted folder.`,
 		example: `  # The hooks block for ~/.gemini/settings.json
   asktui hook gemini --print-config`,
-		handle:     hook.HandleGemini,
-		config:     func(_ string, _ []string, command string, t time.Duration) []byte { return hook.GeminiConfig(command, t) },
+		handle: hook.HandleGemini,
+		config: func(_ string, _ []string, command string, t time.Duration) []byte {
+			return hook.GeminiConfig(command, t)
+		},
 		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
 	},
 }
