@@ -26,6 +26,10 @@ const (
 	CodeDeclined Code = "ASK_DECLINED"
 	// CodeTimeout means the request outlived asktui's own --timeout.
 	CodeTimeout Code = "ASK_TIMEOUT"
+	// CodeSettledElsewhere means the caller withdrew the request because
+	// the human settled it somewhere else first, such as a coding agent's
+	// own permission dialog shown beside the inbox.
+	CodeSettledElsewhere Code = "SETTLED_ELSEWHERE"
 	// CodeProviderClosed means the user interface went away while the
 	// request was waiting.
 	CodeProviderClosed Code = "PROVIDER_CLOSED"

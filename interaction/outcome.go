@@ -20,6 +20,9 @@ const (
 	OutcomeDeclined Outcome = "declined"
 	// OutcomeWithdrawn: the caller withdrew the request ([CodeAborted]).
 	OutcomeWithdrawn Outcome = "withdrawn"
+	// OutcomeElsewhere: the human settled it somewhere else first, and
+	// the caller withdrew it ([CodeSettledElsewhere]).
+	OutcomeElsewhere Outcome = "elsewhere"
 	// OutcomeTimeout: the request outlived its timeout ([CodeTimeout]).
 	OutcomeTimeout Outcome = "timeout"
 	// OutcomeClosed: the user interface went away ([CodeProviderClosed]).
@@ -47,6 +50,8 @@ func Classify(ans Answer, err error) Outcome {
 		return OutcomeWithdrawn
 	case CodeTimeout:
 		return OutcomeTimeout
+	case CodeSettledElsewhere:
+		return OutcomeElsewhere
 	case CodeProviderClosed:
 		return OutcomeClosed
 	case "":

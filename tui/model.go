@@ -434,6 +434,9 @@ func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
 	case code == interaction.CodeTimeout:
 		notice = "⏱ " + r.agent + "'s question timed out"
 		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.styles)
+	case code == interaction.CodeSettledElsewhere:
+		notice = "✓ " + r.agent + "'s question was answered in its own terminal"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.summary()}, m.styles)
 	case code == interaction.CodeProviderClosed:
 		notice = "⊘ the inbox closed"
 		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.summary()}, m.styles)

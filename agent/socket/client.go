@@ -112,8 +112,8 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 // come back as *interaction.Error values with the server's code and
 // message. When ctx has a deadline the server is told the time left
 // ("timeout_ms"), so the inbox shows the countdown. When ctx ends Ask
-// withdraws the request (it sends a cancel line, with an ASK_TIMEOUT cause
-// as its reason so the inbox records a timeout) and returns the result of
+// withdraws the request (it sends a cancel line, with an ASK_TIMEOUT or
+// SETTLED_ELSEWHERE cause as its reason so the inbox records what ended it) and returns the result of
 // [interaction.ContextError] without waiting for the server. When the
 // connection ends Ask fails with PROVIDER_CLOSED.
 //
@@ -158,7 +158,7 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 		err := interaction.ContextError(ctx)
 		cancel := clientLine{ID: id, Cancel: true}
 		var reason *interaction.Error
-		if errors.As(err, &reason) && reason.Code == interaction.CodeTimeout {
+		if errors.As(err, &reason) && (reason.Code == interaction.CodeTimeout || reason.Code == interaction.CodeSettledElsewhere) {
 			cancel.Reason = reason
 		}
 		_ = c.write(cancel)

@@ -5,8 +5,30 @@ package socket
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
 )
+
+// runUserDir holds each user's runtime directory, /run/user/<uid>, on
+// systems with systemd-logind (and elogind): what XDG_RUNTIME_DIR names.
+const runUserDir = "/run/user"
+
+// userRuntimeDir returns root/<uid> when it is a real directory (not a
+// symbolic link) of the current user's that nobody else can use, as
+// logind makes it; "" otherwise.
+func userRuntimeDir(root string) string {
+	uid := os.Getuid()
+	dir := filepath.Join(root, strconv.Itoa(uid))
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != uid {
+		return ""
+	}
+	return dir
+}
 
 // systemTempDir is the temporary directory when TMPDIR is unset, as
 // [os.TempDir] has it on Unix.

@@ -34,7 +34,7 @@
 //	{"id": 1, "error": {"code": "ASK_DECLINED", "message": "..."}}
 //
 // where "code" is one of asktui's error codes (INVALID_REQUEST,
-// EMPTY_QUESTIONS, ASK_DECLINED, ASK_ABORTED, ASK_TIMEOUT, PROVIDER_CLOSED,
+// EMPTY_QUESTIONS, ASK_DECLINED, ASK_ABORTED, ASK_TIMEOUT, SETTLED_ELSEWHERE, PROVIDER_CLOSED,
 // NO_PROVIDER, INVALID_ANSWER, INTERNAL) and "message" says what to do about
 // it.
 //
@@ -67,7 +67,10 @@
 //
 //	{"id": 1, "cancel": true, "reason": {"code": "ASK_TIMEOUT", "message": "no answer within 30s"}}
 //
-// (a reason with any code but ASK_TIMEOUT or ASK_ABORTED is ignored). A cancel line for an id that is not waiting is
+// A client whose human answered the same prompt elsewhere first (a coding
+// agent's own permission dialog) says so with SETTLED_ELSEWHERE, and the
+// request ends with the outcome elsewhere. A reason with any other code is
+// ignored. A cancel line for an id that is not waiting is
 // ignored. Closing the connection, or just its writing half, withdraws
 // every request still waiting on it, so keep the connection open until the
 // last reply has arrived. When the inbox shuts down, waiting requests get

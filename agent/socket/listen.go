@@ -22,12 +22,28 @@ const probeTimeout = time.Second
 
 // DefaultPath returns where the inbox listens unless told otherwise, in
 // the environment that getenv reads (os.Getenv, or the caller's own
-// lookup): $XDG_RUNTIME_DIR/asktui/asktui.sock, or
+// lookup): $XDG_RUNTIME_DIR/asktui/asktui.sock; without an absolute
+// XDG_RUNTIME_DIR, the same place in the user's runtime directory
+// /run/user/<uid> when that exists and is the current user's alone; else
 // asktui-<uid>/asktui.sock in the temporary directory ($TMPDIR, else the
-// system's) when XDG_RUNTIME_DIR is unset or not absolute. The second is
-// in a shared place: listen there with [ListenPrivate].
+// system's). The last is in a shared place: listen there with
+// [ListenPrivate].
+//
+// Clients do not always pass their whole environment on: Codex starts
+// stdio MCP servers without XDG_RUNTIME_DIR. Falling back on the runtime
+// directory that XDG_RUNTIME_DIR names on a systemd system lets serve and
+// such a client agree on the socket all the same.
 func DefaultPath(getenv func(string) string) string {
+	return defaultPath(getenv, runUserDir)
+}
+
+// defaultPath is DefaultPath with the directory that holds the users'
+// runtime directories (/run/user) as a parameter, for tests.
+func defaultPath(getenv func(string) string, runUser string) string {
 	if dir := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "asktui", "asktui.sock")
+	}
+	if dir := userRuntimeDir(runUser); dir != "" {
 		return filepath.Join(dir, "asktui", "asktui.sock")
 	}
 	tmp := getenv("TMPDIR")

@@ -342,10 +342,12 @@ func (c *conn) withdraw(key string, reason *interaction.Error) {
 	cancel(reason)
 }
 
-// cancelReason reads the "reason" of a cancel line: an ASK_TIMEOUT or
-// ASK_ABORTED error saying why the client withdrew, so the outcome is
-// recorded as what it was (a client's own timeout is a timeout). Anything
-// else is no reason: a client cannot claim the human declined.
+// cancelReason reads the "reason" of a cancel line: an ASK_TIMEOUT,
+// ASK_ABORTED or SETTLED_ELSEWHERE error saying why the client withdrew,
+// so the outcome is recorded as what it was (a client's own timeout is a
+// timeout; a prompt answered in the agent's own dialog was settled
+// there). Anything else is no reason: a client cannot claim the human
+// declined.
 func cancelReason(raw json.RawMessage) *interaction.Error {
 	if raw == nil {
 		return nil
@@ -354,7 +356,7 @@ func cancelReason(raw json.RawMessage) *interaction.Error {
 	if json.Unmarshal(raw, &e) != nil || e == nil {
 		return nil
 	}
-	if e.Code != interaction.CodeTimeout && e.Code != interaction.CodeAborted {
+	if e.Code != interaction.CodeTimeout && e.Code != interaction.CodeAborted && e.Code != interaction.CodeSettledElsewhere {
 		return nil
 	}
 	return interaction.Errorf(e.Code, "%s", e.Message)

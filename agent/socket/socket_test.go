@@ -10,6 +10,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -520,18 +522,60 @@ func TestListenRefusesOtherFiles(t *testing.T) {
 func TestDefaultPath(t *testing.T) {
 	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000", "TMPDIR": "/scratch"}
 	getenv := func(key string) string { return env[key] }
-	if got, want := DefaultPath(getenv), "/run/user/1000/asktui/asktui.sock"; got != want {
+	none := t.TempDir() // holds no runtime directory
+	if got, want := defaultPath(getenv, none), "/run/user/1000/asktui/asktui.sock"; got != want {
 		t.Errorf("DefaultPath() = %q, want %q", got, want)
 	}
 	env["XDG_RUNTIME_DIR"] = ""
 	want := filepath.Join("/scratch", fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
-	if got := DefaultPath(getenv); got != want {
+	if got := defaultPath(getenv, none); got != want {
 		t.Errorf("DefaultPath() = %q, want %q", got, want)
 	}
 	env["TMPDIR"] = ""
 	want = filepath.Join(systemTempDir(), fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
-	if got := DefaultPath(getenv); got != want {
+	if got := defaultPath(getenv, none); got != want {
 		t.Errorf("without TMPDIR: DefaultPath() = %q, want %q", got, want)
+	}
+}
+
+// A client started without XDG_RUNTIME_DIR (Codex's stdio servers) finds
+// the socket serve made in the runtime directory XDG_RUNTIME_DIR names,
+// /run/user/<uid>, but only when that directory is the user's alone.
+func TestDefaultPathWithoutXDGRuntimeDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /run/user")
+	}
+	root := t.TempDir()
+	own := filepath.Join(root, strconv.Itoa(os.Getuid()))
+	if err := os.Mkdir(own, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	serve := defaultPath(func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": own}[k] }, root)
+	client := defaultPath(func(k string) string { return map[string]string{"TMPDIR": "/scratch"}[k] }, root)
+	if serve != client || client != filepath.Join(own, "asktui", "asktui.sock") {
+		t.Fatalf("serve uses %s, a client without XDG_RUNTIME_DIR %s", serve, client)
+	}
+	tmp := filepath.Join("/scratch", fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
+	// Open to others: not a runtime directory to trust.
+	if err := os.Chmod(own, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := defaultPath(func(k string) string { return map[string]string{"TMPDIR": "/scratch"}[k] }, root); got != tmp {
+		t.Errorf("with %s open to others: %s, want %s", own, got, tmp)
+	}
+	// A symbolic link in its place is not followed.
+	if err := os.Chmod(own, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := t.TempDir()
+	if err := os.Rename(own, filepath.Join(link, "real")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(link, "real"), own); err != nil {
+		t.Fatal(err)
+	}
+	if got := defaultPath(func(k string) string { return map[string]string{"TMPDIR": "/scratch"}[k] }, root); got != tmp {
+		t.Errorf("with %s a symbolic link: %s, want %s", own, got, tmp)
 	}
 }
 

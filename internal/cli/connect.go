@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,7 +46,7 @@ func askConnected(ctx context.Context, path string, req interaction.Request, o a
 // newMCPCmd is `asktui mcp`: a stdio MCP server for clients that only
 // launch stdio servers, forwarding ask_user_question to the running inbox.
 func newMCPCmd(e env) *cobra.Command {
-	var path string
+	var path, printCfg string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "A stdio MCP server that forwards questions to the running asktui serve",
@@ -53,11 +54,30 @@ func newMCPCmd(e env) *cobra.Command {
 clients that only launch stdio servers, and forward every call to the
 inbox of the running asktui serve over its Unix socket. No token is needed:
 the socket's permissions (0600) guard it. When no inbox is running, each
-call fails at once with NO_PROVIDER.`,
+call fails at once with NO_PROVIDER.
+
+--print-config prints the setup that starts this bridge for a client. It
+finds the socket as serve does whatever environment the client passes on:
+without XDG_RUNTIME_DIR it looks in /run/user/UID when that is yours, and
+the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 		Example: `  # Claude Code, stdio
-  claude mcp add asktui -- asktui mcp`,
+  claude mcp add asktui -- asktui mcp
+
+  # The table for Codex's ~/.codex/config.toml
+  asktui mcp --print-config codex`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if printCfg != "" {
+				exe, err := os.Executable()
+				if err != nil {
+					exe = "asktui"
+				}
+				args := []string{"mcp"}
+				if path != "" {
+					args = append(args, "--socket", path)
+				}
+				return printStdioConfig(e.stdout, e.stderr, printCfg, exe, args)
+			}
 			if path == "" {
 				path = e.socketPath()
 			}
@@ -74,6 +94,8 @@ call fails at once with NO_PROVIDER.`,
 		},
 	}
 	cmd.Flags().StringVar(&path, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
+	cmd.Flags().StringVar(&printCfg, "print-config", "", "print the setup that starts this bridge for a client, and exit: "+strings.Join(configClients, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

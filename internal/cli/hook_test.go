@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
@@ -29,7 +30,7 @@ func TestHookClaudeAnswersFromTheInbox(t *testing.T) {
 	go func() { served <- socket.Serve(ctx, l, provider, socket.Options{}) }()
 	defer func() { stop(); <-served }()
 
-	input, err := os.ReadFile("../../agent/claudehook/testdata/in/bash.json")
+	input, err := os.ReadFile("../../agent/hook/testdata/claude/in/bash.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestHookClaudeAnswersFromTheInbox(t *testing.T) {
 // TestHookClaudeWithoutInbox: with no inbox running the hook prints
 // nothing and exits 0, so Claude Code asks as usual.
 func TestHookClaudeWithoutInbox(t *testing.T) {
-	input, err := os.ReadFile("../../agent/claudehook/testdata/in/single.json")
+	input, err := os.ReadFile("../../agent/hook/testdata/claude/in/single.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,5 +122,112 @@ func TestHookClaudeMalformedInput(t *testing.T) {
 		if code != 0 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "asktui hook:") {
 			t.Errorf("input %q: exit %d, stdout %q, stderr %q", in, code, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// serveHookInbox serves a test inbox on a socket for the hook commands.
+func serveHookInbox(t *testing.T) (string, *interactiontest.Provider) {
+	t.Helper()
+	sock := shortSocketPath(t)
+	l, err := socket.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider := interactiontest.NewProvider()
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- socket.Serve(ctx, l, provider, socket.Options{}) }()
+	t.Cleanup(func() { stop(); <-served })
+	return sock, provider
+}
+
+// A permission prompt answered in Claude Code's own dialog leaves the
+// inbox as soon as the transcript records the call's result, as
+// SETTLED_ELSEWHERE (the history's outcome "elsewhere"), and the hook
+// prints nothing: Claude Code already has its answer.
+func TestHookClaudeSettledInClaudesDialog(t *testing.T) {
+	sock, provider := serveHookInbox(t)
+	transcript := filepath.Join(t.TempDir(), "session.jsonl")
+	write := func(line string) {
+		f, err := os.OpenFile(transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(line + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"echo hi > /tmp/hooks/proj/ran.txt","description":"Write a file"}}]}}`)
+	raw, err := os.ReadFile("../../agent/hook/testdata/claude/in/bash-2.1.332.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatal(err)
+	}
+	in["transcript_path"] = transcript
+	input, _ := json.Marshal(in)
+
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"hook", "claude", "--socket", sock}, env{
+			stdin: bytes.NewReader(input), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+		})
+	}()
+	call := provider.Next(t)
+	write(`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"(Bash completed with no output)","is_error":false}]}}`)
+	werr := call.Withdrawn(t, 10*time.Second)
+	if interaction.CodeOf(werr) != interaction.CodeSettledElsewhere || interaction.Classify(interaction.Answer{}, werr) != interaction.OutcomeElsewhere {
+		t.Errorf("withdrawn with %v", werr)
+	}
+	if code := <-done; code != 0 || stdout.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// Codex's hook: the inbox's answer becomes Codex's decision; its config
+// runs the hook as a shell command line.
+func TestHookCodexAndGemini(t *testing.T) {
+	sock, provider := serveHookInbox(t)
+	for _, c := range []struct{ cli, fixture, want string }{
+		{"codex", "bash", `"behavior":"deny"`},
+		{"gemini", "shell", `"decision":"deny"`},
+	} {
+		input, err := os.ReadFile("../../agent/hook/testdata/" + c.cli + "/in/" + c.fixture + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() {
+			done <- run(context.Background(), []string{"hook", c.cli, "--socket", sock}, env{
+				stdin: bytes.NewReader(input), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+			})
+		}()
+		call := provider.Next(t)
+		call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "permission", Selected: []string{"Deny"}, Note: "not now"}}})
+		if code := <-done; code != 0 || !strings.Contains(stdout.String(), c.want) || !strings.Contains(stdout.String(), "not now") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", c.cli, code, stdout.String(), stderr.String())
+		}
+		stdout.Reset()
+		if code := run(context.Background(), []string{"hook", c.cli, "--print-config", "--socket", "/tmp/a b.sock"}, env{
+			stdin: strings.NewReader(""), stdout: &stdout, stderr: os.Stderr, openTTY: mustNotOpenTTY(t),
+		}); code != 0 || !strings.Contains(stdout.String(), `hook `+c.cli+` --socket '/tmp/a b.sock' --timeout 9m50s`) || !json.Valid(stdout.Bytes()) {
+			t.Errorf("%s --print-config: exit %d\n%s", c.cli, code, stdout.String())
+		}
+	}
+}
+
+// --socket goes into the printed Claude Code config too.
+func TestHookClaudePrintConfigSocket(t *testing.T) {
+	var stdout bytes.Buffer
+	if code := run(context.Background(), []string{"hook", "claude", "--print-config", "--socket", "/tmp/a b.sock"}, env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: os.Stderr, openTTY: mustNotOpenTTY(t),
+	}); code != 0 || !strings.Contains(stdout.String(), `"--socket",
+              "/tmp/a b.sock",`) {
+		t.Fatalf("exit %d\n%s", code, stdout.String())
 	}
 }

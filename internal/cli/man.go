@@ -12,7 +12,7 @@ import (
 // defaultSocketHelp names the default socket in help text and the man page
 // by its rule, not by this machine's path: release man pages are
 // generated on the CI machine.
-const defaultSocketHelp = "$XDG_RUNTIME_DIR/asktui/asktui.sock, else asktui-UID/asktui.sock in $TMPDIR"
+const defaultSocketHelp = "$XDG_RUNTIME_DIR/asktui/asktui.sock (without XDG_RUNTIME_DIR, in /run/user/UID when that is yours), else asktui-UID/asktui.sock in $TMPDIR"
 
 // newManCmd is the hidden `man` command: the man page, generated from the
 // command tree as fang's own is, but with each paragraph of the help one

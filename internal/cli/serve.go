@@ -416,7 +416,10 @@ func printConfig(w, hint io.Writer, client, url, token string) error {
 		}
 		b.WriteString("tool_timeout_sec = 3600\n")
 	case "gemini", "json":
-		server := map[string]any{"timeout": 3600000, "httpUrl": url}
+		// Gemini CLI asks its own confirmation before an untrusted
+		// server's tool, and under -p never offers it: "trust" lets the
+		// inbox be the only place the question is asked.
+		server := map[string]any{"timeout": 3600000, "httpUrl": url, "trust": true}
 		auth := "Bearer " + token
 		if client == "json" {
 			// A project's .mcp.json is committed: it names the variable,
@@ -434,6 +437,61 @@ func printConfig(w, hint io.Writer, client, url, token string) error {
 		}
 		if client == "json" && token != "" {
 			_, _ = fmt.Fprintln(hint, "asktui: the config reads the token from ASKTUI_TOKEN; export it where the client runs: export ASKTUI_TOKEN="+shellQuote(token))
+		}
+		if client == "gemini" {
+			_, _ = fmt.Fprintln(hint, geminiTrustHint)
+		}
+	default:
+		return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// geminiTrustHint says where Gemini CLI loads a server entry from.
+const geminiTrustHint = "asktui: Gemini CLI loads MCP servers from a project's .gemini/settings.json only in a trusted folder (folder trust, or GEMINI_CLI_TRUST_WORKSPACE=true)"
+
+// printStdioConfig prints the setup of client for `asktui mcp`, the stdio
+// bridge, started as exe with args. It needs no URL or token; Codex gets
+// the variables the socket's default path depends on passed through
+// (env_vars), which it otherwise leaves out of a stdio server's
+// environment.
+func printStdioConfig(w, hint io.Writer, client, exe string, args []string) error {
+	var b strings.Builder
+	switch client {
+	case "claude":
+		b.WriteString("# Adds asktui's stdio bridge to Claude Code's user scope (~/.claude.json: every project).\n")
+		b.WriteString("claude mcp add --scope user asktui -- " + shellQuote(exe))
+		for _, a := range args {
+			b.WriteString(" " + shellQuote(a))
+		}
+		b.WriteString("\n")
+	case "codex":
+		b.WriteString("# ~/.codex/config.toml\n[mcp_servers.asktui]\ncommand = " + tomlString(exe) + "\nargs = [")
+		for i, a := range args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(tomlString(a))
+		}
+		b.WriteString("]\n# Codex starts stdio servers without these; the socket's default path uses them.\n" +
+			"env_vars = [\"XDG_RUNTIME_DIR\", \"TMPDIR\"]\ntool_timeout_sec = 3600\n")
+	case "gemini", "json":
+		server := map[string]any{"command": exe, "args": args}
+		if client == "gemini" {
+			server["timeout"] = 3600000
+			server["trust"] = true
+		} else {
+			server["type"] = "stdio"
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}}); err != nil {
+			return err
+		}
+		if client == "gemini" {
+			_, _ = fmt.Fprintln(hint, geminiTrustHint)
 		}
 	default:
 		return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))

@@ -79,7 +79,8 @@ func TestPrintConfig(t *testing.T) {
 			not: []string{token}, hint: []string{"export ASKTUI_TOKEN='" + token + "'"},
 		},
 		{client: "json", token: "", not: []string{"ASKTUI_TOKEN", "Authorization"}},
-		{client: "gemini", token: "", want: []string{`"httpUrl": "` + url + `"`}, not: []string{"ASKTUI_TOKEN", "Authorization"}},
+		{client: "gemini", token: "", want: []string{`"httpUrl": "` + url + `"`, `"trust": true`}, not: []string{"ASKTUI_TOKEN", "Authorization"},
+			hint: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.client+"/token="+tt.token, func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestPrintConfig(t *testing.T) {
 					t.Errorf("%q should not be in\n%s", n, out.String())
 				}
 			}
-			if tt.token == "" && hint.Len() > 0 {
+			if tt.token == "" && hint.Len() > 0 && tt.hint == nil {
 				t.Errorf("--no-auth, yet a hint: %q", hint.String())
 			}
 			for _, w := range tt.hint {
@@ -112,6 +113,68 @@ func TestPrintConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The stdio bridge's setup, as each client reads it: Codex passes the
+// variables the socket's path depends on, Gemini trusts the server (or
+// never offers its tool under -p), and the command runs as printed.
+func TestPrintStdioConfig(t *testing.T) {
+	const exe = "/opt/ask tui/asktui"
+	args := []string{"mcp", "--socket", "/run/a'b.sock"}
+	var out, hint bytes.Buffer
+	if err := printStdioConfig(&out, &hint, "codex", exe, args); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"[mcp_servers.asktui]", `command = "/opt/ask tui/asktui"`, `args = ["mcp", "--socket", "/run/a'b.sock"]`,
+		`env_vars = ["XDG_RUNTIME_DIR", "TMPDIR"]`, "tool_timeout_sec = 3600"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("codex: missing %q in\n%s", w, out.String())
+		}
+	}
+	for _, client := range []string{"gemini", "json"} {
+		out.Reset()
+		hint.Reset()
+		if err := printStdioConfig(&out, &hint, client, exe, args); err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct {
+			MCPServers map[string]struct {
+				Command string
+				Args    []string
+				Trust   bool
+				Type    string
+			} `json:"mcpServers"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &cfg); err != nil {
+			t.Fatalf("%s: not JSON: %v\n%s", client, err, out.String())
+		}
+		s := cfg.MCPServers["asktui"]
+		if s.Command != exe || !slices.Equal(s.Args, args) || s.Trust != (client == "gemini") || (client == "json") != (s.Type == "stdio") {
+			t.Errorf("%s: %+v", client, s)
+		}
+		if (client == "gemini") != strings.Contains(hint.String(), "trusted folder") {
+			t.Errorf("%s: hint %q", client, hint.String())
+		}
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	out.Reset()
+	if err := printStdioConfig(&out, &hint, "claude", exe, args); err != nil {
+		t.Fatal(err)
+	}
+	script := "claude() { for a in \"$@\"; do printf '%s\\n' \"$a\"; done; }\n" + out.String()
+	got, err := exec.Command("sh", "-c", script).Output()
+	if err != nil {
+		t.Fatalf("sh: %v\n%s", err, script)
+	}
+	want := append([]string{"mcp", "add", "--scope", "user", "asktui", "--", exe}, args...)
+	if a := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n"); !slices.Equal(a, want) {
+		t.Errorf("claude got\n%q\nwant\n%q", a, want)
+	}
+	if err := printStdioConfig(&out, &hint, "cursor", exe, args); err == nil {
+		t.Error("an unknown client was accepted")
 	}
 }
 

@@ -1,4 +1,4 @@
-package claudehook
+package hook
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func (v *humanView) run() {
 }
 
 // withInbox runs the hook against a real inbox, answered by answer.
-func withInbox(t *testing.T, in Input, answer func(*inbox.Request) (interaction.Answer, bool)) ([]byte, []*inbox.Request, error) {
+func withInbox(t *testing.T, handle func(context.Context, Input, Asker) ([]byte, error), in Input, answer func(*inbox.Request) (interaction.Answer, bool)) ([]byte, []*inbox.Request, error) {
 	t.Helper()
 	box := inbox.New(nil)
 	v := &humanView{answer: answer, jobs: make(chan *inbox.Request, 4)}
@@ -63,7 +63,7 @@ func withInbox(t *testing.T, in Input, answer func(*inbox.Request) (interaction.
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, herr := Handle(context.Background(), in, svc.Ask)
+	out, herr := handle(context.Background(), in, svc.Ask)
 	unregister()
 	box.Close()
 	close(v.jobs)
@@ -71,9 +71,10 @@ func withInbox(t *testing.T, in Input, answer func(*inbox.Request) (interaction.
 	return out, v.seen, herr
 }
 
-func fixture(t *testing.T, name string) Input {
+// fixture reads testdata/<cli>/in/<name>.json.
+func fixture(t *testing.T, cli, name string) Input {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "in", name+".json"))
+	f, err := os.Open(filepath.Join("testdata", cli, "in", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func item(id string, selected ...string) interaction.AnswerItem {
 	return interaction.AnswerItem{ID: id, Selected: selected}
 }
 
-func TestHookRoundTrips(t *testing.T) {
+func TestClaudeRoundTrips(t *testing.T) {
 	cases := []struct {
 		name    string
 		fixture string
@@ -125,6 +126,17 @@ func TestHookRoundTrips(t *testing.T) {
 		{name: "bash-deny-note", fixture: "bash", answer: []interaction.AnswerItem{{ID: "permission", Selected: []string{"Deny"}, Note: "keep the cache"}}},
 		{name: "bash-instead", fixture: "bash", answer: []interaction.AnswerItem{{ID: "permission", Selected: []string{}, Custom: "run npm ci instead"}}},
 		{name: "bash-declined", fixture: "bash"},
+		// Typed text with a note: both reach Claude.
+		{name: "bash-instead-note", fixture: "bash", answer: []interaction.AnswerItem{{ID: "permission", Selected: []string{}, Custom: "run npm ci instead", Note: "the lockfile is current"}}},
+		// Captured from Claude Code 2.1.332: no tool_use_id, a transcript_path.
+		{name: "bash-2.1.332", fixture: "bash-2.1.332", answer: []interaction.AnswerItem{item("permission", "Allow once")},
+			check: func(t *testing.T, reqs []*inbox.Request) {
+				q := reqs[0].Request.Questions[0]
+				if q.Question != "Allow Claude Code to use Bash?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
+					len(q.Options) != 3 || q.Options[1].Label != "Allow /tmp/hooks/proj" {
+					t.Fatalf("question %+v", q)
+				}
+			}},
 		{name: "edit-mode", fixture: "edit", answer: []interaction.AnswerItem{item("permission", "Switch to acceptEdits mode")},
 			check: func(t *testing.T, reqs []*inbox.Request) {
 				r := reqs[0].Request
@@ -147,7 +159,7 @@ func TestHookRoundTrips(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, reqs, err := withInbox(t, fixture(t, c.fixture), func(*inbox.Request) (interaction.Answer, bool) {
+			out, reqs, err := withInbox(t, HandleClaude, fixture(t, "claude", c.fixture), func(*inbox.Request) (interaction.Answer, bool) {
 				return interaction.Answer{Answers: c.answer}, c.answer != nil
 			})
 			if err != nil {
@@ -170,7 +182,7 @@ func TestHookRoundTrips(t *testing.T) {
 // The original input survives in updatedInput: its metadata and any field
 // asktui does not know, beside the answers.
 func TestUpdatedInputKeepsTheOriginal(t *testing.T) {
-	out, _, err := withInbox(t, fixture(t, "single"), func(*inbox.Request) (interaction.Answer, bool) {
+	out, _, err := withInbox(t, HandleClaude, fixture(t, "claude", "single"), func(*inbox.Request) (interaction.Answer, bool) {
 		return interaction.Answer{Answers: []interaction.AnswerItem{item("q1", "React")}}, true
 	})
 	if err != nil {
@@ -208,7 +220,7 @@ func TestNothingPrintedWhenAsktuiCannotDecide(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, fx := range []string{"single", "bash"} {
-				out, herr := Handle(context.Background(), fixture(t, fx), func(context.Context, interaction.Request) (interaction.Answer, error) {
+				out, herr := HandleClaude(context.Background(), fixture(t, "claude", fx), func(context.Context, interaction.Request) (interaction.Answer, error) {
 					return interaction.Answer{}, err
 				})
 				if out != nil || herr == nil {
@@ -217,9 +229,9 @@ func TestNothingPrintedWhenAsktuiCannotDecide(t *testing.T) {
 			}
 		})
 	}
-	for _, fx := range []string{"other-tool", "duplicate"} {
+	for _, fx := range []string{"other-tool", "duplicate", "ask-permission"} {
 		asked := false
-		out, err := Handle(context.Background(), fixture(t, fx), func(context.Context, interaction.Request) (interaction.Answer, error) {
+		out, err := HandleClaude(context.Background(), fixture(t, "claude", fx), func(context.Context, interaction.Request) (interaction.Answer, error) {
 			asked = true
 			return interaction.Answer{}, nil
 		})
@@ -236,7 +248,7 @@ func TestMalformedInputIsRefused(t *testing.T) {
 		}
 	}
 	// A malformed tool_input is left to Claude Code, never a decision.
-	out, err := Handle(context.Background(), Input{HookEventName: "PreToolUse", ToolName: "AskUserQuestion", ToolInput: json.RawMessage(`{"questions":"x"}`)},
+	out, err := HandleClaude(context.Background(), Input{HookEventName: "PreToolUse", ToolName: "AskUserQuestion", ToolInput: json.RawMessage(`{"questions":"x"}`)},
 		func(context.Context, interaction.Request) (interaction.Answer, error) {
 			return interaction.Answer{}, nil
 		})
@@ -245,8 +257,8 @@ func TestMalformedInputIsRefused(t *testing.T) {
 	}
 }
 
-func TestPrintConfig(t *testing.T) {
-	out := PrintConfig("/usr/local/bin/asktui", 24*time.Hour)
+func TestClaudeConfig(t *testing.T) {
+	out := ClaudeConfig("/usr/local/bin/asktui", nil, 24*time.Hour)
 	golden.RequireEqual(t, out)
 	var cfg map[string]any
 	if err := json.Unmarshal(out, &cfg); err != nil {

@@ -1,0 +1,79 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// codexCLI names Codex in the inbox and in its prompts.
+const codexCLI = "Codex"
+
+// HandleCodex asks the human about a Codex PermissionRequest hook input
+// and returns the hook's output ({"hookSpecificOutput":{"hookEventName":
+// "PermissionRequest","decision":{"behavior":"allow"}}}, or "deny" with
+// the human's reason as "message"), or nil (print nothing: Codex shows
+// its own approval prompt) with the reason in err when asktui cannot
+// decide.
+//
+// Codex runs PermissionRequest hooks before its approval prompt and shows
+// the prompt only when no hook decided, so the question cannot be
+// answered twice. Its input names the tool ("Bash", "apply_patch",
+// "mcp__<server>__<tool>") and the call's arguments ("command" holds the
+// shell command, or the patch).
+func HandleCodex(ctx context.Context, in Input, ask Asker) ([]byte, error) {
+	if in.HookEventName != "PermissionRequest" {
+		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+	}
+	tool := in.ToolName
+	if t := mcpTitle(tool, "mcp__", "__"); t != "" {
+		tool = t
+	} else if tool == "" {
+		tool = "a tool"
+	}
+	v, err := askPermission(ctx, permission{
+		agent:  agent(codexCLI, "codex", in),
+		cli:    codexCLI,
+		tool:   tool,
+		detail: codexCall(in.ToolName, in.ToolInput).detail(),
+	}, ask)
+	if err != nil {
+		return nil, err
+	}
+	d := map[string]any{"behavior": "deny", "message": v.message}
+	if v.allow {
+		d = map[string]any{"behavior": "allow"}
+	}
+	return encode(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PermissionRequest", "decision": d}})
+}
+
+// codexCall reads what one of Codex's tools is about to do.
+func codexCall(tool string, raw json.RawMessage) call {
+	f := fields(raw)
+	switch tool {
+	case "Bash":
+		return call{kind: "command", command: f("command"), description: f("description")}
+	case "apply_patch":
+		return call{kind: "patch", content: f("command")}
+	}
+	return call{args: raw}
+}
+
+// CodexConfig returns the hooks.json block (for ~/.codex/hooks.json, or a
+// project's .codex/hooks.json) that registers command, a shell command
+// line that runs `asktui hook codex`, for every approval prompt, with
+// Codex's timeout 10 s longer than the hook's own.
+func CodexConfig(command string, timeout time.Duration) []byte {
+	return encodeIndented(map[string]any{"hooks": map[string]any{
+		"PermissionRequest": []any{map[string]any{
+			"matcher": "*",
+			"hooks": []any{map[string]any{
+				"type":          "command",
+				"command":       command + " --timeout " + (timeout - 10*time.Second).String(),
+				"timeout":       int(timeout / time.Second),
+				"statusMessage": "Waiting for your decision in asktui",
+			}},
+		}},
+	}})
+}

@@ -1,0 +1,351 @@
+// Package hook answers coding agents' own questions and approval prompts
+// from the asktui inbox: it is the logic of `asktui hook claude`, `asktui
+// hook codex` and `asktui hook gemini`, the commands those CLIs run as
+// hooks.
+//
+// Each CLI gives a hook one JSON object on standard input ([Input]; the
+// three share most field names) and reads a JSON decision on standard
+// output. One place turns a tool call into an inbox question
+// ([askPermission]: the command, diff or arguments as its detail) and the
+// human's choice into a [verdict]; each CLI's file turns that verdict into
+// its own output:
+//
+//   - Claude Code: PreToolUse on AskUserQuestion (answered for the human)
+//     and PermissionRequest (allow, "always" through one of its own
+//     suggestions, deny with a reason). See [HandleClaude].
+//   - Codex: PermissionRequest (allow, or deny with a reason). See
+//     [HandleCodex].
+//   - Gemini CLI: BeforeTool (deny with a reason; it cannot approve, so an
+//     approval lets Gemini's own policy decide). See [HandleGemini].
+//
+// Whenever asktui cannot decide (no inbox running, the inbox closed, the
+// hook's time ran out, an input it does not understand), a handler
+// returns no output and the CLI asks as usual; Gemini, which may run
+// without asking at all, is then told to ask. A hook never blocks its CLI
+// for good and never refuses anything on its own.
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// MaxInputBytes bounds the hook input read from standard input.
+const MaxInputBytes = 16 << 20
+
+// Input is the JSON object a CLI gives a hook on standard input; fields
+// asktui does not use are ignored, and each CLI sets only some.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode string          `json:"permission_mode"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	// ToolUseID names the tool call (Claude Code's PreToolUse; not its
+	// PermissionRequest as of 2.1.332).
+	ToolUseID string `json:"tool_use_id"`
+	// AgentID is set inside a subagent; AgentType names the subagent
+	// (or, without AgentID, Claude Code's --agent).
+	AgentID   string `json:"agent_id"`
+	AgentType string `json:"agent_type"`
+	// PermissionSuggestions are the "always allow" choices Claude Code
+	// would offer (PermissionRequest only), kept as sent to be echoed.
+	PermissionSuggestions []json.RawMessage `json:"permission_suggestions"`
+	// MCPContext names the server and tool of an MCP call (Gemini CLI).
+	MCPContext struct {
+		ServerName string `json:"server_name"`
+		ToolName   string `json:"tool_name"`
+	} `json:"mcp_context"`
+}
+
+// Decode reads a hook input, at most MaxInputBytes.
+func Decode(r io.Reader) (Input, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
+	if err != nil {
+		return Input{}, fmt.Errorf("reading the hook input: %w", err)
+	}
+	if len(b) > MaxInputBytes {
+		return Input{}, fmt.Errorf("the hook input is over %d bytes", MaxInputBytes)
+	}
+	var in Input
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Input{}, fmt.Errorf("the hook input is not a JSON object: %w", err)
+	}
+	if in.HookEventName == "" {
+		return Input{}, errors.New(`the hook input has no "hook_event_name"`)
+	}
+	return in, nil
+}
+
+// Asker asks the human: interaction.Service.Ask, or a client of the
+// running inbox.
+type Asker func(ctx context.Context, req interaction.Request) (interaction.Answer, error)
+
+// ErrNotMine reports an input a handler leaves to its CLI: another event
+// or tool, or a question it cannot route (two questions with one text).
+var ErrNotMine = errors.New("not a hook input asktui answers")
+
+// agent is who asks, as the inbox shows it: "<CLI> · <project>", and the
+// subagent's type inside one.
+func agent(cli, idPrefix string, in Input) *interaction.Agent {
+	name := cli
+	if dir := filepath.Base(filepath.Clean(in.Cwd)); in.Cwd != "" && dir != "." && dir != string(filepath.Separator) {
+		name += " · " + dir
+	}
+	if in.AgentType != "" {
+		name += " · " + in.AgentType
+	}
+	id := idPrefix
+	if in.SessionID != "" {
+		id += ":" + in.SessionID
+	}
+	if in.AgentID != "" {
+		id += ":" + in.AgentID
+	}
+	return &interaction.Agent{ID: id, Name: name}
+}
+
+// permission is an approval prompt as the inbox asks it.
+type permission struct {
+	agent *interaction.Agent
+	// cli names the program asking, in the question ("Allow Codex to use
+	// Bash?") and in what the agent is told.
+	cli string
+	// tool is the tool's name for the human; detail what the call does
+	// (Markdown).
+	tool, detail string
+	// always are extra "allow" choices beyond "Allow once", each with the
+	// CLI's own value to send back.
+	always []alwaysChoice
+}
+
+// alwaysChoice is one "always allow" choice a CLI offers.
+type alwaysChoice struct {
+	label, desc string
+	raw         json.RawMessage
+}
+
+// verdict is the human's decision on a permission.
+type verdict struct {
+	allow bool
+	// always is the chosen "always" choice, when there was one.
+	always json.RawMessage
+	// message is what the agent is told when denied.
+	message string
+}
+
+// The options of a permission prompt.
+const (
+	allowOnce = "Allow once"
+	denyLabel = "Deny"
+)
+
+// askPermission asks the human about p. An error means asktui cannot
+// decide; a decline is a deny.
+func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error) {
+	q := interaction.Question{
+		ID:       "permission",
+		Header:   truncate(p.tool, 40),
+		Question: "Allow " + p.cli + " to use " + p.tool + "?",
+		Detail:   p.detail,
+		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
+	}
+	always := map[string]json.RawMessage{}
+	for _, c := range p.always {
+		if c.label == "" || always[c.label] != nil || c.label == allowOnce || c.label == denyLabel {
+			continue
+		}
+		always[c.label] = c.raw
+		q.Options = append(q.Options, interaction.Option{Label: c.label, Description: c.desc})
+	}
+	agentName := strings.SplitN(p.cli, " ", 2)[0]
+	q.Options = append(q.Options, interaction.Option{Label: denyLabel,
+		Description: agentName + " is told you denied it; add a note to say why, or type what to do instead"})
+	req := interaction.Request{Agent: p.agent, Questions: []interaction.Question{q}}
+	if err := req.Validate(); err != nil {
+		return verdict{}, err
+	}
+	ans, err := ask(ctx, req)
+	if err != nil {
+		if interaction.CodeOf(err) == interaction.CodeDeclined {
+			return verdict{message: "The user denied this in asktui."}, nil
+		}
+		return verdict{}, err
+	}
+	item, _ := ans.Get("permission")
+	switch {
+	case item.Custom != "":
+		msg := "The user denied this in asktui and said: " + item.Custom
+		if item.Note != "" {
+			msg += "\n\nThe user's note: " + item.Note
+		}
+		return verdict{message: msg}, nil
+	case len(item.Selected) == 0:
+		return verdict{}, errors.New("the permission prompt was skipped")
+	}
+	switch choice := item.Selected[0]; choice {
+	case allowOnce:
+		return verdict{allow: true}, nil
+	case denyLabel:
+		msg := "The user denied this in asktui."
+		if item.Note != "" {
+			msg = "The user denied this in asktui: " + item.Note
+		}
+		return verdict{message: msg}, nil
+	default:
+		return verdict{allow: true, always: always[choice]}, nil
+	}
+}
+
+// mcpTitle names an MCP tool "server: tool" from a name of the form
+// <prefix><server><sep><tool>, or returns "".
+func mcpTitle(name, prefix, sep string) string {
+	if rest, ok := strings.CutPrefix(name, prefix); ok {
+		if server, tool, ok := strings.Cut(rest, sep); ok && server != "" && tool != "" {
+			return server + ": " + tool
+		}
+	}
+	return ""
+}
+
+// call is what a tool call does, in the terms toolDetail shows.
+type call struct {
+	// kind picks the rendering: "command", "edit", "write", "patch",
+	// "markdown", "fetch", or "" for the arguments as JSON.
+	kind                           string
+	command, description           string
+	path, before, after, content   string
+	markdown, url, prompt, workdir string
+	args                           json.RawMessage
+}
+
+// detail shows what the tool is about to do, as Markdown: the command,
+// the change as a diff, the file written, the plan.
+func (c call) detail() string {
+	var b strings.Builder
+	switch c.kind {
+	case "command":
+		b.WriteString(fence("sh", c.command))
+		if c.workdir != "" {
+			b.WriteString("\nin `" + c.workdir + "`\n")
+		}
+		if c.description != "" {
+			b.WriteString("\n" + c.description + "\n")
+		}
+	case "edit":
+		b.WriteString("`" + c.path + "`\n\n")
+		b.WriteString(fence("diff", unifiedLines(c.before, c.after)))
+		if c.description != "" {
+			b.WriteString("\n" + c.description + "\n")
+		}
+	case "write":
+		b.WriteString("`" + c.path + "`\n\n")
+		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(c.path), "."), headLines(c.content, 200)))
+	case "patch":
+		b.WriteString(fence("diff", headLines(c.content, 400)))
+	case "markdown":
+		b.WriteString(c.markdown)
+	case "fetch":
+		b.WriteString(strings.TrimSpace(c.url + "\n\n" + c.prompt))
+	default:
+		var v any
+		if json.Unmarshal(c.args, &v) != nil {
+			return ""
+		}
+		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+			return ""
+		}
+		pretty, _ := json.MarshalIndent(v, "", "  ")
+		b.WriteString(fence("json", headLines(string(pretty), 200)))
+	}
+	return truncate(b.String(), interaction.MaxDetailLen)
+}
+
+// fields reads a tool input's string fields.
+func fields(raw json.RawMessage) func(string) string {
+	var in map[string]any
+	_ = json.Unmarshal(raw, &in)
+	return func(k string) string { s, _ := in[k].(string); return s }
+}
+
+// fence puts text in a Markdown code block that its own backticks cannot
+// close.
+func fence(lang, text string) string {
+	ticks := "```"
+	for strings.Contains(text, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + ticks + "\n"
+}
+
+// unifiedLines shows an edit as removed and added lines.
+func unifiedLines(before, after string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(strings.TrimRight(before, "\n"), "\n") {
+		b.WriteString("- " + l + "\n")
+	}
+	for l := range strings.SplitSeq(strings.TrimRight(after, "\n"), "\n") {
+		b.WriteString("+ " + l + "\n")
+	}
+	return b.String()
+}
+
+// headLines keeps the first n lines of s and says how many were cut.
+func headLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines", strings.Count(lines[n], "\n")+1)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// encodeIndented is encode for configuration people read.
+func encodeIndented(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+	return b.Bytes()
+}
+
+func mustJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
