@@ -233,9 +233,8 @@ func (m *model) requestView(r *request, p panel) string {
 		rows = append(rows, "")
 	}
 	if q.form != nil {
-		// huh pads a form below its fields; the panel has p.formRows.
 		listRows := p.formRows - p.previewRows
-		form := strings.Split(q.form.View(), "\n")
+		form := strings.Split(q.fieldView(), "\n")
 		form = form[:min(len(form), listRows)]
 		cursor := -1
 		if q.draft != nil {
@@ -243,6 +242,9 @@ func (m *model) requestView(r *request, p panel) string {
 		}
 		switch {
 		case p.previewW > 0:
+			for len(form) < listRows && !m.inline {
+				form = append(form, "") // the divider runs the panel's height
+			}
 			prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.panel.raw)
 			div := st.Divider.Render(" │ ")
 			for i := range max(len(form), len(prev)) {

@@ -113,7 +113,7 @@ func (m *model) questionActions(r *request, q *question, typing bool) []action {
 		// Enter confirms here and now: huh's Text moves on with Enter only
 		// through a NextField command that comes back through the event
 		// loop, and keys typed meanwhile would land on this question
-		// (formKeys switches its Enter off).
+		// (TestKeysTypedBeforeCommandsRunGoToTheNextQuestion).
 		out = append(out,
 			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return m.questionDone(r) }).kept().in("Answer"),
 			answer(k.NewLine, toForm).inBar().in("Answer"),

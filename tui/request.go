@@ -185,26 +185,33 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	return lines
 }
 
-// formKeys is huh's keymap with every binding asktui handles itself
-// switched off, so a key does one thing only and a kept form never
-// completes or moves on by itself: Enter and Tab belong to the panel.
-var formKeys = func() *huh.KeyMap {
+// formKeys returns huh's keymap with the bindings asktui must not let
+// huh act on switched off. Keys reach a form only through the panel's
+// actions and its text input (Enter, Tab and ctrl+c are the panel's), so
+// what is left is what huh's Text field does with a key it gets as text
+// input: ctrl+e (Text.Editor) would suspend the screen for $EDITOR, on
+// the machine asktui runs on even for a view over SSH, and
+// ExternalEditor(false) alone does not stop it (huh disables the binding
+// only when it draws its help). One keymap per form: huh's fields keep a
+// pointer to it and change it as their position in the form says
+// (Text.Next, Prev and Submit). TestFreeTextCtrlEOpensNoEditor fails
+// without it.
+func formKeys() *huh.KeyMap {
 	k := huh.NewDefaultKeyMap()
 	k.Quit.SetEnabled(false)
-	k.Text.Next.SetEnabled(false)
-	k.Text.Prev.SetEnabled(false)
-	k.Text.Submit.SetEnabled(false)
 	k.Text.Editor.SetEnabled(false)
 	return k
-}()
-
-// formRefreshMsg makes a form redraw its content after a resize or a
-// restyle; huh's group renders into a viewport only when it updates.
-type formRefreshMsg struct{}
+}
 
 // showForm readies the question's form for display at w×h with st: built
 // on first use, resized and restyled in place afterwards. It returns the
 // form's commands (focusing its field).
+//
+// The panel draws the form's field itself (fieldView), not the form: a
+// huh group draws its fields through a viewport whose content it rebuilds
+// only in Update, and passes a new height down only to a field taller
+// than it, so a form drawn after a resize would show its old size. The
+// field is sized directly instead.
 func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
 	w, h = max(w, 1), max(h, 1)
 	if q.form == nil {
@@ -213,33 +220,43 @@ func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, con
 	if q.choice != nil {
 		q.choice.SetConfirmHelp(confirmHelp)
 	}
-	changed := false
 	if q.formSt != st {
 		q.formSt = st
 		q.form.WithTheme(st.HuhTheme())
 		if q.choice != nil {
 			q.choice.SetStyles(st)
 		}
-		changed = true
 	}
 	if q.formW != w || q.formH != h {
 		q.formW, q.formH = w, h
-		q.form.WithWidth(w).WithHeight(h)
-		// huh hands a new height down only to a field taller than it:
-		// a grown window needs the field told directly.
-		if q.choice != nil {
-			q.choice.WithWidth(w)
-			q.choice.WithHeight(h)
-		} else {
-			q.input.WithHeight(h)
-		}
-		changed = true
-	}
-	if changed {
-		q.form.Update(formRefreshMsg{})
+		q.field().WithWidth(w).WithHeight(q.fieldHeight(h))
 	}
 	return nil
 }
+
+// maxTextRows bounds a free-text answer's box: it scrolls past them.
+const maxTextRows = 8
+
+// fieldHeight is the rows the field takes of the h the panel has: an
+// option list takes them all (it scrolls), a free-text box at most
+// maxTextRows.
+func (q *question) fieldHeight(h int) int {
+	if q.input != nil || q.free() {
+		return min(h, maxTextRows)
+	}
+	return h
+}
+
+// field is the form's one field.
+func (q *question) field() huh.Field {
+	if q.choice != nil {
+		return q.choice
+	}
+	return q.input
+}
+
+// fieldView draws the form's field at the size showForm gave it.
+func (q *question) fieldView() string { return q.field().View() }
 
 func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
 	var f huh.Field
@@ -262,10 +279,6 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 			Keys:         keys,
 			ConfirmHelp:  confirmHelp,
 		})
-		// Tell the list its size directly: huh passes a group's height
-		// down only to a field taller than it.
-		q.choice.WithWidth(w)
-		q.choice.WithHeight(h)
 		f = q.choice
 	}
 	q.formW, q.formH, q.formSt = w, h, st
@@ -273,9 +286,8 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 		WithShowHelp(false).
 		WithShowErrors(false).
 		WithTheme(st.HuhTheme()).
-		WithKeyMap(formKeys).
-		WithWidth(w).
-		WithHeight(h)
+		WithKeyMap(formKeys())
+	f.WithWidth(w).WithHeight(q.fieldHeight(h))
 	return q.form.Init()
 }
 
