@@ -60,6 +60,7 @@ func TestPTYAnswerFirstOption(t *testing.T) {
 	term := ptytest.New(t, ptytest.Options{})
 	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "Canary")
+		term.WaitSeen(0)
 		term.Type("\r")
 	}, "ask", "--theme", "dark", "../../examples/deploy.json")
 
@@ -81,6 +82,7 @@ func TestPTYStdinRequestWithNumberKey(t *testing.T) {
 	term := ptytest.New(t, ptytest.Options{})
 	got := askOnPTY(t, context.Background(), term, string(req), func() {
 		term.WaitFor(0, "Canary")
+		term.WaitSeen(0)
 		term.Type("3")
 	}, "ask", "--theme", "dark", "--format", "text")
 	if got.code != exitAnswered || got.stdout != "deploy: No\n" {
@@ -93,6 +95,7 @@ func TestPTYFreeTextFromFlags(t *testing.T) {
 	term := ptytest.New(t, ptytest.Options{})
 	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "called?")
+		term.WaitSeen(0)
 		// Keys reach the form in order; the typed text is not waited for
 		// because the renderer draws it as several small updates.
 		term.Type("billing-api")
@@ -112,6 +115,7 @@ func TestPTYDecline(t *testing.T) {
 	term := ptytest.New(t, ptytest.Options{})
 	got := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "Canary")
+		term.WaitSeen(0)
 		mark := term.Mark()
 		term.Type("\x1b")
 		term.WaitFor(mark, "Decline")

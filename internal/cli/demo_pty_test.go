@@ -64,7 +64,7 @@ func TestPTYDemoSaysWhenFinished(t *testing.T) {
 	term := ptytest.New(t, ptytest.Options{})
 	out := askOnPTY(t, context.Background(), term, "", func() {
 		term.WaitFor(0, "production?")
-		term.WaitFor(0, "Pick")
+		term.WaitSeen(0)
 		term.Type("1")
 		term.WaitFor(0, "finished:")
 		term.Type("\x03")

@@ -93,6 +93,7 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 			before := term.Stty()
 			c := startChild(t, term, "ask", "--theme", "dark", "../../examples/deploy.json")
 			term.WaitFor(0, "Canary")
+			term.WaitSeen(0)
 			tt.end(c, term)
 			code := c.Wait(func() string { return term.Text(0) })
 			term.CheckRestored(before)

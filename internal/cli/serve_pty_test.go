@@ -98,6 +98,7 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 	mark := term.Mark()
 	called := askAsync(cs, "db", "Which database should billing use?", "PostgreSQL (Recommended)", "SQLite")
 	term.WaitFor(mark, "billing")
+	term.WaitSeen(mark)
 	term.Type("2")
 	var r toolResult
 	select {
@@ -127,25 +128,15 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		})
 	}()
 	term.WaitFor(mark, "release")
-	// It arrived just after the last key: it takes keys once the keyboard
-	// has been quiet (the arrival grace), when its hint replaces the cue.
-	// On a loaded machine the hint can show for a frame before the grace
-	// begins (the key that answered the first question is read late), and
-	// a key pressed then is absorbed: press again after a quiet second, as
-	// a human would. A key is never taken by the wrong question.
-	term.WaitFor(mark, "Pick one")
-	deadline := time.After(time.Minute)
+	// It takes keys once it has been on screen a moment and the keyboard
+	// quiet (the arrival hold), when its hint replaces the hold's cue.
+	term.WaitSeen(mark)
+	term.Type("2")
 	var code int
-wait:
-	for {
-		term.Type("2")
-		select {
-		case code = <-asked:
-			break wait
-		case <-time.After(time.Second):
-		case <-deadline:
-			t.Fatalf("ask --connect did not return:\n%s", term.Text(0))
-		}
+	select {
+	case code = <-asked:
+	case <-time.After(time.Minute):
+		t.Fatalf("ask --connect did not return:\n%s", term.Text(0))
 	}
 	if code != 0 || scriptOut.String() != "notes: Later\n" {
 		t.Fatalf("ask --connect: exit %d, stdout %q, stderr %q", code, scriptOut.String(), scriptErr.String())
@@ -154,7 +145,7 @@ wait:
 	select {
 	case code := <-done:
 		if code != 0 {
-			t.Fatalf("serve exited %d", code)
+			t.Fatalf("serve exited %d with nothing waiting", code)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop")

@@ -127,7 +127,7 @@ func TestPTYServeOverOpenSSH(t *testing.T) {
 	mark := term.Mark()
 	called := askAsync(cs, "region", "Which region should the replica go to?", "eu-west-1", "us-east-1")
 	term.WaitFor(mark, "replica")
-	term.WaitFor(mark, "Pick")
+	term.WaitSeen(mark)
 	term.Type("2")
 	select {
 	case r := <-called:

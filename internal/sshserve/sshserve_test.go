@@ -190,6 +190,26 @@ func (s *screen) waitFor(want string) {
 	}
 }
 
+// waitSeen waits until the question shown takes keys: the view holds
+// them for a moment after it appears (its "keys held" cue gives way to
+// the question's hint).
+func (s *screen) waitSeen() {
+	s.t.Helper()
+	deadline := time.After(within)
+	seen := func() bool {
+		text := s.text()
+		i := strings.LastIndex(text, "held")
+		return i >= 0 && strings.Contains(text[i:], "Pick")
+	}
+	for !seen() {
+		select {
+		case <-s.out.Changed():
+		case <-deadline:
+			s.t.Fatalf("the view never took keys:\n%s", s.text())
+		}
+	}
+}
+
 func (s *screen) typ(keys string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.stdin, keys); err != nil {
@@ -220,6 +240,7 @@ func TestViewAnswersOverSSH(t *testing.T) {
 	s.waitFor("inbox")
 	got := ask(context.Background(), f.inbox, "deploy", "Deploy_to_production?")
 	s.waitFor("Deploy_to_production?")
+	s.waitSeen()
 	s.typ("2")
 	select {
 	case r := <-got:
@@ -321,6 +342,7 @@ func TestTwentyViewsOneAnswer(t *testing.T) {
 		v.waitFor("Merge_the_branch?")
 	}
 	for _, v := range views[:3] {
+		v.waitSeen()
 		v.typ("1")
 	}
 	r := <-got
