@@ -141,7 +141,7 @@ func TestPermission(t *testing.T) {
 			done := r.prompt("go")
 			call := r.human.Next(t)
 			q := call.Req.Questions[0]
-			if q.Question != "Allow Run tests?" || !strings.Contains(q.Detail, "go test ./...") || len(q.Options) != 2 ||
+			if q.Question != "Allow Run tests?" || !q.NoOther || !strings.Contains(q.Detail, "go test ./...") || len(q.Options) != 2 ||
 				q.Options[0].Label != "Allow once" || call.Req.Agent.ID != "test" {
 				t.Fatalf("question: %+v (agent %+v)", q, call.Req.Agent)
 			}

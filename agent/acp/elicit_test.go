@@ -68,7 +68,7 @@ func TestElicitationFormRoundTrip(t *testing.T) {
 	if !strings.Contains(call.Req.Questions[0].Detail, "Deploy settings") {
 		t.Fatalf("the message is not with the first question: %+v", call.Req.Questions[0])
 	}
-	if len(call.Req.Questions) != len(everyOrder) || qs[0].Options[0].Label != "Production" || qs[0].Options[0].Description != "prod" ||
+	if len(call.Req.Questions) != len(everyOrder) || qs[0].Options[0].Label != "Production" || qs[0].Options[0].Description != "" || !qs[0].NoOther ||
 		!qs[1].MultiSelect || len(qs[1].Options) != 3 || len(qs[2].Options) != 0 ||
 		qs[3].Options[0].Label != "Yes" || !strings.Contains(qs[4].Detail, "from 1 to 9") || qs[5].Question != "Who to tell" {
 		t.Fatalf("request: %+v", qs)

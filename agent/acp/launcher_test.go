@@ -162,7 +162,7 @@ func TestScenarioOverAProcess(t *testing.T) {
 	}()
 
 	perm := human.Next(t)
-	if q := perm.Req.Questions[0]; q.Question != "Allow Run the migration??" || len(q.Options) != 2 || q.Options[0].Label != "Yes" {
+	if q := perm.Req.Questions[0]; q.Question != "Allow Run the migration?" || len(q.Options) != 2 || q.Options[0].Label != "Yes" {
 		t.Fatalf("permission question %+v", q)
 	}
 	perm.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Yes"}}}})

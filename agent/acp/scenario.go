@@ -277,9 +277,6 @@ func (s *scenarioSession) askError(ctx context.Context, err error) error {
 	return interaction.WrapError(interaction.CodeInternal, err, "the client failed the request: %v", err)
 }
 
-// customSuffix names the free-text companion of a question's field.
-const customSuffix = "_custom"
-
 // askForm asks a request as one form elicitation. Field names start with
 // the question's number, so that their order survives JSON objects,
 // whose keys the SDK sorts.
