@@ -60,6 +60,7 @@ type session struct {
 	ended   bool
 	endErr  error
 	urls    map[string]context.CancelFunc // open URL elicitations by id
+	mcpNote string                        // why the agent may not load asktui's MCP server
 
 	emitMu    sync.Mutex
 	started   bool // EventStarted went out: a conversation that never started sends nothing
@@ -316,7 +317,9 @@ func (c *session) mcpServers() []sdk.McpServer {
 	return []sdk.McpServer{}
 }
 
-// open starts a new session, or resumes session resume.
+// open starts a new session, or resumes session resume. An agent that
+// refuses asktui's MCP server is asked again without it, and the
+// transcript says so.
 func (c *session) open(ctx context.Context, resume string) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
@@ -325,16 +328,22 @@ func (c *session) open(ctx context.Context, resume string) error {
 	caps := c.caps
 	c.mu.Unlock()
 	servers := c.mcpServers()
+	var refused error // why the agent refused asktui's MCP server
 	if resume == "" {
 		resp, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.opts.Cwd, McpServers: servers})
+		if err != nil && len(servers) > 0 && refusesMCP(err) {
+			refused = err
+			resp, err = c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.opts.Cwd, McpServers: []sdk.McpServer{}})
+		}
 		if err != nil {
 			return c.callError(ctx, "session/new", start, err)
 		}
 		c.setSession(string(resp.SessionId), resp.Modes)
 		c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
+		c.startNotices(false, refused)
 		return nil
 	}
-	if !caps.LoadSession && caps.SessionCapabilities.Resume == nil {
+	if !resumable(caps) {
 		return interaction.Errorf(interaction.CodeUnsupported,
 			"%s cannot resume sessions (it supports neither session/load nor session/resume); start a new one", c.name)
 	}
@@ -342,25 +351,85 @@ func (c *session) open(ctx context.Context, resume string) error {
 	// conversation is started before they come.
 	c.setSession(resume, nil)
 	c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
-	var modes *sdk.SessionModeState
-	if caps.LoadSession {
-		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
-		if err != nil {
-			return c.callError(ctx, "session/load", start, err)
+	modes, err := c.reopen(ctx, caps, resume, servers)
+	if err != nil && len(servers) > 0 && refusesMCP(err) {
+		refused = err
+		modes, err = c.reopen(ctx, caps, resume, []sdk.McpServer{})
+	}
+	if err != nil {
+		method := "session/load"
+		if !caps.LoadSession {
+			method = "session/resume"
 		}
-		modes = resp.Modes
-	} else {
-		resp, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
-		if err != nil {
-			return c.callError(ctx, "session/resume", start, err)
-		}
-		modes = resp.Modes
+		return c.callError(ctx, method, start, err)
 	}
 	if modes != nil {
 		c.setSession(resume, modes)
 		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	}
+	c.startNotices(true, refused)
 	return nil
+}
+
+// reopen loads or resumes session id.
+func (c *session) reopen(ctx context.Context, caps sdk.AgentCapabilities, id string, servers []sdk.McpServer) (*sdk.SessionModeState, error) {
+	if caps.LoadSession {
+		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(id)})
+		return resp.Modes, err
+	}
+	resp, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(id)})
+	return resp.Modes, err
+}
+
+// resumable reports whether an agent can reopen a session by its id.
+func resumable(caps sdk.AgentCapabilities) bool {
+	return caps.LoadSession || caps.SessionCapabilities.Resume != nil
+}
+
+// refusesMCP reports whether the agent's error for session/new (or load)
+// is about the MCP servers it was given: invalid params, or words about
+// MCP. deepseek-harness refuses any ("mcpServers is not supported in this
+// MVP").
+func refusesMCP(err error) bool {
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code == -32000 || re.Code == -32601 {
+		return false
+	}
+	return re.Code == -32602 || strings.Contains(strings.ToLower(requestErrorText(re)), "mcp")
+}
+
+// startNotices tell the transcript the session's id, how to reopen it,
+// and what became of asktui's MCP server.
+func (c *session) startNotices(resumed bool, refused error) {
+	c.mu.Lock()
+	id, caps := c.info.Session, c.caps
+	c.mu.Unlock()
+	if id != "" {
+		text := "session " + id
+		switch {
+		case resumed:
+			text = "resumed session " + id
+		case resumable(caps):
+			text += " · --resume=" + id + " reopens it"
+		default:
+			text += " · " + c.name + " cannot resume sessions"
+		}
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip(text, 1024)})
+	}
+	if refused != nil {
+		why := refused.Error()
+		var re *sdk.RequestError
+		if errors.As(refused, &re) {
+			why = requestErrorText(re)
+		}
+		c.opts.Logger.Info("the agent refused asktui's MCP server; its session runs without it", "agent", c.name, "error", why)
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.name + " refused asktui's MCP server (" + clip(why, 256) +
+			"), so it runs without it: its own tools cannot ask through asktui's ask_user_question. " +
+			"Its permission requests and questions still come here."})
+	}
+	if c.mcpNote != "" && refused == nil && len(c.mcpServers()) > 0 {
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.mcpNote})
+	}
 }
 
 // setSession records the session's id and modes.
@@ -394,10 +463,14 @@ func (c *session) infoPtr() *conversation.Info {
 // sessions lists the agent's past sessions, newest first.
 func (c *session) sessions(ctx context.Context) ([]conversation.PastSession, error) {
 	c.mu.Lock()
-	list := c.caps.SessionCapabilities.List != nil
+	caps := c.caps
 	c.mu.Unlock()
-	if !list {
-		return nil, interaction.Errorf(interaction.CodeUnsupported, "%s cannot list its past sessions", c.name)
+	if caps.SessionCapabilities.List == nil {
+		if resumable(caps) {
+			return nil, interaction.Errorf(interaction.CodeUnsupported,
+				"%s cannot list its past sessions; reopen one by its id with --resume=ID (the transcript shows a session's id when it starts)", c.name)
+		}
+		return nil, interaction.Errorf(interaction.CodeUnsupported, "%s cannot list or resume its past sessions", c.name)
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
