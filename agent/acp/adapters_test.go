@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // The elicitations below are what the real adapters send, copied from
@@ -219,5 +220,50 @@ func TestNoOtherWhereTextCannotGo(t *testing.T) {
 		if want := q.ID != "name"; q.NoOther != want {
 			t.Errorf("%s: NoOther %v, want %v", q.ID, q.NoOther, want)
 		}
+	}
+}
+
+// codexCommand is how codex-acp 2.6.0 reports a command to a client that
+// declares no terminals (ToolCallReports, standardMeta: the output in
+// _meta.terminal_output_delta, the exit in _meta.terminal_exit).
+var codexCommand = []string{
+	`{"sessionUpdate":"tool_call","toolCallId":"call_25","title":"Run go test ./...","kind":"execute","status":"in_progress",
+	  "rawInput":{"command":"go test ./...","cwd":"/w"},"content":[{"type":"terminal","terminalId":"call_25"}],
+	  "_meta":{"terminal_info":{"cwd":"/w","terminal_id":"call_25"}}}`,
+	`{"sessionUpdate":"tool_call_update","toolCallId":"call_25","_meta":{"terminal_output_delta":{"data":"ok  \tshop/api\t0.21s\n","terminal_id":"call_25"}}}`,
+	`{"sessionUpdate":"tool_call_update","toolCallId":"call_25","_meta":{"terminal_output_delta":{"data":"FAIL\tshop/db\t0.02s\n","terminal_id":"call_25"}}}`,
+	`{"sessionUpdate":"tool_call_update","toolCallId":"call_25","status":"failed","_meta":{"terminal_exit":{"exit_code":1,"signal":null,"terminal_id":"call_25"}}}`,
+}
+
+func TestCodexCommandOutput(t *testing.T) {
+	agent := &testAgent{prompt: func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error) {
+		for _, line := range codexCommand {
+			var u sdk.SessionUpdate
+			if err := json.Unmarshal([]byte(line), &u); err != nil {
+				return "", err
+			}
+			a.update(ctx, sid, u)
+		}
+		return sdk.StopReasonEndTurn, nil
+	}}
+	r := newRig(t, agent, Options{}, "")
+	if res := wait(t, r.prompt("go")); res.err != nil {
+		t.Fatal(res.err)
+	}
+	var last *conversation.ToolCall
+	for _, e := range r.sink.all() {
+		if e.Kind == conversation.EventToolCall {
+			last = e.Tool
+		}
+	}
+	if last == nil || len(last.Content) != 1 || last.Content[0].Terminal == nil {
+		t.Fatalf("tool call %+v, want its terminal", last)
+	}
+	want := conversation.TerminalOutput{Command: "go test ./...", Output: "ok  \tshop/api\t0.21s\nFAIL\tshop/db\t0.02s\n", Exited: true, ExitCode: 1}
+	if got := *last.Content[0].Terminal; got != want {
+		t.Fatalf("terminal %+v\nwant %+v", got, want)
+	}
+	if last.Status != conversation.ToolFailed {
+		t.Fatalf("status %q", last.Status)
 	}
 }

@@ -55,6 +55,7 @@ type session struct {
 	info    conversation.Info
 	caps    sdk.AgentCapabilities
 	tools   map[string]*conversation.ToolCall
+	terms   map[string]*conversation.TerminalOutput // what the agent sent of its commands' terminals, by id
 	turn    *turn
 	closing bool
 	ended   bool
@@ -93,6 +94,7 @@ func newConversation(opts Options, id, name string, sink conversation.Sink, stdo
 	c := &session{
 		opts: opts, id: id, name: name, sink: sink, proc: proc, stdin: stdin,
 		done: make(chan struct{}), tools: map[string]*conversation.ToolCall{}, urls: map[string]context.CancelFunc{},
+		terms: map[string]*conversation.TerminalOutput{},
 	}
 	c.life, c.endLif = context.WithCancelCause(context.Background())
 	c.info = conversation.Info{ID: id, Agent: interaction.Agent{ID: id, Name: name}, Cwd: opts.Cwd, Attach: conversation.AttachLink}

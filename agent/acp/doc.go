@@ -24,7 +24,9 @@
 //     never opens it.
 //
 // The client advertises form and URL elicitation only: no fs/* and no
-// terminal/*, so agents use their own tools for files and commands.
+// terminal/*, so agents use their own tools for files and commands. The
+// output of a command that an agent reports anyway (codex-acp sends it in
+// the tool call's _meta) is shown with the tool call.
 //
 // An agent that exits, speaks anything but JSON-RPC on its standard
 // output, or does not answer in time ends its conversation with a coded
