@@ -95,7 +95,11 @@ without a question tool of their own can still ask.
 }
 
 // agentErrors remembers the first failure of any agent the view starts,
-// for the exit status.
+// for the exit status. One rule, whenever it happens: an agent that could
+// not start, a turn that failed for the agent's reason (it wants a
+// sign-in, it exited, it broke the protocol), or a conversation that
+// ended with an error. A turn refused for the human's own reason (BUSY, a
+// file that cannot be attached) is shown and not counted.
 type agentErrors struct {
 	conversation.Launcher
 	mu    sync.Mutex
@@ -134,10 +138,25 @@ type endSink struct {
 }
 
 func (s endSink) ConversationEvent(e conversation.Event) {
-	if e.Kind == conversation.EventEnded {
+	switch e.Kind {
+	case conversation.EventEnded:
 		s.errs.note(e.Err)
+	case conversation.EventTurnEnded:
+		if agentFailure(e.Err) {
+			s.errs.note(e.Err)
+		}
 	}
 	s.Sink.ConversationEvent(e)
+}
+
+// agentFailure reports whether err is the agent's failure, not the
+// human's.
+func agentFailure(err error) bool {
+	switch interaction.CodeOf(err) {
+	case interaction.CodeAgentAuth, interaction.CodeAgentExited, interaction.CodeAgentProtocol:
+		return true
+	}
+	return false
 }
 
 func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) error {
