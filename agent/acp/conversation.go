@@ -62,6 +62,8 @@ type session struct {
 	endErr  error
 	urls    map[string]context.CancelFunc // open URL elicitations by id
 	mcpNote string                        // why the agent may not load asktui's MCP server
+	token   string                        // ties asktui's MCP server to this conversation
+	forget  func()                        // drops the token
 
 	emitMu    sync.Mutex
 	started   bool // EventStarted went out: a conversation that never started sends nothing
@@ -178,8 +180,11 @@ func (c *session) finish(err error) {
 		return
 	}
 	c.ended, c.endErr = true, err
-	t := c.turn
+	t, forget := c.turn, c.forget
 	c.mu.Unlock()
+	if forget != nil {
+		forget()
+	}
 	cause := err
 	if cause == nil {
 		cause = interaction.Errorf(interaction.CodeAborted, "the conversation ended")
@@ -299,14 +304,21 @@ func requestErrorText(re *sdk.RequestError) string {
 	return s
 }
 
-// mcpServers is asktui's MCP server as the agent can take it; never nil.
+// mcpServers is asktui's MCP server as the agent can take it, with the
+// conversation's token; never nil.
 func (c *session) mcpServers() []sdk.McpServer {
 	m := c.opts.MCP
+	c.mu.Lock()
+	token, caps := c.token, c.caps
+	c.mu.Unlock()
 	switch {
-	case m.URL != "" && c.caps.McpCapabilities.Http:
+	case m.URL != "" && caps.McpCapabilities.Http:
 		headers := []sdk.HttpHeader{}
 		if m.Token != "" {
 			headers = append(headers, sdk.HttpHeader{Name: "Authorization", Value: "Bearer " + m.Token})
+		}
+		if token != "" && m.TokenHeader != "" {
+			headers = append(headers, sdk.HttpHeader{Name: m.TokenHeader, Value: token})
 		}
 		return []sdk.McpServer{{Http: &sdk.McpServerHttpInline{Name: "asktui", Type: "http", Url: m.URL, Headers: headers}}}
 	case m.Command != "":
@@ -314,9 +326,33 @@ func (c *session) mcpServers() []sdk.McpServer {
 		if args == nil {
 			args = []string{}
 		}
-		return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "asktui", Command: m.Command, Args: args, Env: []sdk.EnvVariable{}}}}
+		env := []sdk.EnvVariable{}
+		if token != "" && m.TokenEnv != "" {
+			env = append(env, sdk.EnvVariable{Name: m.TokenEnv, Value: token})
+		}
+		return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "asktui", Command: m.Command, Args: args, Env: env}}}
 	}
 	return []sdk.McpServer{}
+}
+
+// register gives the conversation its token for asktui's MCP server,
+// once.
+func (c *session) register() {
+	reg := c.opts.MCP.Register
+	if reg == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.token != "" || c.ended {
+		c.mu.Unlock()
+		return
+	}
+	agent := c.info.Agent
+	c.mu.Unlock()
+	token, forget := reg(agent)
+	c.mu.Lock()
+	c.token, c.forget = token, forget
+	c.mu.Unlock()
 }
 
 // open starts a new session, or resumes session resume. An agent that
@@ -329,6 +365,7 @@ func (c *session) open(ctx context.Context, resume string) error {
 	c.mu.Lock()
 	caps := c.caps
 	c.mu.Unlock()
+	c.register()
 	servers := c.mcpServers()
 	var refused error // why the agent refused asktui's MCP server
 	if resume == "" {

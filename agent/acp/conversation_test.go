@@ -509,3 +509,39 @@ func TestSessionIDShown(t *testing.T) {
 		t.Fatalf("sessions of an agent that loads but cannot list: %v", err)
 	}
 }
+
+// TestConversationTokenPassed: each conversation's asktui MCP server
+// carries a token of its own (a header over HTTP, an environment variable
+// for the stdio bridge), registered under the conversation's agent and
+// forgotten when the conversation ends.
+func TestConversationTokenPassed(t *testing.T) {
+	for _, http := range []bool{true, false} {
+		var mu sync.Mutex
+		var registered []interaction.Agent
+		forgotten := make(chan struct{})
+		reg := func(a interaction.Agent) (string, func()) {
+			mu.Lock()
+			defer mu.Unlock()
+			registered = append(registered, a)
+			return "tok-1", func() { close(forgotten) }
+		}
+		agent := &testAgent{caps: sdk.AgentCapabilities{McpCapabilities: sdk.McpCapabilities{Http: http}}, newReq: make(chan sdk.NewSessionRequest, 1)}
+		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"},
+			Register: reg, TokenHeader: "X-Asktui-Conversation", TokenEnv: "ASKTUI_CONVERSATION"}}, "")
+		b, _ := json.Marshal((<-agent.newReq).McpServers)
+		want := `[{"args":["mcp"],"command":"/bin/asktui","env":[{"name":"ASKTUI_CONVERSATION","value":"tok-1"}],"name":"asktui"}]`
+		if http {
+			want = `[{"headers":[{"name":"Authorization","value":"Bearer tok"},{"name":"X-Asktui-Conversation","value":"tok-1"}],"name":"asktui","type":"http","url":"http://127.0.0.1:7341/mcp"}]`
+		}
+		if string(b) != want {
+			t.Fatalf("mcpServers %s\nwant %s", b, want)
+		}
+		mu.Lock()
+		if len(registered) != 1 || registered[0] != (interaction.Agent{ID: "test", Name: "test-agent"}) {
+			t.Fatalf("registered %+v, want the conversation's agent once", registered)
+		}
+		mu.Unlock()
+		_ = r.c.Close()
+		wait(t, forgotten)
+	}
+}

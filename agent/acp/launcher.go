@@ -55,6 +55,14 @@ type MCPServer struct {
 	URL, Token string
 	Command    string
 	Args       []string
+	// Register, when set, gives each conversation's agent a token of its
+	// own, which goes with asktui's MCP server (in the HTTP header
+	// TokenHeader, or the stdio command's environment variable TokenEnv),
+	// so that the server names the agent's questions after the
+	// conversation (Agent.ID the conversation's ID). forget is called
+	// when the conversation ends.
+	Register              func(agent interaction.Agent) (token string, forget func())
+	TokenHeader, TokenEnv string
 }
 
 // Options configure a [Launcher].

@@ -62,7 +62,10 @@ call fails at once with NO_PROVIDER.`,
 				path = e.socketPath()
 			}
 			ver, _ := e.build.info()
-			srv, err := mcp.NewServer(socketAsker{path: path}, mcp.Options{Version: ver})
+			// Started by asktui run for one of its agents: the token
+			// names the conversation the calls belong to.
+			asker := socketAsker{path: path, conversation: e.getenv(conversationEnv)}
+			srv, err := mcp.NewServer(asker, mcp.Options{Version: ver})
 			if err != nil {
 				return err
 			}
@@ -79,7 +82,7 @@ call fails at once with NO_PROVIDER.`,
 
 // socketAsker asks through the inbox's socket, dialling per call so that
 // an inbox started after the client still gets its questions.
-type socketAsker struct{ path string }
+type socketAsker struct{ path, conversation string }
 
 func (s socketAsker) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	c, err := socket.Dial(ctx, s.path)
@@ -87,6 +90,7 @@ func (s socketAsker) Ask(ctx context.Context, req interaction.Request) (interact
 		return interaction.Answer{}, err
 	}
 	defer func() { _ = c.Close() }()
+	c.Conversation = s.conversation
 	ans, err := c.Ask(ctx, req)
 	if err != nil && interaction.CodeOf(err) == "" {
 		return ans, fmt.Errorf("asking the inbox at %s: %w", s.path, err)

@@ -201,7 +201,9 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	if sl != nil {
 		defer func() { _ = sl.Close() }()
 	}
-	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token}
+	convs := &conversationTokens{agents: map[string]interaction.Agent{}}
+	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token,
+		Register: convs.register, TokenHeader: mcp.ConversationHeader, TokenEnv: conversationEnv}
 	if self, err := os.Executable(); err == nil && sl != nil {
 		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
 	}
@@ -274,7 +276,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	}
 	defer unregister()
 
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver})
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver, Identify: convs.identify})
 	if err != nil {
 		return err
 	}
@@ -287,7 +289,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	defer stopSock()
 	if sl != nil {
 		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}, Identify: convs.identify})
 		})
 	}
 	uiErr := p.Run(ctx)
@@ -304,6 +306,40 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return errs.err() // the exit status says an agent failed
 	}
 	return nil
+}
+
+// conversationEnv carries a conversation's token to the stdio MCP bridge
+// (asktui mcp) that asktui run hands an agent.
+const conversationEnv = "ASKTUI_CONVERSATION"
+
+// conversationTokens ties each conversation's agent to a token that only
+// the conversation (and the agent it hands asktui's MCP server to) knows,
+// so that the agent's ask_user_question calls are named after the
+// conversation and shown in it, whatever its MCP client calls itself.
+type conversationTokens struct {
+	mu     sync.Mutex
+	agents map[string]interaction.Agent
+}
+
+// register gives agent a fresh token; forget drops it.
+func (c *conversationTokens) register(agent interaction.Agent) (string, func()) {
+	token := rand.Text()
+	c.mu.Lock()
+	c.agents[token] = agent
+	c.mu.Unlock()
+	return token, func() {
+		c.mu.Lock()
+		delete(c.agents, token)
+		c.mu.Unlock()
+	}
+}
+
+// identify is the agent a token names.
+func (c *conversationTokens) identify(token string) (interaction.Agent, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.agents[token]
+	return a, ok
 }
 
 // listAgents prints the agents: name, what it runs, and what is missing.

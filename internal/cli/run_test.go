@@ -114,3 +114,20 @@ func (l failingLauncher) Start(context.Context, string, string, conversation.Sin
 func (failingLauncher) Sessions(context.Context, string) ([]conversation.PastSession, error) {
 	return nil, nil
 }
+
+func TestConversationTokens(t *testing.T) {
+	c := &conversationTokens{agents: map[string]interaction.Agent{}}
+	claude := interaction.Agent{ID: "claude", Name: "Claude Code"}
+	tok, forget := c.register(claude)
+	other, _ := c.register(interaction.Agent{ID: "gemini"})
+	if a, ok := c.identify(tok); !ok || a != claude || tok == other || len(tok) < 16 {
+		t.Fatalf("identify(%q) = %+v, %v (other token %q)", tok, a, ok, other)
+	}
+	forget()
+	if _, ok := c.identify(tok); ok {
+		t.Fatal("a forgotten token still names its agent")
+	}
+	if _, ok := c.identify(""); ok {
+		t.Fatal("the empty token names an agent")
+	}
+}
