@@ -58,8 +58,10 @@ goose) or one from ` + acp.ConfigFile + ` in asktui's configuration directory
 Each agent also gets asktui's own ask_user_question tool (MCP), so agents
 without a question tool of their own can still ask.
 
---resume reopens the agent's newest session in this directory, and
---resume=ID a given one, when the agent can (session/load).`,
+--resume reopens the agent's newest session in this directory, when it
+can list them (session/list), and --resume=ID a given one, when it can
+reopen it (session/load or session/resume); the transcript shows each
+session's id when it starts.`,
 		Example: `  # Gemini CLI and Claude Code side by side
   asktui run gemini claude
 
