@@ -782,7 +782,7 @@ func (f *form) content(answers map[string]interaction.AnswerItem) (map[string]an
 			content[fd.key] = v
 		case fd.hasDef:
 			content[fd.key] = fd.def
-		case fd.required && !(fd.companion != nil && content[fd.companion.key] != nil):
+		case fd.required && (fd.companion == nil || content[fd.companion.key] == nil):
 			problems[fd] = "this one is required"
 		}
 	}

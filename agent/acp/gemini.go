@@ -67,20 +67,20 @@ func geminiTrustNote(l *Launcher, d agentDef) string {
 // geminiTrustOf is the trust level of the longest rule covering dir, as
 // Gemini CLI's isPathTrusted finds it, or "".
 func geminiTrustOf(dir string, rules map[string]string) string {
-	real := func(p string) string {
+	resolve := func(p string) string {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return r
 		}
 		return filepath.Clean(p)
 	}
-	dir = real(dir)
+	dir = resolve(dir)
 	best, level := -1, ""
 	for rule, trust := range rules {
 		effective := rule
 		if trust == "TRUST_PARENT" {
 			effective = filepath.Dir(rule)
 		}
-		e := real(effective)
+		e := resolve(effective)
 		if (dir == e || strings.HasPrefix(dir, strings.TrimSuffix(e, string(filepath.Separator))+string(filepath.Separator))) && len(rule) > best {
 			best, level = len(rule), trust
 		}
