@@ -55,6 +55,9 @@ func (p *agentPicker) open(convs []*chat, active int, launcher conversation.Laun
 		if c.info.Title != "" {
 			desc = SanitizeLine(c.info.Title) + " · " + desc
 		}
+		if c.info.Session != "" {
+			desc += " · session " + SanitizeLine(c.info.Session)
+		}
 		p.rows = append(p.rows, pickRow{kind: pickSwitch, conv: c.id, label: c.name, desc: desc})
 	}
 	if launcher != nil {
@@ -65,7 +68,7 @@ func (p *agentPicker) open(convs []*chat, active int, launcher conversation.Laun
 				r.disabled, r.desc = true, SanitizeLine(a.Missing)
 			}
 			p.rows = append(p.rows, r)
-			if a.Missing == "" {
+			if a.Missing == "" && a.NoResume == "" {
 				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
 			}
 		}
@@ -87,6 +90,9 @@ func (p *agentPicker) showSessions(agent string, sessions []conversation.PastSes
 			title = SanitizeLine(s.Session)
 		}
 		desc := SanitizeLine(s.Cwd)
+		if title != SanitizeLine(s.Session) {
+			desc = "session " + SanitizeLine(s.Session) + " · " + desc
+		}
 		if !s.Updated.IsZero() {
 			desc = s.Updated.Format("2006-01-02 15:04") + " · " + desc
 		}

@@ -99,6 +99,9 @@ func (c *chat) apply(e conversation.Event) {
 			return
 		}
 		c.items = append(c.items, &convItem{kind: itemPlan, plan: e.Plan})
+	case conversation.EventNotice:
+		c.finishText()
+		c.notice(Sanitize(e.Text), false)
 	case conversation.EventUsage:
 		c.usage = e.Usage
 	case conversation.EventTurnEnded:

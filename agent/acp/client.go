@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -13,6 +14,9 @@ import (
 
 // maxInput bounds a tool call's raw input kept for display.
 const maxInput = 64 << 10
+
+// maxTerminal bounds a terminal's output kept for display: its end.
+const maxTerminal = 256 << 10
 
 // HandleExtensionMethod takes the guard's marks; every other extension
 // method is unknown.
@@ -44,13 +48,13 @@ func (c *session) SessionUpdate(_ context.Context, n sdk.SessionNotification) er
 		t := u.ToolCall
 		c.mergeTool(sdk.ToolCallUpdate{
 			ToolCallId: t.ToolCallId, Title: &t.Title, Kind: &t.Kind, Status: &t.Status,
-			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content,
+			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content, Meta: t.Meta,
 		}, true)
 	case u.ToolCallUpdate != nil:
 		t := u.ToolCallUpdate
 		c.mergeTool(sdk.ToolCallUpdate{
 			ToolCallId: t.ToolCallId, Title: t.Title, Kind: t.Kind, Status: t.Status,
-			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content,
+			Locations: t.Locations, RawInput: t.RawInput, Content: t.Content, Meta: t.Meta,
 		}, true)
 	case u.Plan != nil:
 		plan := make([]conversation.PlanEntry, 0, len(u.Plan.Entries))
@@ -130,11 +134,21 @@ func (c *session) mergeTool(u sdk.ToolCallUpdate, report bool) conversation.Tool
 		}
 	}
 	if u.Content != nil {
-		t.Content = toolContent(u.Content)
+		t.Content = c.toolContent(u.Content)
 	}
+	c.terminalMeta(t, u.Meta)
 	state := *t
 	state.Locations = slices.Clone(t.Locations)
 	state.Content = slices.Clone(t.Content)
+	for i, tc := range state.Content {
+		if tc.Terminal != nil {
+			term := *tc.Terminal
+			if term.Command == "" {
+				term.Command = commandOf(t.Input)
+			}
+			state.Content[i].Terminal = &term
+		}
+	}
 	c.mu.Unlock()
 	if report {
 		s := state
@@ -143,8 +157,9 @@ func (c *session) mergeTool(u sdk.ToolCallUpdate, report bool) conversation.Tool
 	return state
 }
 
-// toolContent converts a tool call's content.
-func toolContent(in []sdk.ToolCallContent) []conversation.ToolContent {
+// toolContent converts a tool call's content. A terminal's entry is the
+// terminal's record, which its output fills in; c.mu is held.
+func (c *session) toolContent(in []sdk.ToolCallContent) []conversation.ToolContent {
 	out := make([]conversation.ToolContent, 0, len(in))
 	for _, tc := range in {
 		switch {
@@ -158,11 +173,69 @@ func toolContent(in []sdk.ToolCallContent) []conversation.ToolContent {
 			}
 			out = append(out, conversation.ToolContent{Diff: d})
 		case tc.Terminal != nil:
-			// asktui runs no terminals for agents; all it can show is the id.
-			out = append(out, conversation.ToolContent{Terminal: &conversation.TerminalOutput{Command: "terminal " + tc.Terminal.TerminalId}})
+			out = append(out, conversation.ToolContent{Terminal: c.terminal(tc.Terminal.TerminalId)})
 		}
 	}
 	return out
+}
+
+// terminal is the record of the terminal with the given id; c.mu is held.
+func (c *session) terminal(id string) *conversation.TerminalOutput {
+	term, ok := c.terms[id]
+	if !ok {
+		term = &conversation.TerminalOutput{}
+		c.terms[id] = term
+	}
+	return term
+}
+
+// terminalMeta takes a command's output and exit from the _meta of a tool
+// call's update, where codex-acp sends them to a client without terminals
+// (terminal_output_delta, or Zed's terminal_output; terminal_exit): asktui
+// runs no terminals, but shows what it is sent. Output for a terminal the
+// call's content does not show adds it. c.mu is held.
+func (c *session) terminalMeta(t *conversation.ToolCall, meta map[string]any) {
+	if len(meta) == 0 {
+		return
+	}
+	touched := map[string]bool{}
+	for _, key := range []string{"terminal_info", "terminal_output", "terminal_output_delta", "terminal_exit"} {
+		m, _ := meta[key].(map[string]any)
+		id, _ := m["terminal_id"].(string)
+		if id == "" {
+			continue
+		}
+		term := c.terminal(id)
+		touched[id] = true
+		switch key {
+		case "terminal_output", "terminal_output_delta":
+			if data, _ := m["data"].(string); data != "" {
+				term.Output = tail(term.Output+data, maxTerminal)
+			}
+		case "terminal_exit":
+			term.Exited = true
+			if code, ok := m["exit_code"].(float64); ok {
+				term.ExitCode = int(code)
+			}
+		}
+	}
+	for id := range touched {
+		if !slices.ContainsFunc(t.Content, func(tc conversation.ToolContent) bool { return tc.Terminal == c.terms[id] }) {
+			t.Content = append(t.Content, conversation.ToolContent{Terminal: c.terms[id]})
+		}
+	}
+}
+
+// tail is the end of s, at most n bytes, cut at a rune.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := len(s) - n
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return s[cut:]
 }
 
 // blockText is the text of a content block, or a word for what it is.

@@ -55,11 +55,15 @@ type session struct {
 	info    conversation.Info
 	caps    sdk.AgentCapabilities
 	tools   map[string]*conversation.ToolCall
+	terms   map[string]*conversation.TerminalOutput // what the agent sent of its commands' terminals, by id
 	turn    *turn
 	closing bool
 	ended   bool
 	endErr  error
 	urls    map[string]context.CancelFunc // open URL elicitations by id
+	mcpNote string                        // why the agent may not load asktui's MCP server
+	token   string                        // ties asktui's MCP server to this conversation
+	forget  func()                        // drops the token
 
 	emitMu    sync.Mutex
 	started   bool // EventStarted went out: a conversation that never started sends nothing
@@ -92,6 +96,7 @@ func newConversation(opts Options, id, name string, sink conversation.Sink, stdo
 	c := &session{
 		opts: opts, id: id, name: name, sink: sink, proc: proc, stdin: stdin,
 		done: make(chan struct{}), tools: map[string]*conversation.ToolCall{}, urls: map[string]context.CancelFunc{},
+		terms: map[string]*conversation.TerminalOutput{},
 	}
 	c.life, c.endLif = context.WithCancelCause(context.Background())
 	c.info = conversation.Info{ID: id, Agent: interaction.Agent{ID: id, Name: name}, Cwd: opts.Cwd, Attach: conversation.AttachLink}
@@ -175,8 +180,11 @@ func (c *session) finish(err error) {
 		return
 	}
 	c.ended, c.endErr = true, err
-	t := c.turn
+	t, forget := c.turn, c.forget
 	c.mu.Unlock()
+	if forget != nil {
+		forget()
+	}
 	cause := err
 	if cause == nil {
 		cause = interaction.Errorf(interaction.CodeAborted, "the conversation ended")
@@ -296,14 +304,21 @@ func requestErrorText(re *sdk.RequestError) string {
 	return s
 }
 
-// mcpServers is asktui's MCP server as the agent can take it; never nil.
+// mcpServers is asktui's MCP server as the agent can take it, with the
+// conversation's token; never nil.
 func (c *session) mcpServers() []sdk.McpServer {
 	m := c.opts.MCP
+	c.mu.Lock()
+	token, caps := c.token, c.caps
+	c.mu.Unlock()
 	switch {
-	case m.URL != "" && c.caps.McpCapabilities.Http:
+	case m.URL != "" && caps.McpCapabilities.Http:
 		headers := []sdk.HttpHeader{}
 		if m.Token != "" {
 			headers = append(headers, sdk.HttpHeader{Name: "Authorization", Value: "Bearer " + m.Token})
+		}
+		if token != "" && m.TokenHeader != "" {
+			headers = append(headers, sdk.HttpHeader{Name: m.TokenHeader, Value: token})
 		}
 		return []sdk.McpServer{{Http: &sdk.McpServerHttpInline{Name: "asktui", Type: "http", Url: m.URL, Headers: headers}}}
 	case m.Command != "":
@@ -311,12 +326,38 @@ func (c *session) mcpServers() []sdk.McpServer {
 		if args == nil {
 			args = []string{}
 		}
-		return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "asktui", Command: m.Command, Args: args, Env: []sdk.EnvVariable{}}}}
+		env := []sdk.EnvVariable{}
+		if token != "" && m.TokenEnv != "" {
+			env = append(env, sdk.EnvVariable{Name: m.TokenEnv, Value: token})
+		}
+		return []sdk.McpServer{{Stdio: &sdk.McpServerStdio{Name: "asktui", Command: m.Command, Args: args, Env: env}}}
 	}
 	return []sdk.McpServer{}
 }
 
-// open starts a new session, or resumes session resume.
+// register gives the conversation its token for asktui's MCP server,
+// once.
+func (c *session) register() {
+	reg := c.opts.MCP.Register
+	if reg == nil {
+		return
+	}
+	c.mu.Lock()
+	if c.token != "" || c.ended {
+		c.mu.Unlock()
+		return
+	}
+	agent := c.info.Agent
+	c.mu.Unlock()
+	token, forget := reg(agent)
+	c.mu.Lock()
+	c.token, c.forget = token, forget
+	c.mu.Unlock()
+}
+
+// open starts a new session, or resumes session resume. An agent that
+// refuses asktui's MCP server is asked again without it, and the
+// transcript says so.
 func (c *session) open(ctx context.Context, resume string) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)
@@ -324,17 +365,24 @@ func (c *session) open(ctx context.Context, resume string) error {
 	c.mu.Lock()
 	caps := c.caps
 	c.mu.Unlock()
+	c.register()
 	servers := c.mcpServers()
+	var refused error // why the agent refused asktui's MCP server
 	if resume == "" {
 		resp, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.opts.Cwd, McpServers: servers})
+		if err != nil && len(servers) > 0 && refusesMCP(err) {
+			refused = err
+			resp, err = c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.opts.Cwd, McpServers: []sdk.McpServer{}})
+		}
 		if err != nil {
 			return c.callError(ctx, "session/new", start, err)
 		}
 		c.setSession(string(resp.SessionId), resp.Modes)
 		c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
+		c.startNotices(false, refused)
 		return nil
 	}
-	if !caps.LoadSession && caps.SessionCapabilities.Resume == nil {
+	if !resumable(caps) {
 		return interaction.Errorf(interaction.CodeUnsupported,
 			"%s cannot resume sessions (it supports neither session/load nor session/resume); start a new one", c.name)
 	}
@@ -342,25 +390,85 @@ func (c *session) open(ctx context.Context, resume string) error {
 	// conversation is started before they come.
 	c.setSession(resume, nil)
 	c.emit(conversation.Event{Kind: conversation.EventStarted, Info: c.infoPtr()})
-	var modes *sdk.SessionModeState
-	if caps.LoadSession {
-		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
-		if err != nil {
-			return c.callError(ctx, "session/load", start, err)
+	modes, err := c.reopen(ctx, caps, resume, servers)
+	if err != nil && len(servers) > 0 && refusesMCP(err) {
+		refused = err
+		modes, err = c.reopen(ctx, caps, resume, []sdk.McpServer{})
+	}
+	if err != nil {
+		method := "session/load"
+		if !caps.LoadSession {
+			method = "session/resume"
 		}
-		modes = resp.Modes
-	} else {
-		resp, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(resume)})
-		if err != nil {
-			return c.callError(ctx, "session/resume", start, err)
-		}
-		modes = resp.Modes
+		return c.callError(ctx, method, start, err)
 	}
 	if modes != nil {
 		c.setSession(resume, modes)
 		c.emit(conversation.Event{Kind: conversation.EventInfo, Info: c.infoPtr()})
 	}
+	c.startNotices(true, refused)
 	return nil
+}
+
+// reopen loads or resumes session id.
+func (c *session) reopen(ctx context.Context, caps sdk.AgentCapabilities, id string, servers []sdk.McpServer) (*sdk.SessionModeState, error) {
+	if caps.LoadSession {
+		resp, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(id)})
+		return resp.Modes, err
+	}
+	resp, err := c.conn.ResumeSession(ctx, sdk.ResumeSessionRequest{Cwd: c.opts.Cwd, McpServers: servers, SessionId: sdk.SessionId(id)})
+	return resp.Modes, err
+}
+
+// resumable reports whether an agent can reopen a session by its id.
+func resumable(caps sdk.AgentCapabilities) bool {
+	return caps.LoadSession || caps.SessionCapabilities.Resume != nil
+}
+
+// refusesMCP reports whether the agent's error for session/new (or load)
+// is about the MCP servers it was given: invalid params, or words about
+// MCP. deepseek-harness refuses any ("mcpServers is not supported in this
+// MVP").
+func refusesMCP(err error) bool {
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code == -32000 || re.Code == -32601 {
+		return false
+	}
+	return re.Code == -32602 || strings.Contains(strings.ToLower(requestErrorText(re)), "mcp")
+}
+
+// startNotices tell the transcript the session's id, how to reopen it,
+// and what became of asktui's MCP server.
+func (c *session) startNotices(resumed bool, refused error) {
+	c.mu.Lock()
+	id, caps := c.info.Session, c.caps
+	c.mu.Unlock()
+	if id != "" {
+		text := "session " + id
+		switch {
+		case resumed:
+			text = "resumed session " + id
+		case resumable(caps):
+			text += " · --resume=" + id + " reopens it"
+		default:
+			text += " · " + c.name + " cannot resume sessions"
+		}
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip(text, 1024)})
+	}
+	if refused != nil {
+		why := refused.Error()
+		var re *sdk.RequestError
+		if errors.As(refused, &re) {
+			why = requestErrorText(re)
+		}
+		c.opts.Logger.Info("the agent refused asktui's MCP server; its session runs without it", "agent", c.name, "error", why)
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.name + " refused asktui's MCP server (" + clip(why, 256) +
+			"), so it runs without it: its own tools cannot ask through asktui's ask_user_question. " +
+			"Its permission requests and questions still come here."})
+	}
+	if c.mcpNote != "" && refused == nil && len(c.mcpServers()) > 0 {
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.mcpNote})
+	}
 }
 
 // setSession records the session's id and modes.
@@ -394,10 +502,14 @@ func (c *session) infoPtr() *conversation.Info {
 // sessions lists the agent's past sessions, newest first.
 func (c *session) sessions(ctx context.Context) ([]conversation.PastSession, error) {
 	c.mu.Lock()
-	list := c.caps.SessionCapabilities.List != nil
+	caps := c.caps
 	c.mu.Unlock()
-	if !list {
-		return nil, interaction.Errorf(interaction.CodeUnsupported, "%s cannot list its past sessions", c.name)
+	if caps.SessionCapabilities.List == nil {
+		if resumable(caps) {
+			return nil, interaction.Errorf(interaction.CodeUnsupported,
+				"%s cannot list its past sessions; reopen one by its id with --resume=ID (the transcript shows a session's id when it starts)", c.name)
+		}
+		return nil, interaction.Errorf(interaction.CodeUnsupported, "%s cannot list or resume its past sessions", c.name)
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.opts.SessionTimeout)

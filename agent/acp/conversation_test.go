@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,6 +67,7 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 	}
 	want := []string{
 		"started ask ",
+		"notice session s1 · test-agent cannot resume sessions",
 		"user_chunk hi",
 		"thought_chunk thinking",
 		"message_chunk Hello, ",
@@ -82,7 +84,7 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("events:\n got %q\nwant %q", got, want)
 	}
-	tool := r.sink.all()[6].Tool
+	tool := r.sink.all()[7].Tool
 	if len(tool.Content) != 2 || tool.Content[0].Diff == nil || *tool.Content[0].Diff.Old != "old\n" || tool.Content[1].Text != "done" ||
 		len(tool.Locations) != 1 || tool.Locations[0].Line != 3 || tool.Input != `{"path":"/w/main.go"}` {
 		t.Fatalf("tool call state: %+v", tool)
@@ -141,7 +143,7 @@ func TestPermission(t *testing.T) {
 			done := r.prompt("go")
 			call := r.human.Next(t)
 			q := call.Req.Questions[0]
-			if q.Question != "Allow Run tests?" || !strings.Contains(q.Detail, "go test ./...") || len(q.Options) != 2 ||
+			if q.Question != "Allow Run tests?" || !q.NoOther || !strings.Contains(q.Detail, "go test ./...") || len(q.Options) != 2 ||
 				q.Options[0].Label != "Allow once" || call.Req.Agent.ID != "test" {
 				t.Fatalf("question: %+v (agent %+v)", q, call.Req.Agent)
 			}
@@ -271,7 +273,7 @@ func TestResumeAndSessions(t *testing.T) {
 	}
 	var replay []string
 	for _, e := range r.sink.all() {
-		if e.Text != "" {
+		if e.Text != "" && e.Kind != conversation.EventNotice {
 			replay = append(replay, string(e.Kind)+" "+e.Text)
 		}
 	}
@@ -442,5 +444,104 @@ func TestPromptAttachesFiles(t *testing.T) {
 	r := newRig(t, &testAgent{}, Options{Cwd: dir}, "")
 	if _, err := r.c.Prompt(context.Background(), []conversation.PromptPart{{Path: "missing.md"}}); interaction.CodeOf(err) != interaction.CodeInvalidRequest {
 		t.Fatalf("a missing file: %v", err)
+	}
+}
+
+// TestRefusedMCPServerIsLeftOut: an agent that refuses asktui's MCP
+// server in session/new, as deepseek-harness does, gets a session
+// without it, and the transcript says what that means.
+func TestRefusedMCPServerIsLeftOut(t *testing.T) {
+	for _, resume := range []string{"", "old"} {
+		t.Run("resume="+resume, func(t *testing.T) {
+			var seen [][]sdk.McpServer
+			var mu sync.Mutex
+			refuse := func(servers []sdk.McpServer) error {
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, servers)
+				if len(servers) > 0 {
+					// What the TypeScript SDK's RequestError.invalidParams(undefined, detail) sends.
+					return &sdk.RequestError{Code: -32602, Message: "Invalid params: mcpServers is not supported in this MVP"}
+				}
+				return nil
+			}
+			agent := &testAgent{refuse: refuse, caps: sdk.AgentCapabilities{LoadSession: true}}
+			r := newRig(t, agent, Options{MCP: MCPServer{Command: "/bin/asktui", Args: []string{"mcp"}}}, resume)
+			mu.Lock()
+			if len(seen) != 2 || len(seen[0]) != 1 || len(seen[1]) != 0 {
+				t.Fatalf("mcpServers sent: %v; want asktui's, then none", seen)
+			}
+			mu.Unlock()
+			var notices []string
+			for _, e := range r.sink.all() {
+				if e.Kind == conversation.EventNotice {
+					notices = append(notices, e.Text)
+				}
+			}
+			if len(notices) != 2 || !strings.Contains(notices[1], "refused asktui's MCP server (Invalid params: mcpServers is not supported in this MVP)") ||
+				!strings.Contains(notices[1], "its own tools cannot ask through asktui") {
+				t.Fatalf("notices %q", notices)
+			}
+		})
+	}
+	// Failures that are not about the MCP servers are not retried.
+	if !refusesMCP(&sdk.RequestError{Code: -32603, Message: "Internal error", Data: "MCP server asktui failed to start"}) ||
+		refusesMCP(sdk.NewAuthRequired(nil)) || refusesMCP(errors.New("mcp")) {
+		t.Fatal("refusesMCP")
+	}
+}
+
+// TestSessionIDShown: the transcript shows the session's id, and whether
+// --resume=ID reopens it.
+func TestSessionIDShown(t *testing.T) {
+	r := newRig(t, &testAgent{caps: sdk.AgentCapabilities{LoadSession: true}}, Options{}, "")
+	if e := r.sink.waitKind(t, conversation.EventNotice); e.Text != "session s1 · --resume=s1 reopens it" {
+		t.Fatalf("notice %q", e.Text)
+	}
+	if got := noResume("gemini", sdk.AgentCapabilities{LoadSession: true}); !strings.Contains(got, "cannot list its past sessions") || !strings.Contains(got, "--resume=ID") {
+		t.Fatalf("load without list: %q", got)
+	}
+	if got := noResume("claude", sdk.AgentCapabilities{LoadSession: true, SessionCapabilities: sdk.SessionCapabilities{List: &sdk.SessionListCapabilities{}}}); got != "" {
+		t.Fatalf("load and list: %q", got)
+	}
+	_, err := r.c.sessions(context.Background())
+	if interaction.CodeOf(err) != interaction.CodeUnsupported || !strings.Contains(err.Error(), "--resume=ID") {
+		t.Fatalf("sessions of an agent that loads but cannot list: %v", err)
+	}
+}
+
+// TestConversationTokenPassed: each conversation's asktui MCP server
+// carries a token of its own (a header over HTTP, an environment variable
+// for the stdio bridge), registered under the conversation's agent and
+// forgotten when the conversation ends.
+func TestConversationTokenPassed(t *testing.T) {
+	for _, http := range []bool{true, false} {
+		var mu sync.Mutex
+		var registered []interaction.Agent
+		forgotten := make(chan struct{})
+		reg := func(a interaction.Agent) (string, func()) {
+			mu.Lock()
+			defer mu.Unlock()
+			registered = append(registered, a)
+			return "tok-1", func() { close(forgotten) }
+		}
+		agent := &testAgent{caps: sdk.AgentCapabilities{McpCapabilities: sdk.McpCapabilities{Http: http}}, newReq: make(chan sdk.NewSessionRequest, 1)}
+		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"},
+			Register: reg, TokenHeader: "X-Asktui-Conversation", TokenEnv: "ASKTUI_CONVERSATION"}}, "")
+		b, _ := json.Marshal((<-agent.newReq).McpServers)
+		want := `[{"args":["mcp"],"command":"/bin/asktui","env":[{"name":"ASKTUI_CONVERSATION","value":"tok-1"}],"name":"asktui"}]`
+		if http {
+			want = `[{"headers":[{"name":"Authorization","value":"Bearer tok"},{"name":"X-Asktui-Conversation","value":"tok-1"}],"name":"asktui","type":"http","url":"http://127.0.0.1:7341/mcp"}]`
+		}
+		if string(b) != want {
+			t.Fatalf("mcpServers %s\nwant %s", b, want)
+		}
+		mu.Lock()
+		if len(registered) != 1 || registered[0] != (interaction.Agent{ID: "test", Name: "test-agent"}) {
+			t.Fatalf("registered %+v, want the conversation's agent once", registered)
+		}
+		mu.Unlock()
+		_ = r.c.Close()
+		wait(t, forgotten)
 	}
 }

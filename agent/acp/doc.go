@@ -12,16 +12,21 @@
 //
 //   - session/request_permission becomes a single-select question whose
 //     options are the agent's, with the tool call's diff or command as the
-//     question's detail. Declining, skipping or typing an answer of one's
-//     own answers "cancelled": a reject option is never picked for the
-//     human.
+//     question's detail, and no "Other" (the protocol has no place for
+//     text). Declining or skipping answers "cancelled": a reject option is
+//     never picked for the human.
 //   - elicitation/create in form mode becomes one request with a question
-//     per field; answers that do not fit the schema
-//     are asked again, and never sent. URL mode shows the URL with
-//     warnings and never opens it.
+//     per field; a choice and its free-text companion (the adapters'
+//     "Other", "custom answer" and note fields) are one question whose
+//     "Other" and notes go to the companion, and a field that cannot carry
+//     text offers no "Other". Answers that do not fit the schema are asked
+//     again, and never sent. URL mode shows the URL with warnings and
+//     never opens it.
 //
 // The client advertises form and URL elicitation only: no fs/* and no
-// terminal/*, so agents use their own tools for files and commands.
+// terminal/*, so agents use their own tools for files and commands. The
+// output of a command that an agent reports anyway (codex-acp sends it in
+// the tool call's _meta) is shown with the tool call.
 //
 // An agent that exits, speaks anything but JSON-RPC on its standard
 // output, or does not answer in time ends its conversation with a coded

@@ -23,13 +23,25 @@ import (
 const maxRounds = 5
 
 // The adapters' conventions for fields that are not questions of their
-// own.
+// own. They drift between versions; each is read as the adapter sends it
+// today, and the older spellings keep working.
 const (
-	// metaCustomAnswer marks claude-agent-acp's free-text companion of a
-	// question: the human's "Other" text goes there.
+	// metaCustomAnswer marks the free-text companion of a question in
+	// claude-agent-acp before 0.101 (and for JetBrains AIR since): a
+	// question's name, {"questionId": name}, or true for the choice
+	// before it.
 	metaCustomAnswer = "_askUserQuestionCustomAnswer"
-	// codexNoteRole marks codex-acp's note field (_meta.codex.role).
+	// customSuffix names claude-agent-acp's companion since 0.101:
+	// question_<n>_custom, titled "Other", without a marker.
+	customSuffix = "_custom"
+	// metaOption carries a claude-agent-acp option's preview.
+	metaOption = "_claude/askUserQuestionOption"
+	// codexNoteRole marks codex-acp's note field (_meta.codex.role),
+	// <id>_note, which names its question in _meta.codex.questionId.
 	codexNoteRole = "user_note"
+	// codexOther is the option codex-acp adds to a question that takes
+	// an answer of the human's own, written in the note field.
+	codexOther = "None of the above"
 )
 
 // fieldKind says how a form field is asked.
@@ -44,6 +56,29 @@ const (
 	fieldInteger
 )
 
+// companionKind says what a choice's free-text companion carries.
+type companionKind int
+
+const (
+	// compCustom (claude-agent-acp): the "Other" text, or a note beside a
+	// choice (the adapter passes it on as the answer's notes).
+	compCustom companionKind = iota + 1
+	// compReplace (deepseek-harness, and any "custom answer" field): the
+	// "Other" text only; text there replaces the choice.
+	compReplace
+	// compNote (codex-acp): a note beside a choice, or with the "None of
+	// the above" option the human's own answer.
+	compNote
+)
+
+// choice is one option of a choice field.
+type choice struct {
+	value   any // as the agent sent it
+	label   string
+	desc    string
+	preview string
+}
+
 // field is one property of an elicitation's schema.
 type field struct {
 	key      string
@@ -51,11 +86,11 @@ type field struct {
 	kind     fieldKind
 	title    string
 	desc     string
-	values   []any    // enum values, as the agent sent them
-	labels   []string // their labels, unique
+	choices  []choice
 	required bool
 	def      any // the default, when valid
 	hasDef   bool
+	meta     map[string]any
 
 	minLen, maxLen     int // -1: none
 	minimum, maximum   float64
@@ -63,14 +98,17 @@ type field struct {
 	minItems, maxItems int // -1: none
 	format             string
 
-	companion *field // where "Other" text goes (claude-agent-acp)
+	companion *field        // where "Other" text goes
+	compKind  companionKind // what the companion carries
+	otherAt   int           // codex-acp: the index of "None of the above", or -1
 }
 
 // form is an elicitation's schema as asktui asks it.
 type form struct {
 	message string
+	title   string   // the schema's title
 	fields  []*field // the questions, in order
-	note    *field   // where the human's notes go (codex-acp)
+	note    *field   // where the human's notes go (older codex-acp)
 	byQID   map[string]*field
 }
 
@@ -103,9 +141,10 @@ func buildForm(message string, s sdk.UnstableElicitationSchema, order func([]str
 		required[r] = true
 	}
 	f := &form{message: strings.TrimSpace(message), byQID: map[string]*field{}}
+	if s.Title != nil {
+		f.title = strings.TrimSpace(*s.Title)
+	}
 	var all []*field
-	companions := map[*field]any{}
-	var notes []*field
 	usedIDs := map[string]bool{}
 	for i, key := range keys {
 		raw, ok := s.Properties[key].(map[string]any)
@@ -122,48 +161,14 @@ func buildForm(message string, s sdk.UnstableElicitationSchema, order func([]str
 			fd.qid = "field-" + strconv.Itoa(i+1)
 		}
 		usedIDs[fd.qid] = true
-		meta, _ := raw["_meta"].(map[string]any)
-		if v, ok := meta[metaCustomAnswer]; ok && fd.kind == fieldText {
-			companions[fd] = v
-		}
-		if cx, ok := meta["codex"].(map[string]any); ok && cx["role"] == codexNoteRole && fd.kind == fieldText {
-			notes = append(notes, fd)
-		}
 		all = append(all, fd)
 	}
-	// Companions attach to the question they name, or the choice before
-	// them; one that fits nowhere is asked as a field of its own.
-	attached := map[*field]bool{}
-	for i, fd := range all {
-		v, ok := companions[fd]
-		if !ok {
-			continue
-		}
-		var target *field
-		if name, ok := v.(string); ok && name != "" {
-			for _, t := range all {
-				if t.key == name {
-					target = t
-				}
-			}
-		} else {
-			for j := i - 1; j >= 0; j-- {
-				if _, isComp := companions[all[j]]; !isComp {
-					target = all[j]
-					break
-				}
-			}
-		}
-		if target != nil && (target.kind == fieldEnum || target.kind == fieldMulti) && target.companion == nil {
-			target.companion = fd
-			attached[fd] = true
-		}
-	}
+	attached := attachCompanions(all)
 	for _, fd := range all {
 		if attached[fd] {
 			continue
 		}
-		if f.note == nil && slices.Contains(notes, fd) && len(all)-len(attached) > 1 {
+		if f.note == nil && isCodexNote(fd) && len(all)-len(attached) > 1 {
 			f.note = fd
 			continue
 		}
@@ -171,6 +176,114 @@ func buildForm(message string, s sdk.UnstableElicitationSchema, order func([]str
 		f.byQID[fd.qid] = fd
 	}
 	return f, nil
+}
+
+// attachCompanions joins each free-text companion to its choice field,
+// by the conventions above, and returns the companions attached. A
+// companion that fits no choice is asked as a field of its own.
+func attachCompanions(all []*field) map[*field]bool {
+	byKey := map[string]*field{}
+	for _, fd := range all {
+		byKey[fd.key] = fd
+	}
+	attached := map[*field]bool{}
+	attach := func(target, comp *field, kind companionKind) bool {
+		if target == nil || target == comp || attached[target] || target.companion != nil ||
+			(target.kind != fieldEnum && target.kind != fieldMulti) {
+			return false
+		}
+		target.companion, target.compKind = comp, kind
+		attached[comp] = true
+		if kind == compNote {
+			for i, c := range target.choices {
+				if i == len(target.choices)-1 && valueText(c.value) == codexOther {
+					target.otherAt = i
+				}
+			}
+		}
+		return true
+	}
+	// before is the nearest choice field before comp without a companion.
+	before := func(i int) *field {
+		for j := i - 1; j >= 0; j-- {
+			if t := all[j]; (t.kind == fieldEnum || t.kind == fieldMulti) && t.companion == nil && !attached[t] {
+				return t
+			}
+		}
+		return nil
+	}
+	for i, fd := range all {
+		if fd.kind != fieldText || fd.required {
+			continue
+		}
+		switch {
+		case markedCustom(fd) != nil:
+			target := before(i)
+			if name, ok := markedCustom(fd).(string); ok && name != "" {
+				target = byKey[name]
+			}
+			attach(target, fd, compCustom)
+		case isCodexNote(fd):
+			cx, _ := fd.meta["codex"].(map[string]any)
+			name, _ := cx["questionId"].(string)
+			if name == "" {
+				name = strings.TrimSuffix(fd.key, "_note")
+			}
+			attach(byKey[name], fd, compNote)
+		case strings.HasSuffix(fd.key, customSuffix) && byKey[strings.TrimSuffix(fd.key, customSuffix)] != nil:
+			attach(byKey[strings.TrimSuffix(fd.key, customSuffix)], fd, compCustom)
+		case strings.HasSuffix(fd.key, "_other") && byKey[strings.TrimSuffix(fd.key, "_other")] != nil:
+			attach(byKey[strings.TrimSuffix(fd.key, "_other")], fd, compReplace)
+		case looksCustom(fd):
+			attach(before(i), fd, compReplace)
+		}
+	}
+	return attached
+}
+
+// markedCustom is the marker of an older claude-agent-acp companion (or
+// JetBrains AIR's): the question it names, true, or nil when unmarked.
+func markedCustom(fd *field) any {
+	v, ok := fd.meta[metaCustomAnswer]
+	if !ok {
+		jb, _ := fd.meta["jetbrains"].(map[string]any)
+		air, _ := jb["air"].(map[string]any)
+		v, ok = air["customAnswer"]
+	}
+	if !ok || v == nil || v == false {
+		return nil
+	}
+	if m, isObj := v.(map[string]any); isObj {
+		if q, _ := m["questionId"].(string); q != "" {
+			return q
+		}
+		return true
+	}
+	return v
+}
+
+// isCodexNote reports whether fd is a codex-acp note field.
+func isCodexNote(fd *field) bool {
+	cx, _ := fd.meta["codex"].(map[string]any)
+	return fd.kind == fieldText && cx["role"] == codexNoteRole
+}
+
+// looksCustom reports whether an unmarked text field is a "custom
+// answer" box for the choice before it, by its name or title (as
+// deepseek-harness sends it: "custom", titled "Custom answer").
+func looksCustom(fd *field) bool {
+	if fd.format != "" || fd.minLen > 0 {
+		return false
+	}
+	switch strings.ToLower(fd.key) {
+	case "custom", "other", "custom_answer", "customanswer":
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(fd.title)) {
+	case "other", "custom answer", "your own answer":
+		return true
+	}
+	return false
 }
 
 // dedupe keeps the first of each name that props has.
@@ -188,18 +301,19 @@ func dedupe(keys []string, props map[string]any) []string {
 
 // parseField reads one property's schema.
 func parseField(key string, raw map[string]any) (*field, error) {
-	fd := &field{key: key, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	fd := &field{key: key, minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, otherAt: -1}
 	fd.title, _ = raw["title"].(string)
 	fd.desc, _ = raw["description"].(string)
 	fd.format, _ = raw["format"].(string)
+	fd.meta, _ = raw["_meta"].(map[string]any)
 	typ, _ := raw["type"].(string)
 	switch typ {
 	case "string", "":
-		if vals, labels, ok := enumOf(raw); ok {
-			if len(vals) == 0 {
+		if choices, ok := enumOf(raw); ok {
+			if len(choices) == 0 {
 				return nil, formError("field %q has an empty enum; give it at least one value", key)
 			}
-			fd.kind, fd.values, fd.labels = fieldEnum, vals, labels
+			fd.kind, fd.choices = fieldEnum, choices
 		} else if typ == "" {
 			return nil, formError("field %q has no type; use string, number, integer, boolean or array", key)
 		}
@@ -215,14 +329,14 @@ func parseField(key string, raw map[string]any) (*field, error) {
 		fd.maximum, fd.hasMax = floatOf(raw["maximum"])
 	case "array":
 		items, _ := raw["items"].(map[string]any)
-		vals, labels, ok := enumOf(items)
+		choices, ok := enumOf(items)
 		if !ok {
-			vals, labels, ok = enumOf(raw) // anyOf/oneOf on the array itself
+			choices, ok = enumOf(raw) // anyOf/oneOf on the array itself
 		}
-		if !ok || len(vals) == 0 {
+		if !ok || len(choices) == 0 {
 			return nil, formError("field %q is an array without enum items; an array field must list its choices in items.enum or items.anyOf", key)
 		}
-		fd.kind, fd.values, fd.labels = fieldMulti, vals, labels
+		fd.kind, fd.choices = fieldMulti, choices
 		fd.minItems, fd.maxItems = intOf(raw["minItems"]), intOf(raw["maxItems"])
 	default:
 		return nil, formError("field %q has type %q; a form field is a string, number, integer, boolean, or an array of choices", key, typ)
@@ -235,20 +349,25 @@ func parseField(key string, raw map[string]any) (*field, error) {
 	return fd, nil
 }
 
+// titleSeparators join a label and its description in one enum title, as
+// in "PostgreSQL: managed" (deepseek-harness) or "PostgreSQL — managed".
+var titleSeparators = []string{": ", " — ", " – ", " - "}
+
 // enumOf reads a choice list: enum (with enumNames), or oneOf/anyOf of
-// {const, title}. Labels are unique and never empty.
-func enumOf(raw map[string]any) (values []any, labels []string, ok bool) {
+// {const, title, description}. Labels are unique and never empty; a
+// title that is the value followed by a description is split in two.
+func enumOf(raw map[string]any) (choices []choice, ok bool) {
 	if raw == nil {
-		return nil, nil, false
+		return nil, false
 	}
-	var titles []string
 	if e, isList := raw["enum"].([]any); isList {
-		values = e
-		if names, isNames := raw["enumNames"].([]any); isNames {
-			for _, n := range names {
-				s, _ := n.(string)
-				titles = append(titles, s)
+		names, _ := raw["enumNames"].([]any)
+		for i, v := range e {
+			c := choice{value: v}
+			if i < len(names) {
+				c.label, _ = names[i].(string)
 			}
+			choices = append(choices, c)
 		}
 		ok = true
 	} else {
@@ -264,27 +383,41 @@ func enumOf(raw map[string]any) (values []any, labels []string, ok bool) {
 				if !has {
 					continue
 				}
-				t, _ := m["title"].(string)
-				values = append(values, v)
-				titles = append(titles, t)
+				c := choice{value: v}
+				c.label, _ = m["title"].(string)
+				c.desc, _ = m["description"].(string)
+				meta, _ := m["_meta"].(map[string]any)
+				opt, _ := meta[metaOption].(map[string]any)
+				c.preview, _ = opt["preview"].(string)
+				choices = append(choices, c)
 			}
 			break
 		}
 	}
 	if !ok {
-		return nil, nil, false
+		return nil, false
 	}
-	if len(values) > interaction.MaxOptions {
-		values = values[:interaction.MaxOptions]
+	if len(choices) > interaction.MaxOptions {
+		choices = choices[:interaction.MaxOptions]
 	}
 	used := map[string]bool{}
-	for i, v := range values {
-		label := ""
-		if i < len(titles) {
-			label = titles[i]
+	for i := range choices {
+		c := &choices[i]
+		vt := valueText(c.value)
+		label := strings.TrimSpace(c.label)
+		if label == "" {
+			label = vt
 		}
-		if strings.TrimSpace(label) == "" {
-			label = valueText(v)
+		if vt != "" && label != vt {
+			for _, sep := range titleSeparators {
+				if rest, cut := strings.CutPrefix(label, vt+sep); cut && strings.TrimSpace(rest) != "" {
+					label = vt
+					if strings.TrimSpace(c.desc) == "" {
+						c.desc = strings.TrimSpace(rest)
+					}
+					break
+				}
+			}
 		}
 		label = strings.TrimSpace(clip(label, interaction.MaxLabelLen-12))
 		if label == "" {
@@ -295,9 +428,11 @@ func enumOf(raw map[string]any) (values []any, labels []string, ok bool) {
 			label = base + " (" + strconv.Itoa(n) + ")"
 		}
 		used[label] = true
-		labels = append(labels, label)
+		c.label = label
+		c.desc = clip(strings.TrimSpace(c.desc), interaction.MaxDescriptionLen)
+		c.preview = clip(c.preview, interaction.MaxPreviewLen)
 	}
-	return values, labels, true
+	return choices, true
 }
 
 // valueText is an enum value as text.
@@ -332,41 +467,104 @@ func (f *form) request(ask []*field, problems map[*field]string) interaction.Req
 		ask = f.fields
 	}
 	var req interaction.Request
-	for i, fd := range ask {
-		q := interaction.Question{ID: fd.qid, Question: fd.questionText()}
-		var detail []string
+	for _, fd := range ask {
+		header, question, detail := f.texts(fd)
+		q := interaction.Question{ID: fd.qid, Header: header, Question: question}
+		var lines []string
 		if problem := problems[fd]; problem != "" {
-			detail = append(detail, "⚠ "+problem)
+			lines = append(lines, "⚠ "+problem)
 		}
-		if i == 0 && f.message != "" {
-			detail = append(detail, f.message)
-		}
-		if fd.desc != "" && fd.desc != q.Question {
-			detail = append(detail, fd.desc)
-		}
+		lines = append(lines, detail...)
 		if h := fd.hint(); h != "" {
-			detail = append(detail, "*"+h+"*")
+			lines = append(lines, "*"+h+"*")
 		}
 		if fd == f.fields[0] && f.note != nil {
-			detail = append(detail, "*A note on any answer goes to the agent as "+strconv.Quote(f.note.title0())+".*")
+			lines = append(lines, "*A note on any answer goes to the agent as "+strconv.Quote(f.note.title0())+".*")
 		}
-		q.Detail = clip(strings.Join(detail, "\n\n"), interaction.MaxDetailLen)
+		if fd.compKind == compReplace {
+			lines = append(lines, "*A note cannot go with a choice here: to say more, answer with Other.*")
+		}
+		q.Detail = clip(strings.Join(lines, "\n\n"), interaction.MaxDetailLen)
 		switch fd.kind {
 		case fieldEnum, fieldMulti:
-			for j, l := range fd.labels {
-				o := interaction.Option{Label: l}
-				if vt := valueText(fd.values[j]); vt != l {
-					o.Description = clip(vt, interaction.MaxDescriptionLen)
+			for i, c := range fd.choices {
+				if i == fd.otherAt {
+					continue // the Other row stands in for it
 				}
-				q.Options = append(q.Options, o)
+				q.Options = append(q.Options, interaction.Option{Label: c.label, Description: c.desc, Preview: c.preview})
 			}
 			q.MultiSelect = fd.kind == fieldMulti
+			// The schema takes only the choices unless a companion
+			// carries text.
+			q.NoOther = fd.companion == nil
 		case fieldBool:
 			q.Options = []interaction.Option{{Label: "Yes"}, {Label: "No"}}
+			q.NoOther = true
 		}
 		req.Questions = append(req.Questions, q)
 	}
 	return req
+}
+
+// texts are a field's header, question and lines of detail, as the
+// adapters' conventions put them: claude-agent-acp titles a field with
+// the question's header and puts the question in the description (or, for
+// one question, in the message); codex-acp puts the header in the
+// description; deepseek-harness repeats the question in the message. The
+// message goes with the first question, unless it repeats it.
+func (f *form) texts(fd *field) (header, question string, detail []string) {
+	title, desc := strings.TrimSpace(fd.title), strings.TrimSpace(fd.desc)
+	if fd.companion != nil && strings.Contains(strings.ToLower(desc), "custom answer") {
+		desc = "" // "Choose one option, or fill a custom answer below."
+	}
+	first := len(f.fields) > 0 && fd == f.fields[0]
+	msg := ""
+	if first {
+		msg = f.message
+	}
+	_, codex := fd.meta["codex"]
+	switch {
+	case fd.compKind == compCustom:
+		header = title
+		switch {
+		case desc != "":
+			question, desc = desc, ""
+		case msg != "" && len(f.fields) == 1:
+			question, msg = msg, ""
+		default:
+			question, header = title, ""
+		}
+	case codex && title != "":
+		question, header, desc = title, desc, ""
+	case title == "" && desc == "" && msg != "" && len(f.fields) == 1:
+		question, msg = msg, ""
+	default:
+		question = fd.questionText()
+		if question == title && desc == title {
+			desc = ""
+		}
+		if len(f.fields) == 1 && f.title != "" && f.title != question {
+			header = f.title
+		}
+	}
+	if question == "" {
+		question = fd.questionText()
+	}
+	if msg != "" {
+		if rest, ok := strings.CutPrefix(msg, question); ok {
+			msg = strings.TrimSpace(rest)
+		}
+		if msg != "" {
+			detail = append(detail, msg)
+		}
+	}
+	if desc != "" && desc != question {
+		detail = append(detail, desc)
+	}
+	if n := utf8.RuneCountInString(header); n > 64 || header == question {
+		header = ""
+	}
+	return clip(header, interaction.MaxHeaderLen), clip(question, interaction.MaxQuestionLen), detail
 }
 
 func (fd *field) title0() string {
@@ -475,9 +673,9 @@ func defaultText(v any) string {
 func (fd *field) check(v any) (any, string) {
 	switch fd.kind {
 	case fieldEnum:
-		for _, e := range fd.values {
-			if valueText(e) == valueText(v) {
-				return e, ""
+		for _, c := range fd.choices {
+			if valueText(c.value) == valueText(v) {
+				return c.value, ""
 			}
 		}
 		return nil, "choose one of the options"
@@ -489,9 +687,9 @@ func (fd *field) check(v any) (any, string) {
 		out := []any{}
 		for _, x := range list {
 			found := false
-			for _, e := range fd.values {
-				if valueText(e) == valueText(x) {
-					out = append(out, e)
+			for _, c := range fd.choices {
+				if valueText(c.value) == valueText(x) {
+					out = append(out, c.value)
 					found = true
 					break
 				}
@@ -572,10 +770,11 @@ func (f *form) content(answers map[string]interaction.AnswerItem) (map[string]an
 	var notes []string
 	for _, fd := range f.fields {
 		item := answers[fd.qid]
-		if n := strings.TrimSpace(item.Note); n != "" {
-			notes = append(notes, n)
-		}
+		note := strings.TrimSpace(item.Note)
 		v, set, problem := fd.value(item, content)
+		if note != "" && (f.note != nil || !fd.takeNote(note, item, content)) {
+			notes = append(notes, note)
+		}
 		switch {
 		case problem != "":
 			problems[fd] = problem
@@ -583,7 +782,7 @@ func (f *form) content(answers map[string]interaction.AnswerItem) (map[string]an
 			content[fd.key] = v
 		case fd.hasDef:
 			content[fd.key] = fd.def
-		case fd.required:
+		case fd.required && (fd.companion == nil || content[fd.companion.key] == nil):
 			problems[fd] = "this one is required"
 		}
 	}
@@ -591,6 +790,21 @@ func (f *form) content(answers map[string]interaction.AnswerItem) (map[string]an
 		content[f.note.key] = strings.Join(notes, "\n\n")
 	}
 	return content, problems
+}
+
+// takeNote puts the human's note where the field's companion takes one,
+// and reports whether it did.
+func (fd *field) takeNote(note string, item interaction.AnswerItem, content map[string]any) bool {
+	if fd.companion == nil || fd.compKind == compReplace {
+		return false
+	}
+	if strings.TrimSpace(item.Custom) != "" {
+		// The companion carries the answer itself: the note follows it.
+		content[fd.companion.key] = item.Custom + "\n\n" + note
+	} else {
+		content[fd.companion.key] = note
+	}
+	return true
 }
 
 // value reads the field's answer: the value, whether there is one, or a
@@ -601,6 +815,15 @@ func (fd *field) value(item interaction.AnswerItem, content map[string]any) (any
 	case fieldEnum, fieldMulti:
 		if custom != "" && fd.companion != nil {
 			content[fd.companion.key] = item.Custom
+			if fd.otherAt >= 0 {
+				// codex-acp reads the note field's text as the answer
+				// only beside its "None of the above".
+				v := fd.choices[fd.otherAt].value
+				if fd.kind == fieldMulti {
+					return []any{v}, true, ""
+				}
+				return v, true, ""
+			}
 			return nil, false, ""
 		}
 		var picked []any
@@ -614,8 +837,8 @@ func (fd *field) value(item interaction.AnswerItem, content map[string]any) (any
 			}
 		} else {
 			for _, l := range item.Selected {
-				if i := slices.Index(fd.labels, l); i >= 0 {
-					picked = append(picked, fd.values[i])
+				if i := slices.IndexFunc(fd.choices, func(c choice) bool { return c.label == l }); i >= 0 {
+					picked = append(picked, fd.choices[i].value)
 				}
 			}
 		}
@@ -683,9 +906,9 @@ func splitChoices(s string, multi bool) []string {
 
 // match finds the choice text names, by label or value, ignoring case.
 func (fd *field) match(text string) (any, bool) {
-	for i, l := range fd.labels {
-		if strings.EqualFold(l, text) || strings.EqualFold(valueText(fd.values[i]), text) {
-			return fd.values[i], true
+	for _, c := range fd.choices {
+		if strings.EqualFold(c.label, text) || strings.EqualFold(valueText(c.value), text) {
+			return c.value, true
 		}
 	}
 	return nil, false

@@ -68,7 +68,7 @@ func TestElicitationFormRoundTrip(t *testing.T) {
 	if !strings.Contains(call.Req.Questions[0].Detail, "Deploy settings") {
 		t.Fatalf("the message is not with the first question: %+v", call.Req.Questions[0])
 	}
-	if len(call.Req.Questions) != len(everyOrder) || qs[0].Options[0].Label != "Production" || qs[0].Options[0].Description != "prod" ||
+	if len(call.Req.Questions) != len(everyOrder) || qs[0].Options[0].Label != "Production" || qs[0].Options[0].Description != "" || !qs[0].NoOther ||
 		!qs[1].MultiSelect || len(qs[1].Options) != 3 || len(qs[2].Options) != 0 ||
 		qs[3].Options[0].Label != "Yes" || !strings.Contains(qs[4].Detail, "from 1 to 9") || qs[5].Question != "Who to tell" {
 		t.Fatalf("request: %+v", qs)
@@ -246,6 +246,9 @@ func FuzzElicitationSchema(f *testing.F) {
 	f.Add([]byte(`{"properties":{"":{"type":"string","enum":[]}}}`), "", "")
 	f.Add([]byte(`{"properties":{"a":{"type":"array","items":{"anyOf":[{"const":1},{"const":1}]}}}}`), "1,1", "")
 	f.Add([]byte(`{"properties":{"a":{"type":"number","minimum":5,"default":"x"}}}`), "NaN", "1e400")
+	f.Add([]byte(`{"properties":{"choice":{"type":"string","oneOf":[{"const":"a","title":"a: first"}]},"custom":{"type":"string","title":"Custom answer"}}}`), "x", "")
+	f.Add([]byte(`{"properties":{"q":{"type":"array","items":{"anyOf":[{"const":"None of the above"}]}},"q_note":{"type":"string","_meta":{"codex":{"role":"user_note","questionId":"q"}}}}}`), "x", "y")
+	f.Add([]byte(`{"properties":{"question_0":{"type":"string","title":"H","oneOf":[{"const":"a","_meta":{"_claude/askUserQuestionOption":{"preview":"p"}}}]},"question_0_custom":{"type":"string","title":"Other"}}}`), "", "z")
 	f.Fuzz(func(t *testing.T, data []byte, custom, other string) {
 		var schema sdk.UnstableElicitationSchema
 		if json.Unmarshal(data, &schema) != nil {

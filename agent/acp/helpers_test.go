@@ -134,6 +134,9 @@ type testAgent struct {
 	prompt func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error)
 	newReq chan sdk.NewSessionRequest
 	init   chan sdk.InitializeRequest
+	// refuse, when set, fails session/new and session/load for the MCP
+	// servers given, or lets them pass with nil.
+	refuse func([]sdk.McpServer) error
 	asked  chan []sdk.ContentBlock
 }
 
@@ -148,9 +151,19 @@ func (a *testAgent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.
 	if a.newReq != nil {
 		a.newReq <- p
 	}
+	if a.refuse != nil {
+		if err := a.refuse(p.McpServers); err != nil {
+			return sdk.NewSessionResponse{}, err
+		}
+	}
 	return sdk.NewSessionResponse{SessionId: "s1", Modes: a.modes}, nil
 }
 func (a *testAgent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	if a.refuse != nil {
+		if err := a.refuse(p.McpServers); err != nil {
+			return sdk.LoadSessionResponse{}, err
+		}
+	}
 	_ = a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateUserMessageText("earlier prompt")})
 	_ = a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: p.SessionId, Update: sdk.UpdateAgentMessageText("earlier reply")})
 	return sdk.LoadSessionResponse{}, nil

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
@@ -52,6 +55,14 @@ type MCPServer struct {
 	URL, Token string
 	Command    string
 	Args       []string
+	// Register, when set, gives each conversation's agent a token of its
+	// own, which goes with asktui's MCP server (in the HTTP header
+	// TokenHeader, or the stdio command's environment variable TokenEnv),
+	// so that the server names the agent's questions after the
+	// conversation (Agent.ID the conversation's ID). forget is called
+	// when the conversation ends.
+	Register              func(agent interaction.Agent) (token string, forget func())
+	TokenHeader, TokenEnv string
 }
 
 // Options configure a [Launcher].
@@ -90,13 +101,16 @@ type agentDef struct {
 	args        []string
 	env         map[string]string
 	hint        string // how to install it
+	// mcpNote, when set, says why the agent may leave asktui's MCP
+	// server out, and the fix; "" when it will load it.
+	mcpNote func(*Launcher, agentDef) string
 }
 
 // builtins are the agents asktui knows by name.
 func builtins() []agentDef {
 	return []agentDef{
 		{name: "gemini", description: "Gemini CLI (gemini --acp)", command: "gemini", args: []string{"--acp"},
-			hint: "install Gemini CLI: npm install -g @google/gemini-cli"},
+			hint: "install Gemini CLI: npm install -g @google/gemini-cli", mcpNote: geminiTrustNote},
 		{name: "claude", description: "Claude Code through its ACP adapter (npx @agentclientprotocol/claude-agent-acp)",
 			command: "npx", args: []string{"@agentclientprotocol/claude-agent-acp"},
 			hint: "install Node.js (for npx) and sign in with claude once; npx fetches the adapter"},
@@ -118,7 +132,8 @@ type Launcher struct {
 
 	mu     sync.Mutex
 	agents []agentDef
-	ids    map[string]int // conversations started per agent name
+	ids    map[string]int                   // conversations started per agent name
+	caps   map[string]sdk.AgentCapabilities // what each agent said it can do, once started
 }
 
 var _ conversation.Launcher = (*Launcher)(nil)
@@ -147,7 +162,7 @@ func NewLauncher(opts Options) (*Launcher, error) {
 			opts.Cwd = wd
 		}
 	}
-	l := &Launcher{opts: opts, agents: builtins(), ids: map[string]int{}}
+	l := &Launcher{opts: opts, agents: builtins(), ids: map[string]int{}, caps: map[string]sdk.AgentCapabilities{}}
 	if opts.ConfigPath != "" {
 		if err := l.loadConfig(opts.ConfigPath); err != nil {
 			return nil, err
@@ -214,6 +229,7 @@ func (l *Launcher) loadConfig(path string) error {
 		def := agentDef{name: name, description: strings.Join(append([]string{e.Command}, e.Args...), " "),
 			command: e.Command, args: e.Args, env: e.Env, hint: "check \"command\" in " + path}
 		if i >= 0 {
+			def.mcpNote = l.agents[i].mcpNote // the same program, started another way
 			l.agents[i] = def
 		} else {
 			l.agents = append(l.agents, def)
@@ -261,6 +277,7 @@ func builtinNames() []string {
 func (l *Launcher) Agents() []conversation.AgentChoice {
 	l.mu.Lock()
 	defs := slices.Clone(l.agents)
+	caps := maps.Clone(l.caps)
 	l.mu.Unlock()
 	out := make([]conversation.AgentChoice, 0, len(defs))
 	for _, d := range defs {
@@ -268,9 +285,24 @@ func (l *Launcher) Agents() []conversation.AgentChoice {
 		if _, err := l.lookPath(d.command); err != nil {
 			c.Missing = d.command + " is not installed: " + d.hint
 		}
+		if cp, ok := caps[d.name]; ok {
+			c.NoResume = noResume(d.name, cp)
+		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// noResume says why an agent's past sessions cannot be listed and
+// resumed, or "" when they can.
+func noResume(name string, caps sdk.AgentCapabilities) string {
+	switch {
+	case !resumable(caps):
+		return name + " cannot resume sessions"
+	case caps.SessionCapabilities.List == nil:
+		return name + " cannot list its past sessions: reopen one by its id with --resume=ID (its transcript shows the id when a session starts)"
+	}
+	return ""
 }
 
 // AddCommand adds an agent that runs argv (`asktui run -- CMD ARGS`) and
@@ -406,7 +438,37 @@ func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sin
 		_ = c.Close()
 		return nil, err
 	}
+	c.mu.Lock()
+	caps := c.caps
+	c.mu.Unlock()
+	l.mu.Lock()
+	l.caps[name] = caps
+	l.mu.Unlock()
+	if d.mcpNote != nil {
+		c.mcpNote = d.mcpNote(l, d)
+	}
 	return c, nil
+}
+
+// agentEnv looks a variable up in the environment agent d runs with.
+func (l *Launcher) agentEnv(d agentDef) func(string) string {
+	return func(k string) string {
+		if v, ok := d.env[k]; ok {
+			return v
+		}
+		if l.opts.Environ != nil {
+			for i := len(l.opts.Environ) - 1; i >= 0; i-- {
+				if v, ok := strings.CutPrefix(l.opts.Environ[i], k+"="); ok {
+					return v
+				}
+			}
+			return ""
+		}
+		if l.opts.Getenv != nil {
+			return l.opts.Getenv(k)
+		}
+		return ""
+	}
 }
 
 // environ is the agent's environment: Options.Environ (or this

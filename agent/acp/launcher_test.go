@@ -155,6 +155,29 @@ func TestScenarioOverAProcess(t *testing.T) {
 	if info := conv.Info(); info.Agent.Name != "asktui demo: quick" || info.ID != filepath.Base(argv[0]) {
 		t.Fatalf("info %+v", info)
 	}
+	// The first time the database is chosen with a note, the second time
+	// written in: the companion carries both, and the scenario reads them
+	// back as claude-agent-acp does.
+	for _, db := range []interaction.AnswerItem{{Selected: []string{"SQLite"}, Note: "a file is fine"}, {Custom: "DuckDB"}} {
+		want := "Done: Yes, " + db.Custom + ", billing."
+		if db.Custom == "" {
+			want = "Done: Yes, SQLite, billing."
+		}
+		playQuick(t, conv, human, s, db, want)
+	}
+	if err := conv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ended := s.waitKind(t, conversation.EventEnded); ended.Err != nil {
+		t.Fatalf("ended with %v", ended.Err)
+	}
+}
+
+// playQuick plays testdata/quick.yaml once, answering the database
+// question with db, and checks the transcript's last words.
+func playQuick(t *testing.T, conv conversation.Conversation, human *interactiontest.Provider, s *sink, db interaction.AnswerItem, want string) {
+	t.Helper()
+	before := len(s.all())
 	done := make(chan promptResult, 1)
 	go func() {
 		stop, err := conv.Prompt(context.Background(), []conversation.PromptPart{{Text: "go"}})
@@ -162,7 +185,7 @@ func TestScenarioOverAProcess(t *testing.T) {
 	}()
 
 	perm := human.Next(t)
-	if q := perm.Req.Questions[0]; q.Question != "Allow Run the migration??" || len(q.Options) != 2 || q.Options[0].Label != "Yes" {
+	if q := perm.Req.Questions[0]; q.Question != "Allow Run the migration?" || len(q.Options) != 2 || q.Options[0].Label != "Yes" {
 		t.Fatalf("permission question %+v", q)
 	}
 	perm.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Yes"}}}})
@@ -171,17 +194,15 @@ func TestScenarioOverAProcess(t *testing.T) {
 	if len(form.Req.Questions) != 2 || form.Req.Questions[0].Question != "Which database?" || len(form.Req.Questions[0].Options) != 2 {
 		t.Fatalf("form %+v", form.Req.Questions)
 	}
-	form.Answer(interaction.Answer{Answers: []interaction.AnswerItem{
-		{ID: form.Req.Questions[0].ID, Custom: "DuckDB"},
-		{ID: form.Req.Questions[1].ID, Custom: "billing"},
-	}})
+	db.ID = form.Req.Questions[0].ID
+	form.Answer(interaction.Answer{Answers: []interaction.AnswerItem{db, {ID: form.Req.Questions[1].ID, Custom: "billing"}}})
 	res := wait(t, done)
 	if res.err != nil || res.stop != conversation.StopEndTurn {
 		t.Fatalf("Prompt = %q, %v", res.stop, res.err)
 	}
 	var text strings.Builder
 	tools := 0
-	for _, e := range s.all() {
+	for _, e := range s.all()[before:] {
 		if e.Kind == conversation.EventMessageChunk {
 			text.WriteString(e.Text)
 		}
@@ -189,14 +210,8 @@ func TestScenarioOverAProcess(t *testing.T) {
 			tools++
 		}
 	}
-	if !strings.Contains(text.String(), "Done: Yes, DuckDB, billing.") || tools < 2 {
-		t.Fatalf("transcript %q, %d tool events", text.String(), tools)
-	}
-	if err := conv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if ended := s.waitKind(t, conversation.EventEnded); ended.Err != nil {
-		t.Fatalf("ended with %v", ended.Err)
+	if !strings.Contains(text.String(), want) || tools < 2 {
+		t.Fatalf("transcript %q, %d tool events; want %q", text.String(), tools, want)
 	}
 }
 

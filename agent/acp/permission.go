@@ -18,9 +18,10 @@ const permissionID = "permission"
 
 // RequestPermission asks the human whether the agent may make a tool call:
 // a single-select question whose options are the agent's. Anything but
-// choosing one of them (declining, skipping, typing an answer of one's own,
-// the turn being cancelled) answers "cancelled"; asktui never picks a
-// reject option on the human's behalf.
+// choosing one of them (declining, skipping, the turn being cancelled)
+// answers "cancelled"; asktui never picks a reject option on the human's
+// behalf. The question takes no text of the human's own (NoOther): the
+// protocol has no place for it.
 func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
 	tool := c.mergeTool(p.ToolCall, true)
@@ -53,12 +54,18 @@ func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) 
 		return nil, nil
 	}
 	ids := make(map[string]string, len(opts))
-	q := interaction.Question{ID: permissionID, Header: "Permission", Detail: toolDetail(tool)}
+	// ACP's answer to a permission request is one of its options: there
+	// is no place for text of the human's own.
+	q := interaction.Question{ID: permissionID, Header: "Permission", Detail: toolDetail(tool), NoOther: true}
 	title := strings.TrimSpace(tool.Title)
 	if title == "" {
 		title = "a " + string(tool.Kind) + " tool call"
 	}
-	q.Question = clip("Allow "+title+"?", interaction.MaxQuestionLen)
+	q.Question = "Allow " + title
+	if !strings.HasSuffix(title, "?") {
+		q.Question += "?"
+	}
+	q.Question = clip(q.Question, interaction.MaxQuestionLen)
 	for i, o := range opts {
 		label := strings.TrimSpace(clip(o.Name, interaction.MaxLabelLen-8))
 		if label == "" {

@@ -32,8 +32,9 @@ type ScenarioOptions struct {
 // calls. A question with two options, yes and no, becomes a permission
 // request; any other request one form elicitation, in the shape
 // claude-agent-acp gives AskUserQuestion (a choice per question, and a
-// free-text companion for "Other"). A withdraw step withdraws its request
-// through the SDK.
+// free-text companion for "Other" and notes, marked as its versions
+// before 0.101 mark it). A withdraw step withdraws its request through
+// the SDK.
 func ServeScenario(ctx context.Context, sc *script.Scenario, stdin io.Reader, stdout io.Writer, opts ScenarioOptions) error {
 	a := &scenarioAgent{sc: sc, opts: opts}
 	a.conn = sdk.NewAgentSideConnection(a, stdout, stdin)
@@ -277,9 +278,6 @@ func (s *scenarioSession) askError(ctx context.Context, err error) error {
 	return interaction.WrapError(interaction.CodeInternal, err, "the client failed the request: %v", err)
 }
 
-// customSuffix names the free-text companion of a question's field.
-const customSuffix = "_custom"
-
 // askForm asks a request as one form elicitation. Field names start with
 // the question's number, so that their order survives JSON objects,
 // whose keys the SDK sorts.
@@ -331,24 +329,30 @@ func (s *scenarioSession) askForm(ctx context.Context, req interaction.Request) 
 	content := resp.Accept.Content
 	var ans interaction.Answer
 	for i, q := range req.Questions {
+		// As claude-agent-acp reads it: the companion's text is the
+		// answer when nothing was chosen, and a note beside a choice.
 		item := interaction.AnswerItem{ID: q.ID, Selected: []string{}}
-		if other, ok := content[keys[i]+customSuffix].(string); ok && strings.TrimSpace(other) != "" {
-			item.Custom = other
-		} else {
-			switch v := content[keys[i]].(type) {
-			case string:
-				if len(q.Options) > 0 {
-					item.Selected = []string{v}
-				} else {
-					item.Custom = v
-				}
-			case []any:
-				for _, x := range v {
-					if str, ok := x.(string); ok {
-						item.Selected = append(item.Selected, str)
-					}
+		other, _ := content[keys[i]+customSuffix].(string)
+		other = strings.TrimSpace(other)
+		switch v := content[keys[i]].(type) {
+		case string:
+			if len(q.Options) > 0 {
+				item.Selected, item.Note = []string{v}, other
+			} else {
+				item.Custom = v
+			}
+		case []any:
+			for _, x := range v {
+				if str, ok := x.(string); ok {
+					item.Selected = append(item.Selected, str)
 				}
 			}
+			item.Note = other
+		default:
+			item.Custom = other
+		}
+		if len(item.Selected) == 0 && item.Note != "" {
+			item.Custom, item.Note = item.Note, ""
 		}
 		ans.Answers = append(ans.Answers, item)
 	}

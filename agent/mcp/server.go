@@ -16,6 +16,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -88,6 +89,11 @@ type Options struct {
 	Version string
 	// Logger receives the SDK's log records; nil discards them.
 	Logger *slog.Logger
+	// Identify, when set, names the asker of a call whose HTTP request
+	// carries a token in [ConversationHeader] (asktui run gives each
+	// conversation's agent its own): the agent it returns, with ok, asks
+	// instead of the client's name. An unknown token changes nothing.
+	Identify func(token string) (agent interaction.Agent, ok bool)
 
 	hooks testHooks
 }
@@ -134,6 +140,10 @@ const closeGrace = 2 * time.Second
 // handler, which sees the POST's headers but not its context. The wrapper
 // overwrites any value a client sends.
 const postHeader = "X-Asktui-Post"
+
+// ConversationHeader carries the token that ties an MCP client to the
+// conversation it belongs to (see [Options.Identify]).
+const ConversationHeader = "X-Asktui-Conversation"
 
 // sessionHeader is the streamable transport's session header.
 const sessionHeader = "Mcp-Session-Id"
@@ -365,6 +375,12 @@ func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		client = info.Name
 	}
 	agent := agentFor(ss.ID(), client, subAgent)
+	if a, ok := s.identify(req.Extra); ok {
+		agent = a
+		if subAgent != "" {
+			agent.Name = fmt.Sprintf("%s › %s", a.DisplayName(), clip(subAgent, maxNameBytes))
+		}
+	}
 	ireq.Agent = &agent
 
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -387,6 +403,18 @@ func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		Content:           []sdk.Content{&sdk.TextContent{Text: string(data)}},
 		StructuredContent: json.RawMessage(data),
 	}, nil
+}
+
+// identify is the agent the call's conversation token names, if any.
+func (s *Server) identify(extra *sdk.RequestExtra) (interaction.Agent, bool) {
+	if s.opts.Identify == nil || extra == nil || extra.Header == nil {
+		return interaction.Agent{}, false
+	}
+	token := extra.Header.Get(ConversationHeader)
+	if token == "" {
+		return interaction.Agent{}, false
+	}
+	return s.opts.Identify(token)
 }
 
 // register tracks c under its session and returns the function that

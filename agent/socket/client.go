@@ -25,6 +25,11 @@ const maxReplyBytes = 4 * MaxLineBytes
 // draw no UI of their own (`asktui ask --connect`, the stdio MCP bridge) can
 // hand it their requests.
 type Client struct {
+	// Conversation, when set before the first Ask, goes with every
+	// request: the token that ties the asker to a conversation of
+	// asktui run (see [Options.Identify]).
+	Conversation string
+
 	nc   net.Conn
 	path string
 
@@ -48,8 +53,10 @@ type clientLine struct {
 	ID        uint64               `json:"id"`
 	Request   *interaction.Request `json:"request,omitempty"`
 	TimeoutMS int64                `json:"timeout_ms,omitempty"`
-	Cancel    bool                 `json:"cancel,omitempty"`
-	Reason    *interaction.Error   `json:"reason,omitempty"`
+	// Conversation is Client.Conversation.
+	Conversation string             `json:"conversation,omitempty"`
+	Cancel       bool               `json:"cancel,omitempty"`
+	Reason       *interaction.Error `json:"reason,omitempty"`
 }
 
 // clientReply is a reply line as the client reads it.
@@ -140,7 +147,7 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 		c.mu.Unlock()
 	}()
 
-	line := clientLine{ID: id, Request: &req}
+	line := clientLine{ID: id, Request: &req, Conversation: c.Conversation}
 	if deadline, ok := ctx.Deadline(); ok {
 		// Round up: a timeout of 0 would mean none.
 		line.TimeoutMS = max(int64((time.Until(deadline)+time.Millisecond-1)/time.Millisecond), 1)

@@ -54,6 +54,11 @@ type Options struct {
 	// inbox can show who asked (for example {ID: "socket", Name: "script"}).
 	// The zero Agent leaves such requests without one.
 	DefaultAgent interaction.Agent
+	// Identify, when set, names the asker of a request line that carries
+	// "conversation": a token of asktui run's conversations (passed to
+	// the stdio MCP bridge it starts for an agent). The agent it returns,
+	// with ok, replaces the request's; an unknown token changes nothing.
+	Identify func(token string) (agent interaction.Agent, ok bool)
 
 	// maxLine overrides MaxLineBytes in tests.
 	maxLine int
@@ -264,6 +269,14 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			return
 		}
 		timeout = time.Duration(ms) * time.Millisecond
+	}
+	if raw, ok := fields["conversation"]; ok && c.s.opts.Identify != nil {
+		var token string
+		if json.Unmarshal(raw, &token) == nil && token != "" {
+			if agent, known := c.s.opts.Identify(token); known {
+				req.Agent = &agent
+			}
+		}
 	}
 	if req.Agent == nil && c.s.opts.DefaultAgent != (interaction.Agent{}) {
 		agent := c.s.opts.DefaultAgent

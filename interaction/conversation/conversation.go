@@ -134,6 +134,10 @@ const (
 	EventInfo EventKind = "info"
 	// EventUsage: Usage changed.
 	EventUsage EventKind = "usage"
+	// EventNotice: a line of the launcher's own about the conversation,
+	// in Text: the session's id and how to reopen it, a tool of asktui's
+	// the agent could not take and what to do about it.
+	EventNotice EventKind = "notice"
 	// EventTurnEnded: the turn ended with Stop (or Err).
 	EventTurnEnded EventKind = "turn_ended"
 	// EventEnded: the conversation is over (Err says why when the agent
@@ -266,6 +270,10 @@ type AgentChoice struct {
 	// Missing says why it cannot start here (its executable is not
 	// installed, say); empty when it can.
 	Missing string
+	// NoResume says why its past sessions cannot be listed and resumed
+	// (it said so when it started); empty when they can, or when that is
+	// not known yet.
+	NoResume string
 }
 
 // PastSession is a session an agent can resume.

@@ -82,7 +82,10 @@ the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 				path = e.socketPath()
 			}
 			ver, _ := e.build.info()
-			srv, err := mcp.NewServer(socketAsker{path: path}, mcp.Options{Version: ver})
+			// Started by asktui run for one of its agents: the token
+			// names the conversation the calls belong to.
+			asker := socketAsker{path: path, conversation: e.getenv(conversationEnv)}
+			srv, err := mcp.NewServer(asker, mcp.Options{Version: ver})
 			if err != nil {
 				return err
 			}
@@ -101,7 +104,7 @@ the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 
 // socketAsker asks through the inbox's socket, dialling per call so that
 // an inbox started after the client still gets its questions.
-type socketAsker struct{ path string }
+type socketAsker struct{ path, conversation string }
 
 func (s socketAsker) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	c, err := socket.Dial(ctx, s.path)
@@ -109,6 +112,7 @@ func (s socketAsker) Ask(ctx context.Context, req interaction.Request) (interact
 		return interaction.Answer{}, err
 	}
 	defer func() { _ = c.Close() }()
+	c.Conversation = s.conversation
 	ans, err := c.Ask(ctx, req)
 	if err != nil && interaction.CodeOf(err) == "" {
 		return ans, fmt.Errorf("asking the inbox at %s: %w", s.path, err)

@@ -58,8 +58,10 @@ goose) or one from ` + acp.ConfigFile + ` in asktui's configuration directory
 Each agent also gets asktui's own ask_user_question tool (MCP), so agents
 without a question tool of their own can still ask.
 
---resume reopens the agent's newest session in this directory, and
---resume=ID a given one, when the agent can (session/load).`,
+--resume reopens the agent's newest session in this directory, when it
+can list them (session/list), and --resume=ID a given one, when it can
+reopen it (session/load or session/resume); the transcript shows each
+session's id when it starts.`,
 		Example: `  # Gemini CLI and Claude Code side by side
   asktui run gemini claude
 
@@ -95,7 +97,11 @@ without a question tool of their own can still ask.
 }
 
 // agentErrors remembers the first failure of any agent the view starts,
-// for the exit status.
+// for the exit status. One rule, whenever it happens: an agent that could
+// not start, a turn that failed for the agent's reason (it wants a
+// sign-in, it exited, it broke the protocol), or a conversation that
+// ended with an error. A turn refused for the human's own reason (BUSY, a
+// file that cannot be attached) is shown and not counted.
 type agentErrors struct {
 	conversation.Launcher
 	mu    sync.Mutex
@@ -134,10 +140,25 @@ type endSink struct {
 }
 
 func (s endSink) ConversationEvent(e conversation.Event) {
-	if e.Kind == conversation.EventEnded {
+	switch e.Kind {
+	case conversation.EventEnded:
 		s.errs.note(e.Err)
+	case conversation.EventTurnEnded:
+		if agentFailure(e.Err) {
+			s.errs.note(e.Err)
+		}
 	}
 	s.Sink.ConversationEvent(e)
+}
+
+// agentFailure reports whether err is the agent's failure, not the
+// human's.
+func agentFailure(err error) bool {
+	switch interaction.CodeOf(err) {
+	case interaction.CodeAgentAuth, interaction.CodeAgentExited, interaction.CodeAgentProtocol:
+		return true
+	}
+	return false
 }
 
 func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) error {
@@ -182,7 +203,9 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	if sl != nil {
 		defer func() { _ = sl.Close() }()
 	}
-	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token}
+	convs := &conversationTokens{agents: map[string]interaction.Agent{}}
+	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token,
+		Register: convs.register, TokenHeader: mcp.ConversationHeader, TokenEnv: conversationEnv}
 	if self, err := os.Executable(); err == nil && sl != nil {
 		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
 	}
@@ -255,7 +278,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	}
 	defer unregister()
 
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver})
+	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver, Identify: convs.identify})
 	if err != nil {
 		return err
 	}
@@ -268,7 +291,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	defer stopSock()
 	if sl != nil {
 		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}})
+			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}, Identify: convs.identify})
 		})
 	}
 	uiErr := p.Run(ctx)
@@ -287,6 +310,40 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return errs.err() // the exit status says an agent failed
 	}
 	return nil
+}
+
+// conversationEnv carries a conversation's token to the stdio MCP bridge
+// (asktui mcp) that asktui run hands an agent.
+const conversationEnv = "ASKTUI_CONVERSATION"
+
+// conversationTokens ties each conversation's agent to a token that only
+// the conversation (and the agent it hands asktui's MCP server to) knows,
+// so that the agent's ask_user_question calls are named after the
+// conversation and shown in it, whatever its MCP client calls itself.
+type conversationTokens struct {
+	mu     sync.Mutex
+	agents map[string]interaction.Agent
+}
+
+// register gives agent a fresh token; forget drops it.
+func (c *conversationTokens) register(agent interaction.Agent) (string, func()) {
+	token := rand.Text()
+	c.mu.Lock()
+	c.agents[token] = agent
+	c.mu.Unlock()
+	return token, func() {
+		c.mu.Lock()
+		delete(c.agents, token)
+		c.mu.Unlock()
+	}
+}
+
+// identify is the agent a token names.
+func (c *conversationTokens) identify(token string) (interaction.Agent, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.agents[token]
+	return a, ok
 }
 
 // listAgents prints the agents: name, what it runs, and what is missing.
