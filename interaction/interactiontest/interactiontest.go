@@ -19,7 +19,7 @@ import (
 // Within bounds how long [Provider.Next] and [Provider.NextActivity] wait
 // before they fail the test: a failure deadline, never a way to
 // synchronise.
-const Within = 5 * time.Second
+const Within = 30 * time.Second
 
 // activityBuffer is how many reported activities a Provider keeps until
 // the test reads them; Report drops the rest rather than block.
