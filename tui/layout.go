@@ -126,6 +126,20 @@ func (m *model) frame() frame {
 	return f
 }
 
+// panelSize is the question panel's size on this screen: what the panel
+// is drawn in and what its form is sized for, which must agree, or the
+// form draws rows the panel cuts off (an Other row below the list, with
+// no mark that it is there).
+func (m *model) panelSize() (w, h int) {
+	if m.kind == kindRun {
+		w, h = m.contentWidth(), m.bodyHeight()
+		_, h = m.runPanelRows(w, h)
+		return w, h
+	}
+	f := m.frame()
+	return f.panelW, f.panelH
+}
+
 // contentWidth is the screen's width inside its one-column margins.
 func (m *model) contentWidth() int { return max(m.width-2, 1) }
 

@@ -523,8 +523,8 @@ func (m *model) readyForm() tea.Cmd {
 
 // sizeForm gives q's form the rows the layout has for it.
 func (m *model) sizeForm(r *request, q *question) tea.Cmd {
-	f := m.frame()
-	p := m.layout(r, f.panelW, f.panelH)
+	w, h := m.panelSize()
+	p := m.layout(r, w, h)
 	verb := "submit"
 	if !r.single() {
 		verb = "next"

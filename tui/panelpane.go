@@ -153,8 +153,8 @@ func (m *model) questionActions(r *request, q *question, typing bool) []action {
 // textScrolls reports whether request r's question text (or review) is
 // longer than the rows it has, so the scroll keys do something.
 func (m *model) textScrolls(r *request) bool {
-	f := m.frame()
-	return m.layout(r, f.panelW, f.panelH).moreText
+	w, h := m.panelSize()
+	return m.layout(r, w, h).moreText
 }
 
 // reviewActions are the keys of the review step.
@@ -195,8 +195,8 @@ var pickDigits = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // reviewScrolls reports whether the review has more rows than fit.
 func (m *model) reviewScrolls(r *request) bool {
-	f := m.frame()
-	p := m.layout(r, f.panelW, f.panelH)
+	w, h := m.panelSize()
+	p := m.layout(r, w, h)
 	return len(r.questions)+4 > p.formRows
 }
 

@@ -252,19 +252,12 @@ func (m *model) runBody(w, h int) string {
 		top = append(top, ansi.Truncate(strings.Join(tabs, st.Tabs.Separator.Render("│")), w, "›"))
 	}
 	var bottom []string
-	questions := mode == modeQuestion || mode == modeReview || mode == modeConfirm || mode == modeInbox
+	questions := mode == modeQuestion || mode == modeReview || mode == modeConfirm || mode == modeNote || mode == modeInbox
 	if questions {
-		f := frame{panelW: w, panelH: h}
-		if len(m.requests) > 1 {
-			rows := min(len(m.requests)+1, 4)
-			bottom = append(bottom, fitBlock(m.inboxView(w, rows, mode == modeInbox), w, rows)...)
+		inboxRows, panelH := m.runPanelRows(w, h)
+		if inboxRows > 0 {
+			bottom = append(bottom, fitBlock(m.inboxView(w, inboxRows, mode == modeInbox), w, inboxRows)...)
 		}
-		room := max(h*3/5-len(bottom), min(h-len(bottom)-2, 8))
-		panelH := room
-		if r := m.activeRequest(); r != nil {
-			panelH = min(room, max(m.layoutFit(r, w, room, true).used(), 4))
-		}
-		f.panelH = panelH
 		bottom = append(bottom, fitBlock(m.panelView(w, panelH), w, panelH)...)
 	} else if c != nil {
 		status := m.turnStatus(c)
@@ -284,6 +277,22 @@ func (m *model) runBody(w, h int) string {
 	lines = append(lines, "")
 	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
+}
+
+// runPanelRows lays out the bottom of the conversation view in a body of
+// w×h while a question has the keys: the inbox's rows above the panel
+// (when several wait), and the panel's, as many as the question needs
+// within three fifths of the body.
+func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
+	if len(m.requests) > 1 {
+		inboxRows = min(len(m.requests)+1, 4)
+	}
+	room := max(h*3/5-inboxRows, min(h-inboxRows-2, 8))
+	panelH = room
+	if r := m.activeRequest(); r != nil {
+		panelH = min(room, max(m.layoutFit(r, w, room, true).used(), 4))
+	}
+	return inboxRows, panelH
 }
 
 // turnStatus says what the conversation is doing.

@@ -88,3 +88,41 @@ func TestEverySizeShowsAnOptionAndTheHelp(t *testing.T) {
 		}
 	}
 }
+
+// The row under the cursor is always on screen, at every size and in
+// every kind of view: the panel is drawn in the rows its form was sized
+// for (in the conversation view, a question with a long detail once had
+// its Other row drawn below the panel, with no mark that it was there).
+func TestCursorRowAlwaysShown(t *testing.T) {
+	q := interaction.Question{
+		ID: "permission", Header: "Permission", Question: "Allow Run rm -rf build?",
+		Detail:  "```sh\nrm -rf build\n```\n\nThis removes the build directory and everything in it, including caches.",
+		Options: []interaction.Option{{Label: "Allow once"}, {Label: "Allow always", Description: "for this session"}, {Label: "Reject"}},
+	}
+	kinds := map[string]func(t *testing.T, w, h int) (*model, string){
+		"one-shot": func(t *testing.T, w, h int) (*model, string) { return testModel(t, w, h), "claude" },
+		"session":  func(t *testing.T, w, h int) (*model, string) { return testSession(t, w, h), "claude" },
+		"run": func(t *testing.T, w, h int) (*model, string) {
+			m, f := testRun(t, w, h)
+			busyConversation(m, f)
+			return m, f.info.ID
+		},
+	}
+	for name, start := range kinds {
+		for _, w := range []int{40, 47, 60, 61, 80, 100, 120} {
+			for h := 10; h <= 32; h += 2 {
+				t.Run(fmt.Sprintf("%s/%dx%d", name, w, h), func(t *testing.T) {
+					run(t, func(t *testing.T) {
+						m, agent := start(t, w, h)
+						ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: agent}, Questions: []interaction.Question{q}})
+						glance(m)
+						press(m, "end", "down")
+						if s := screen(m); !strings.Contains(s, "Other") {
+							t.Fatalf("the cursor is on the Other row, which is not shown:\n%s", s)
+						}
+					})
+				})
+			}
+		}
+	}
+}
