@@ -73,9 +73,8 @@ type model struct {
 	quitting  bool
 	// interrupted records a quit that left questions unanswered; summary
 	// is the line an inline prompt leaves behind.
-	interrupted   bool
-	waitingAtQuit bool // questions waited when the program was told to quit
-	summary       string
+	interrupted bool
+	summary     string
 
 	// The session view: the activity log, its spinner, and the alerts
 	// sent when a request arrives.
@@ -242,7 +241,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case quitMsg:
 		m.quitting = true
-		m.waitingAtQuit = len(m.requests) > 0
 		return tea.Quit
 	case clearNoticeMsg:
 		if msg.seq == m.noticeSeq {

@@ -218,12 +218,10 @@ var _ conversation.Sink = (*Program)(nil)
 func (p *Program) Provider() interaction.Provider { return p.provider }
 
 // Run draws the UI and handles input until ctx ends, Quit is called or the
-// human presses Ctrl+C. One rule says how it ended for every kind of
-// view: Ctrl+C that leaves a question unanswered is ErrInterrupted (exit
-// 130); ctx ending while a question waits is ctx's cause (the signal that
-// ended it); anything else that ends it with nothing waiting is nil. It
-// may be called once.
-func (p *Program) Run(ctx context.Context) (err error) {
+// human presses Ctrl+C. One rule for every kind of view: Ctrl+C that
+// leaves a question unanswered is ErrInterrupted (exit 130); Ctrl+C with
+// nothing waiting, Quit and ctx ending return nil. It may be called once.
+func (p *Program) Run(ctx context.Context) error {
 	if p.access {
 		defer close(p.done)
 		select {
@@ -260,19 +258,13 @@ func (p *Program) Run(ctx context.Context) (err error) {
 		// program has ended.
 		p.prog.Send(quitMsg{})
 	}()
-	defer func() {
-		// Ended by its context (a signal, say) while questions waited:
-		// that is an interruption too, and the context says of what.
-		if err == nil && ctx.Err() != nil && p.model.waitingAtQuit {
-			err = context.Cause(ctx)
-		}
-	}()
+
 	// Save the terminal's window title (xterm's title stack), to restore
 	// it when done: bubbletea leaves an empty title behind.
 	if p.output != nil {
 		_, _ = io.WriteString(p.output, pushTitle)
 	}
-	_, err = p.prog.Run()
+	_, err := p.prog.Run()
 	if p.output != nil {
 		_, _ = io.WriteString(p.output, popTitle)
 		// An inline prompt leaves one line saying what became of it

@@ -194,8 +194,8 @@ func playDemo(ctx context.Context, p *tui.Program, sc *script.Scenario, o demoOp
 	cancel()
 	wg.Wait()
 	switch {
-	case interruption(uiErr):
-		return res, uiErr // ctrl+c or a signal left questions unanswered
+	case errors.Is(uiErr, tui.ErrInterrupted):
+		return res, uiErr // ctrl+c left questions unanswered: exit 130
 	case uiErr != nil:
 		return res, interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case o.autoplay && runErr != nil:

@@ -46,16 +46,6 @@ func (e signalError) exitCode() int {
 	return exitInterrupted
 }
 
-// interruption reports whether err says the view ended with questions
-// unanswered: ctrl+c in it (tui.ErrInterrupted), or a signal (its
-// context's cause). Every command exits with its code, by one rule: 130
-// for ctrl+c or SIGINT, 143 for SIGTERM, 129 for SIGHUP; a view quit with
-// nothing waiting exits 0.
-func interruption(err error) bool {
-	var sig signalError
-	return errors.Is(err, tui.ErrInterrupted) || errors.As(err, &sig)
-}
-
 // exitCode maps the outcome of a run to the process exit code. An error
 // without an *interaction.Error is one of cobra's usage errors.
 func exitCode(err error) int {

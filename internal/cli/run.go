@@ -302,8 +302,8 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	_ = httpSrv.Shutdown(shutdown)
 	wg.Wait()
 	switch {
-	case interruption(uiErr):
-		return uiErr // ctrl+c or a signal left questions unanswered
+	case errors.Is(uiErr, tui.ErrInterrupted):
+		return uiErr // ctrl+c left questions unanswered: exit 130
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case errs.err() != nil:

@@ -265,10 +265,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	var uiErr error
 	if o.ssh.headless {
 		_, _ = fmt.Fprintf(e.stdout, "asktui serve: the inbox is open with no view here (ctrl+c or SIGTERM stops it)\n  %s\n", strings.ReplaceAll(status, "  ·  ", "\n  "))
-		<-ctx.Done()
-		if len(box.Waiting()) > 0 {
-			uiErr = context.Cause(ctx) // stopped with questions unanswered
-		}
+		<-ctx.Done() // a signal is how a headless inbox is stopped
 	} else {
 		p := tui.New(tui.Options{
 			Input: in, Output: out, Theme: theme, Session: true,
@@ -299,8 +296,8 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	wg.Wait()
 	switch {
-	case interruption(uiErr):
-		return uiErr // ctrl+c or a signal left questions unanswered
+	case errors.Is(uiErr, tui.ErrInterrupted):
+		return uiErr // ctrl+c left questions unanswered: exit 130
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	}

@@ -210,18 +210,20 @@ func (term *Terminal) WaitUntil(mark int, what string, shown func() bool) {
 // WaitSeen waits until the question shown after mark takes keys:
 // asktui holds the keys that answer a question for a moment after it
 // appears (its "keys held" cue), and the cue gives way to the question's
-// hint (Pick …, Type your answer …) when the hold ends. A question that
+// hint (Pick one …, Type your answer · enter to confirm, …) when the
+// hold ends. A question that
 // appeared with no cue takes keys at once.
 func (term *Terminal) WaitSeen(mark int) {
 	term.t.Helper()
+	hint := func(s string) bool {
+		// "Pick one · …", "Pick any · …", "Type your answer · enter to
+		// confirm, …" (the text box's placeholder says "Type" too).
+		return strings.Contains(s, "Pick") || strings.Contains(s, "confirm,")
+	}
 	term.WaitUntil(mark, "the keys held to be released", func() bool {
 		text := term.Text(mark)
 		held := strings.LastIndex(text, "held")
-		if held < 0 {
-			return strings.Contains(text, "Pick") || strings.Contains(text, "Type")
-		}
-		after := text[held:]
-		return strings.Contains(after, "Pick") || strings.Contains(after, "Type")
+		return hint(text[max(held, 0):])
 	})
 }
 

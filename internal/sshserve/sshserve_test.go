@@ -343,6 +343,8 @@ func TestTwentyViewsOneAnswer(t *testing.T) {
 	}
 	for _, v := range views[:3] {
 		v.waitSeen()
+	}
+	for _, v := range views[:3] {
 		v.typ("1")
 	}
 	r := <-got
