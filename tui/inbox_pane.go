@@ -45,7 +45,7 @@ func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, n
 		room := width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
 		what := ""
 		if room >= 4 {
-			what = st.Inbox.Meta.Render(" · ") + style.Render(ansi.Truncate(r.what(), room, "…"))
+			what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(inlineMarkdown(r.what(), style, st.Question.Code), room, "…")
 		}
 		lines = append(lines, ansi.Truncate(cursor+name+what+meta, width, "…"))
 	}

@@ -34,6 +34,13 @@ func inlineMarkdown(line string, base, code lipgloss.Style) string {
 	return b.String()
 }
 
+// plainMarkdown drops the marks of **bold** and `code` from a line shown
+// where it cannot be styled: a notice, the window title, a desktop
+// notification.
+func plainMarkdown(line string) string {
+	return mdInline.ReplaceAllString(line, "$1$2")
+}
+
 // wrapMarkdown styles text's inline Markdown and wraps it to width. A list
 // item that wraps keeps its text aligned after the marker, so the list
 // still reads as a list.

@@ -398,8 +398,6 @@ func (m *model) titleBar() string {
 	switch n := len(m.requests); {
 	case m.kind.many() && n > 0:
 		right = append(right, st.App.Queue.Render(plural(questionCount(m.requests), "question waiting", "questions waiting")))
-	case m.kind == kindSession && m.status != "":
-		right = append(right, st.App.Bar.Render(m.status))
 	case m.kind == kindOneShot && n > 1:
 		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}

@@ -436,7 +436,7 @@ func (r *request) what() string {
 // summary names the request in one line for the log and notifications: its
 // first question (header, else text) and how many more follow.
 func (r *request) summary() string {
-	s := ansi.Truncate(r.what(), 80, "…")
+	s := ansi.Truncate(plainMarkdown(r.what()), 80, "…")
 	if n := len(r.questions) - 1; n > 0 {
 		s += " (+" + plural(n, "more question", "more questions") + ")"
 	}

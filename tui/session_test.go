@@ -515,3 +515,31 @@ func TestRendersAtMostOncePerFrame(t *testing.T) {
 		}
 	})
 }
+
+// The idle session says once where requests come from: in the body, not
+// the title bar too.
+func TestIdleSessionShowsTheAddressOnce(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {60, 20}, {200, 60}} {
+		run(t, func(t *testing.T) {
+			m := testSession(t, size[0], size[1])
+			send(m, statusMsg{text: "MCP: http://127.0.0.1:7341/mcp"})
+			if n := strings.Count(screen(m), "127.0.0.1:7341"); n != 1 {
+				t.Fatalf("%dx%d: the address shows %d times:\n%s", size[0], size[1], n, screen(m))
+			}
+		})
+	}
+}
+
+// Inline Markdown in what a request asks is drawn, not shown as marks: in
+// the inbox's rows, and plain in the log and notices.
+func TestInboxRowsDrawInlineMarkdown(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 120, 30)
+		askFrom(t, m, "claude", interaction.Question{ID: "a", Question: "Run `make release` on **main**?", Options: opts("Yes", "No")})
+		askFrom(t, m, "codex", interaction.Question{ID: "b", Question: "Bump `go.mod`?", Options: opts("Yes", "No")})
+		glance(m)
+		s := screen(m)
+		mustContain(t, s, "Run make release on main?", "Bump go.mod?")
+		mustNotContain(t, s, "`", "**")
+	})
+}
