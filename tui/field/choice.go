@@ -86,14 +86,15 @@ type Choice struct {
 	preFilterCursor int  // option the cursor was on when filtering began
 	movedInFilter   bool // the human moved the cursor since the filter changed
 
-	layouts  map[int32]*rowLayout
-	rows     map[rowKey][]string
-	layoutW  int
-	g        glyphs
-	p        paints
-	view     string
-	viewOK   bool
-	pageRows int // rows shown by the last render, for PgUp/PgDn
+	layouts   map[int32]*rowLayout
+	rows      map[rowKey][]string
+	layoutW   int
+	layoutCap int
+	g         glyphs
+	p         paints
+	view      string
+	viewOK    bool
+	pageRows  int // rows shown by the last render, for PgUp/PgDn
 
 	typeHelp    key.Binding
 	confirmHelp string

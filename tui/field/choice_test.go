@@ -431,13 +431,18 @@ func TestDescriptions(t *testing.T) {
 			descLines = append(descLines, l)
 		}
 	}
-	if len(descLines) != maxDescLines || !strings.HasSuffix(descLines[2], "…") {
-		t.Fatalf("long description not capped at 3 lines with …:\n%s", strings.Join(lines, "\n"))
+	if len(descLines) != c.lineCap()/2 || !strings.HasSuffix(descLines[len(descLines)-1], "…") {
+		t.Fatalf("long description not capped at %d lines with …:\n%s", c.lineCap()/2, strings.Join(lines, "\n"))
 	}
-	// Long labels are capped too.
+	// Long labels are capped too, at half the field's height.
 	c = newChoice(t, ChoiceConfig{Labels: []string{strings.Repeat("label ", 80)}}, 40, 20)
-	if n := strings.Count(screen(c), "label"); n == 0 || strings.Count(screen(c), "\n") != maxLabelLines {
+	if n := strings.Count(screen(c), "label"); n == 0 || strings.Count(screen(c), "\n") != c.lineCap() || !strings.Contains(screen(c), "…") {
 		t.Fatalf("long label not capped:\n%s", screen(c))
+	}
+	// A label of six lines with room to show them shows whole.
+	c = newChoice(t, ChoiceConfig{Labels: []string{strings.Repeat("label ", 30) + "END", "Other one"}}, 40, 20)
+	if v := screen(c); !strings.Contains(v, "END") || strings.Contains(v, "…") {
+		t.Fatalf("a long label was cut with room left:\n%s", v)
 	}
 }
 

@@ -23,8 +23,8 @@ const (
 	recommendedText = "★ Recommended"
 	recommended     = "(recommended)"
 	ellipsis        = "…"
-	maxLabelLines   = 3
-	maxDescLines    = 3
+	minLabelLines   = 3 // a label or description shows at least this many lines
+	minDescLines    = 3
 	descIndent      = 2
 	maxLayouts      = 4096
 )
@@ -235,16 +235,22 @@ type rowKey struct {
 // checkCaches empties the layout and row caches when the width changed or
 // they grew large.
 func (c *Choice) checkCaches() {
-	w := c.viewWidth()
-	if c.layouts == nil || c.layoutW != w || len(c.layouts) >= maxLayouts {
+	w, lines := c.viewWidth(), c.lineCap()
+	if c.layouts == nil || c.layoutW != w || c.layoutCap != lines || len(c.layouts) >= maxLayouts {
 		c.layouts = make(map[int32]*rowLayout, 64)
-		c.layoutW = w
+		c.layoutW, c.layoutCap = w, lines
 		c.rows = make(map[rowKey][]string, 64)
 	}
 	if len(c.rows) >= maxLayouts {
 		c.rows = make(map[rowKey][]string, 64)
 	}
 }
+
+// lineCap is the most lines one option's label (and, apart, its
+// description) wraps to before it is cut with "…": at least three, and up
+// to half the field's height, so a long label shows whole where there is
+// room and one option never fills the list.
+func (c *Choice) lineCap() int { return max(minLabelLines, c.viewHeight()/2) }
 
 // layout returns option opt's layout at the current width, cached.
 func (c *Choice) layout(opt int) *rowLayout {
@@ -256,7 +262,7 @@ func (c *Choice) layout(opt int) *rowLayout {
 	text, rec := splitRecommended(untab(c.labels[opt]))
 	l := &rowLayout{}
 	if text != "" || !rec {
-		l.label = wrapCap(text, lw, maxLabelLines)
+		l.label = wrapCap(text, lw, c.lineCap())
 	}
 	if rec {
 		switch {
@@ -270,7 +276,7 @@ func (c *Choice) layout(opt int) *rowLayout {
 		}
 	}
 	if c.descs != nil && c.descs[opt] != "" {
-		l.desc = wrapCap(untab(c.descs[opt]), lw-descIndent, maxDescLines)
+		l.desc = wrapCap(untab(c.descs[opt]), lw-descIndent, max(minDescLines, c.lineCap()/2))
 	}
 	c.layouts[int32(opt)] = l
 	return l
