@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
@@ -63,9 +64,11 @@ func (a *accessibleProvider) Ask(ctx context.Context, req interaction.Request) (
 	result := make(chan inbox.Settlement, 1)
 	go func() {
 		defer func() { <-a.turn }()
-		ans, err := a.prompt(req)
+		ans, err := a.prompt(ctx, req)
 		result <- inbox.Settlement{Answer: ans, Err: err}
 	}()
+	stop := a.countdown(ctx)
+	defer stop()
 	select {
 	case r := <-result:
 		return r.Answer, r.Err
@@ -76,23 +79,65 @@ func (a *accessibleProvider) Ask(ctx context.Context, req interaction.Request) (
 	}
 }
 
+// countdown says, when the request has a deadline, how long is left: a
+// minute and ten seconds before it ends (if it lasts longer), as a line a
+// screen reader reads out. stop ends it.
+func (a *accessibleProvider) countdown(ctx context.Context) (stop func()) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		for _, left := range []time.Duration{time.Minute, 10 * time.Second} {
+			wait := time.Until(deadline) - left
+			if wait <= 0 {
+				continue
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+				_, _ = fmt.Fprintf(a.out, "\n(%s left to answer)\n", formatLeft(left))
+			case <-done:
+				t.Stop()
+				return
+			case <-ctx.Done():
+				t.Stop()
+				return
+			}
+		}
+	}()
+	return sync.OnceFunc(func() { close(done) })
+}
+
+// formatLeft says a time left in words: "1 minute", "10 seconds".
+func formatLeft(d time.Duration) string {
+	if d >= time.Minute {
+		return plural(int(d/time.Minute), "minute", "minutes")
+	}
+	return plural(int(d/time.Second), "second", "seconds")
+}
+
 // ended says why the request ended before it was answered, and returns
 // the error for the caller.
 func (a *accessibleProvider) ended(ctx context.Context) error {
 	err := interaction.ContextError(ctx)
 	if interaction.CodeOf(err) == interaction.CodeTimeout {
-		_, _ = fmt.Fprintln(a.out, "\nThe question timed out; no answer was sent. Press enter.")
+		_, _ = fmt.Fprintln(a.out, "\nThe question timed out; no answer was sent.")
 	} else {
 		// In accessible mode the terminal's Ctrl+C ends the context: the
 		// human quit.
-		_, _ = fmt.Fprintln(a.out, "\nQuit: no answer was sent. Press enter.")
+		_, _ = fmt.Fprintln(a.out, "\nQuit: no answer was sent.")
 	}
 	return err
 }
 
-func (a *accessibleProvider) prompt(req interaction.Request) (interaction.Answer, error) {
+func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
 	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
+	if deadline, ok := ctx.Deadline(); ok {
+		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", formatDuration(time.Until(deadline)))
+	}
 	for i, q := range r.questions {
 		r.tab = i
 		_, _ = fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.questions))

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/syncbuf"
@@ -101,4 +103,37 @@ func TestAccessibleCtrlCSaysTheHumanQuit(t *testing.T) {
 	if !strings.Contains(s, "Quit: no answer was sent.") || strings.Contains(s, "withdrawn") {
 		t.Fatalf("output:\n%s", s)
 	}
+}
+
+// With a deadline (--timeout), accessible mode says how long there is to
+// answer, a minute and ten seconds before the end, and that it timed
+// out, with no prompt to press a key that would come too late.
+func TestAccessibleCountdown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var out syncbuf.Buffer
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		p := New(Options{Accessible: true, Input: pr, Output: &out})
+		runCtx, stopRun := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- p.Run(runCtx) }()
+		ctx, cancel := context.WithTimeoutCause(context.Background(), 5*time.Minute, interaction.Errorf(interaction.CodeTimeout, "timed out"))
+		defer cancel()
+		_, err := p.Provider().Ask(ctx, setupRequest())
+		stopRun()
+		<-done
+		if interaction.CodeOf(err) != interaction.CodeTimeout {
+			t.Fatalf("err = %v", err)
+		}
+		s := out.String()
+		for _, want := range []string{"You have 5:00 to answer", "(1 minute left to answer)", "(10 seconds left to answer)", "The question timed out; no answer was sent."} {
+			if !strings.Contains(s, want) {
+				t.Errorf("output lacks %q:\n%s", want, s)
+			}
+		}
+		if strings.Contains(s, "Press enter") {
+			t.Errorf("output asks for a key after the end:\n%s", s)
+		}
+		_ = pw.Close()
+	})
 }
