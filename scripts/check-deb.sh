@@ -46,7 +46,8 @@ fi
 
 echo "package:"
 for f in Package Version Architecture Maintainer Homepage Section Description; do
-	v=$(field "$f" | head -n 1)
+	v=$(field "$f")
+	v=${v%%$'\n'*} # the first line; | head could end dpkg-deb by SIGPIPE
 	[[ -n $v ]] || fail "the control file has no $f"
 	printf '  %-12s %s\n' "$f" "$v"
 done
