@@ -11,14 +11,16 @@ import (
 	"github.com/asktui/asktui/internal/cli"
 )
 
-// Build metadata, set by the release build:
+// Build metadata, set by the release build (.goreleaser.yaml); a build
+// without them reports what the Go toolchain recorded:
 //
-//	go build -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234"
+//	go build -ldflags "-X main.version=v1.2.3 -X main.commit=$(git rev-parse HEAD) -X main.date=2026-05-01T12:00:00Z"
 var (
 	version string
 	commit  string
+	date    string
 )
 
 func main() {
-	os.Exit(cli.Main(cli.Build{Version: version, Commit: commit}))
+	os.Exit(cli.Main(cli.Build{Version: version, Commit: commit, Date: date}))
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages asktui's tests need beyond Go: the OpenSSH
-# client, for the end-to-end test of `serve --ssh` with a real client.
-# .ci/run calls it; it does nothing when everything is there already.
+# Installs the Debian packages asktui's checks need beyond Go: the OpenSSH
+# client, for the end-to-end test of `serve --ssh` with a real client; and
+# for the check of the .deb (scripts/check-deb.sh), man-db to open its man
+# page, and bash-completion and zsh to find its completions as they would
+# once installed. .ci/run calls it; it does nothing when everything is
+# there already.
 #
 #   bash scripts/deps.sh
 #
@@ -11,6 +14,9 @@ set -euo pipefail
 
 missing=()
 command -v ssh >/dev/null || missing+=(openssh-client)
+command -v man >/dev/null || missing+=(man-db)
+[[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
+command -v zsh >/dev/null || missing+=(zsh)
 
 if ((${#missing[@]} == 0)); then
 	exit 0

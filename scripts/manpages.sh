@@ -1,7 +1,8 @@
 #!/bin/sh
-# Writes asktui's man page to manpages/, for the release archives (a
-# goreleaser before hook). fang provides the hidden `man` command.
+# Writes asktui's man page to manpages/, for the release archives,
+# packages and Homebrew cask (a goreleaser before hook). asktui runs built
+# as in scripts/completions.sh, which says why.
 set -e
 rm -rf manpages
 mkdir manpages
-go run . man | gzip -c -9 >manpages/asktui.1.gz
+CGO_ENABLED=0 go run -trimpath . man | gzip -c -9 >manpages/asktui.1.gz

@@ -12,21 +12,10 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 )
-
-// Build is the release's build metadata, set in package main by the
-// release build's -ldflags. Empty fields fall back to what the Go
-// toolchain recorded.
-type Build struct {
-	// Version is the release version, such as "v1.2.3".
-	Version string
-	// Commit is the commit the release was built from.
-	Commit string
-}
 
 // Main runs asktui with the process's arguments, standard streams,
 // environment and controlling terminal, and returns the exit code.
@@ -64,33 +53,4 @@ func notifySignals(parent context.Context) (context.Context, context.CancelFunc)
 		signal.Stop(ch)
 		cancel(nil)
 	}
-}
-
-// info returns the version and commit to report: the ones set with
-// -ldflags, else what the Go toolchain recorded (a module version for
-// `go install …@v1.2.3`, the VCS revision for a build in a clone).
-func (b Build) info() (ver, sha string) {
-	ver, sha = b.Version, b.Commit
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return orDefault(ver, "devel"), sha
-	}
-	if ver == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		ver = info.Main.Version
-	}
-	if sha == "" {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" {
-				sha = s.Value
-			}
-		}
-	}
-	return orDefault(ver, "devel"), sha
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -24,11 +24,14 @@ func run(ctx context.Context, args []string, e env) int {
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	failed := keepCoded(root)
+	// cobra adds --version (and -v) for a root with a Version; the template
+	// prints it as it is. fang's own version line has the version and a
+	// short commit only.
+	root.Version = e.build.provenance().String()
+	root.SetVersionTemplate("{{.Version}}")
 
-	ver, sha := e.build.info()
 	err := fang.Execute(ctx, root,
-		fang.WithVersion(ver),
-		fang.WithCommit(sha),
+		fang.WithoutVersion(),
 		fang.WithErrorHandler(errorHandler(e.stderr)),
 		fang.WithoutManpage(), // newManCmd instead
 	)
