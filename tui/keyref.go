@@ -24,8 +24,8 @@ func KeyReference() string {
 			relabel(c.Pick, c.Pick.Help().Key, "choose that option (toggle it in multi-select)"),
 			relabel(c.Toggle, "space/x", "toggle the option (multi-select)"),
 			relabel(c.SelectAll, c.SelectAll.Help().Key, "check all or none (multi-select)"),
-			relabel(c.Confirm, c.Confirm.Help().Key, "choose the option, or confirm the checked ones (with none checked, the one under the cursor); on the Other row, confirm the text"),
-			key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your own answer on the Other row (letters and digits are text there)")),
+			relabel(c.Confirm, c.Confirm.Help().Key, "choose the option, or confirm the checked ones (with none checked, the one under the cursor); on the Other row, confirm the text typed (with none, keep typing)"),
+			key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type your own answer on the Other row (letters and digits are text there); it replaces the options, which stay checked, dimmed, and count again once the text is erased")),
 			relabel(c.Filter, c.Filter.Help().Key, "filter the options"),
 			relabel(c.AcceptFilter, c.AcceptFilter.Help().Key, "keep the filter (while typing it)"),
 			c.ClearFilter,
@@ -49,7 +49,7 @@ func KeyReference() string {
 		}},
 		{"Session view", "With `asktui serve` and `asktui demo`.", []key.Binding{
 			k.Global.NextRequest, k.Global.PrevRequest,
-			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "move through the waiting requests (↑/↓, enter opens, esc goes back)"),
+			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "move through the waiting requests (↑/↓, enter opens, esc goes back); with one waiting, open it"),
 			relabel(k.Global.Activity, k.Global.Activity.Help().Key, "scroll the activity (↑/↓, pgup/pgdn, end follows, esc goes back)"),
 			relabel(k.Global.Past, k.Global.Past.Help().Key, "past answers of this session (enter copies one's JSON to the clipboard, esc closes)"),
 		}},
@@ -62,11 +62,11 @@ func KeyReference() string {
 			relabel(k.Global.Activity, k.Global.Activity.Help().Key, "move through the transcript (↑/↓ items, enter expands, t thoughts, d diff layout, esc back)"),
 			relabel(k.Global.Agents, k.Global.Agents.Help().Key, "agents: switch, start another, resume a past session"),
 			relabel(k.Global.Prompt, k.Global.Prompt.Help().Key, "back to the prompt while questions wait"),
-			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "answer the questions waiting"),
+			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "answer the questions waiting (a question never takes the keys from the prompt while you type: it is announced, and opens by itself once the prompt is empty and the keyboard quiet)"),
 		}},
 		{"Everywhere", "", []key.Binding{
-			relabel(k.Global.Help, "?, f1", "all keys of the moment (f1 while typing); esc closes"),
-			relabel(k.Global.Quit, k.Global.Quit.Help().Key, "quit without answering (exit 130)"),
+			relabel(k.Global.Help, "?, f1", "the keys that act now (f1 while typing); j/k, ↑/↓ and pgup/pgdn scroll the list, esc closes"),
+			relabel(k.Global.Quit, k.Global.Quit.Help().Key, "quit (exit 130 when a question is left unanswered, 0 when none waits); over SSH, close that view"),
 		}},
 	}
 	var b strings.Builder
