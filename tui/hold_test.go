@@ -318,8 +318,16 @@ func TestWithdrawalNeverSendsAPrompt(t *testing.T) {
 func TestFocusFollowsAcrossConversations(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m, gem := testRun(t, 100, 30)
+		// An agent started with the program keeps out of the way of the one
+		// being written to; one the human starts (the picker) is shown.
 		cl := newFakeConv("conv-2", "claude")
 		send(m, convStartedMsg{agent: "claude", conv: cl})
+		press(m, "zero")
+		if c := m.conv(); c.name != "gemini" || c.editor.ta.Value() != "zero" {
+			t.Fatalf("a second agent starting took the screen: %s, editor %q", c.name, c.editor.ta.Value())
+		}
+		press(m, "ctrl+u")
+		send(m, convStartedMsg{agent: "claude", conv: cl, chosen: true})
 		typeInto := func(want, text string) {
 			t.Helper()
 			press(m, text)
@@ -391,4 +399,21 @@ func TestHoldThroughTheProgram(t *testing.T) {
 	if r := wait(t, second); r.err != nil || r.answer.Answers[0].Selected[0] != "Deny" {
 		t.Fatalf("second got %+v %v, want Deny: the Enter 200 ms after the digit must have been dropped", r.answer, r.err)
 	}
+}
+
+// Answering the last question gives the keys back to the prompt at once:
+// the human's own doing, not a change under his keys.
+func TestPromptTakesKeysAtOnceAfterAnswering(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f := testRun(t, 100, 30)
+		advance(m, time.Hour)
+		p := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: f.info.ID, Name: "gemini"}, Questions: []interaction.Question{{
+			ID: "q", Question: "Proceed?", Options: opts("Yes", "No")}}})
+		released(m)
+		pressEvery(m, 50*time.Millisecond, "1", "n", "e", "x", "t")
+		result(t, p)
+		if v := m.conv().editor.ta.Value(); v != "next" {
+			t.Fatalf("editor %q, want the keys typed after answering", v)
+		}
+	})
 }

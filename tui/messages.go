@@ -69,6 +69,9 @@ type (
 	// it could not start.
 	convStartedMsg struct {
 		agent string
+		// chosen says the human started it (the agent picker): it is
+		// shown. One started with the program is shown only when none is.
+		chosen bool
 		conv  conversation.Conversation
 		err   error
 	}

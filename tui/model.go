@@ -149,7 +149,7 @@ func (m *model) Init() tea.Cmd {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	for _, s := range m.startSpecs {
-		cmds = append(cmds, m.startAgent(s.Agent, s.Resume))
+		cmds = append(cmds, m.startAgent(s.Agent, s.Resume, false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -587,7 +587,20 @@ func (m *model) submit(r *request) tea.Cmd {
 	}
 	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)
 	m.summary = m.styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
-	return m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
+	cmd := m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
+	m.answeredLast()
+	return cmd
+}
+
+// answeredLast: the human answered or declined the last question
+// waiting, and the keys go back to the prompt editor of the conversation
+// view. That is his own doing, not a change the program made under his
+// keys, so the hold does not apply; the next request taking the panel's
+// place would be.
+func (m *model) answeredLast() {
+	if len(m.requests) == 0 {
+		m.chose = true
+	}
 }
 
 // decline tells the agent the human declined.
@@ -598,7 +611,9 @@ func (m *model) decline(r *request) tea.Cmd {
 	}
 	m.log.add(entry{kind: entryDeclined, agent: m.requestAgentKey(r), text: "declined: " + r.summary()}, m.styles)
 	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
-	return m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
+	cmd := m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
+	m.answeredLast()
+	return cmd
 }
 
 // saveDraft hands the shown request's draft to the inbox when it changed,

@@ -75,7 +75,7 @@ func (m *model) convAgentKey(c *chat) string {
 
 // startAgent starts agent name (resuming session resume) through the
 // launcher, in a command: starting a process is I/O.
-func (m *model) startAgent(name, resume string) tea.Cmd {
+func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 	if m.launcher == nil {
 		return m.setNotice("⚠ no agents can be started here")
 	}
@@ -85,11 +85,14 @@ func (m *model) startAgent(name, resume string) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
 		conv, err := launcher.Start(ctx, name, resume, sink)
-		return convStartedMsg{agent: name, conv: conv, err: err}
+		return convStartedMsg{agent: name, chosen: chosen, conv: conv, err: err}
 	})
 }
 
-// started binds a started conversation to its state, and shows it.
+// started binds a started conversation to its state. It is shown when the
+// human started it, or when it is the only one: an agent started with the
+// program never takes the screen (and the keys) from the one the human
+// is writing to.
 func (m *model) started(msg convStartedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.setNotice("✗ " + SanitizeLine(msg.agent) + ": " + SanitizeLine(msg.err.Error()))
@@ -98,6 +101,9 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	c := m.convByID(info.ID)
 	c.conv = msg.conv
 	c.setInfo(info)
+	if !msg.chosen && len(m.convs) > 1 {
+		return nil
+	}
 	m.showConv(c)
 	if m.activeRequest() == nil {
 		m.focus = focusPrompt
@@ -206,9 +212,9 @@ func (m *model) pick(r *pickRow) tea.Cmd {
 			}
 		}
 	case pickStart:
-		return m.startAgent(r.agent, "")
+		return m.startAgent(r.agent, "", true)
 	case pickSession:
-		return m.startAgent(r.agent, r.session)
+		return m.startAgent(r.agent, r.session, true)
 	case pickResume:
 		m.picker.loading = r.agent
 		launcher, agent := m.launcher, r.agent
