@@ -92,6 +92,7 @@ type model struct {
 	launcher   conversation.Launcher
 	sink       conversation.Sink
 	md         *mdRenderer
+	spill      *spill // where transcripts keep what they no longer hold
 	picker     agentPicker
 	tpane      transcriptPane
 	startSpecs []StartSpec
@@ -273,8 +274,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.updateForm(msg)
 	case convBatchMsg:
-		m.applyConvEvents(msg.link.takeConv())
-		return m.spinIfThinking()
+		return m.convBatch(msg)
 	case convStartedMsg:
 		return m.started(msg)
 	case turnDoneMsg:

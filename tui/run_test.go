@@ -119,7 +119,7 @@ func events(m *model, conv string, es ...conversation.Event) {
 	for i := range es {
 		es[i].Conversation = conv
 	}
-	m.applyConvEvents(es)
+	m.takeEvents(es, nil)
 }
 
 func msgChunk(s string) conversation.Event {
