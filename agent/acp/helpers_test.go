@@ -64,6 +64,7 @@ func agentMain(mode string) int {
 		fmt.Fprintln(os.Stderr, "panic: out of cheese")
 		return 3
 	case mode == "hang":
+		fmt.Fprintln(os.Stderr, "waiting for a login token…")
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
 	}
