@@ -62,6 +62,7 @@ type textStream struct {
 	scanned   int64       // lines before this are looked at (>= committed)
 	inFence   bool        // a code fence is open at scanned
 	midLine   bool        // scanned is inside a line that was cut
+	noBreak   int64       // no line break between scanned and this
 	fenceLine string      // its opening line
 	openFence string      // the fence open at committed, if any
 	openGap   bool        // a blank line comes before the open block
@@ -113,10 +114,15 @@ func isFence(line []byte) bool {
 func (t *textStream) scan() {
 	for {
 		rel := t.scanned - t.head
-		nl := bytes.IndexByte(t.buf[rel:], '\n')
+		// Look for the line's end only where it was not looked for yet.
+		from := max(t.scanned, t.noBreak)
+		nl := bytes.IndexByte(t.buf[from-t.head:], '\n')
 		end := t.Len() // where the line being looked at ends, so far
 		if nl >= 0 {
-			end = t.scanned + int64(nl)
+			end = from + int64(nl)
+			nl = int(end - t.scanned)
+		} else {
+			t.noBreak = t.Len()
 		}
 		if end-t.committed > 2*maxBlock {
 			// A line too long for one block is cut anywhere (on a
@@ -163,7 +169,7 @@ func (t *textStream) scan() {
 // commit ends the open block at end; ended says it ended at a blank line
 // (the next block comes after a gap), not cut.
 func (t *textStream) commit(end int64, ended bool) {
-	if strings.TrimSpace(t.between(t.committed, end)) != "" {
+	if len(bytes.TrimSpace(t.buf[t.committed-t.head:end-t.head])) > 0 {
 		b := textBlock{start: t.committed, end: end, gap: t.openGap && len(t.blocks) > 0, fence: t.openFence}
 		if !ended {
 			b.open = t.inFence

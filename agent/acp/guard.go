@@ -37,7 +37,9 @@ const markMethod = "_asktui/mark"
 // markEvery and markBytes bound the notifications between two marks: at
 // most that many, and not much more than that many bytes (the last may go
 // over by one line). As the guard reads on past a mark only once the mark
-// before it was handled, at most twice as much waits in the SDK.
+// before it was handled (past a mark for bytes, once that mark was), at
+// most twice markEvery notifications, or one interval of bytes, wait in
+// the SDK.
 const (
 	markEvery = 256
 	markBytes = 4 << 20
@@ -142,12 +144,22 @@ func (g *guard) run() error {
 			notes++
 			noteBytes += len(b)
 			if notes == markEvery || noteBytes >= markBytes {
+				// Many small updates stream on while the SDK handles the
+				// ones before the last mark; after MiBs of them, the guard
+				// waits until they are handled, so that a flood of huge
+				// updates keeps at most one in the SDK (a 9 MiB update takes
+				// it most of a second to decode: a cancelled turn ends that
+				// much sooner).
+				wait := mark
+				if noteBytes >= markBytes {
+					wait = mark + 1
+				}
 				notes, noteBytes = 0, 0
 				mark++
 				if g.writeMark(mark) != nil {
 					break
 				}
-				g.waitMark(mark-1, 0)
+				g.waitMark(wait, 0)
 			}
 		}
 	}
