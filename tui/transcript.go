@@ -153,7 +153,9 @@ func (it *convItem) thoughtLines(width int, all bool, st *styles.Styles) []strin
 			continue // an empty **title**
 		}
 		if !all && len(src) >= maxThoughtLines {
-			more++
+			if strings.TrimSpace(line) != "" {
+				more++
+			}
 			continue
 		}
 		src = append(src, line)
