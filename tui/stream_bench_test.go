@@ -39,6 +39,9 @@ func BenchmarkStreamFrameAfter(b *testing.B) {
 				m.drawn = ""
 				m.View()
 			}
+			// What the setup spilled is on disk before the timing starts.
+			waitSpill(m.spill)
+			runtime.GC()
 			more := uniqueText(1<<20, 1_000_000)
 			off := 0
 			var spent time.Duration

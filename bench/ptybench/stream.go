@@ -49,6 +49,7 @@ type streamResult struct {
 	cpu      time.Duration // asktui's CPU time over the turn
 	frames   int           // reads that changed the screen over the turn
 	keys     []float64     // key latencies, ms
+	idleKeys []float64     // the same keys before the prompt, ms
 	rssKiB   int64         // peak RSS
 	cancel   time.Duration // Esc until "turn cancelled"; 0 when the turn ended first
 	cancelOK bool
@@ -60,6 +61,7 @@ type streamOptions struct {
 	out     string
 	timeout time.Duration
 	seed    uint64
+	noEsc   bool
 }
 
 func runStream(args []string, stdout, stderr io.Writer) (err error) {
@@ -71,6 +73,7 @@ func runStream(args []string, stdout, stderr io.Writer) (err error) {
 	fs.StringVar(&o.out, "o", "", "write the report to this file instead of standard output")
 	fs.DurationVar(&o.timeout, "timeout", 120*time.Second, "limit of every step")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random delays between keys")
+	fs.BoolVar(&o.noEsc, "no-esc", false, "skip the runs that press Esc")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -104,11 +107,13 @@ func runStream(args []string, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
-		if err := cancelRun(&r, argv, env, o.timeout); err != nil {
-			return fmt.Errorf("%s, cancelled: %w", sc.name, err)
+		if !o.noEsc {
+			if err := cancelRun(&r, argv, env, o.timeout); err != nil {
+				return fmt.Errorf("%s, cancelled: %w", sc.name, err)
+			}
 		}
-		_, _ = fmt.Fprintf(stderr, "%-36s turn %6.0f ms, %5d frames, cpu/frame %5.2f ms, keys p50 %5.1f p99 %5.1f max %5.1f ms (%d), rss %6.1f MiB, esc %5.0f ms\n",
-			sc.name, ms(r.turn), r.frames, ms(r.cpu)/float64(max(r.frames, 1)), percentile(r.keys, 50), percentile(r.keys, 99), percentile(r.keys, 100), len(r.keys), float64(r.rssKiB)/1024, ms(r.cancel))
+		_, _ = fmt.Fprintf(stderr, "%-36s turn %6.0f ms, %5d frames, cpu/frame %5.2f ms, keys p50 %5.1f p99 %5.1f max %5.1f ms (%d; idle p50 %4.1f), rss %6.1f MiB, esc %5.0f ms\n",
+			sc.name, ms(r.turn), r.frames, ms(r.cpu)/float64(max(r.frames, 1)), percentile(r.keys, 50), percentile(r.keys, 99), percentile(r.keys, 100), len(r.keys), percentile(r.idleKeys, 50), float64(r.rssKiB)/1024, ms(r.cancel))
 		results = append(results, r)
 	}
 
@@ -157,8 +162,9 @@ func cleared(screen string) bool {
 // idle reports whether the status under the editor says the turn is over.
 func idle(screen string) bool { return strings.Contains(screen, "enter sends ·") }
 
-// startRun starts asktui run with the flood agent and sends the prompt.
-func startRun(argv, env []string, timeout time.Duration) (*session, time.Time, error) {
+// startRun starts asktui run with the flood agent and sends the prompt;
+// before, with keys, it types idleKeys pairs of keys and times them.
+func startRun(argv, env []string, timeout time.Duration, idleKeys *[]float64, rng *rand.Rand) (*session, time.Time, error) {
 	ready := &waiter{cond: idle, hit: make(chan time.Time, 1)}
 	s, err := startSession(spec{argv: argv}, env, newQueryLog(), ready)
 	if err != nil {
@@ -167,6 +173,13 @@ func startRun(argv, env []string, timeout time.Duration) (*session, time.Time, e
 	if _, err := s.await(ready, "waiting for the agent to start", timeout); err != nil {
 		s.close()
 		return nil, time.Time{}, err
+	}
+	for range cap(*idleKeys) / 2 {
+		time.Sleep(20*time.Millisecond + time.Duration(rng.Int64N(int64(50*time.Millisecond))))
+		if err := typeKeys(s, idleKeys, timeout); err != nil {
+			s.close()
+			return nil, time.Time{}, err
+		}
 	}
 	working := s.expect(func(scr string) bool { return strings.Contains(scr, "esc cancels") })
 	for _, r := range "go" {
@@ -182,8 +195,8 @@ func startRun(argv, env []string, timeout time.Duration) (*session, time.Time, e
 
 // floodRun plays one flood with keys typed during it.
 func floodRun(sc streamScenario, argv, env []string, rng *rand.Rand, timeout time.Duration) (streamResult, error) {
-	r := streamResult{sc: sc}
-	s, sent, err := startRun(argv, env, timeout)
+	r := streamResult{sc: sc, idleKeys: make([]float64, 0, 20)}
+	s, sent, err := startRun(argv, env, timeout, &r.idleKeys, rng)
 	if err != nil {
 		return r, err
 	}
@@ -195,17 +208,8 @@ func floodRun(sc streamScenario, argv, env []string, rng *rand.Rand, timeout tim
 			return r, s.stuck("waiting for the turn to end", fmt.Sprintf("not within %s", timeout))
 		}
 		time.Sleep(20*time.Millisecond + time.Duration(rng.Int64N(int64(50*time.Millisecond))))
-		for _, k := range []struct {
-			key  vt.KeyPressEvent
-			cond func(string) bool
-		}{{keyX, typed}, {keyBackspace, cleared}} {
-			w := s.expect(k.cond)
-			at := s.key(k.key)
-			got, err := s.await(w, "waiting for a key to show during the flood", timeout)
-			if err != nil {
-				return r, err
-			}
-			r.keys = append(r.keys, ms(got.Sub(at)))
+		if err := typeKeys(s, &r.keys, timeout); err != nil {
+			return r, err
 		}
 	}
 	r.turn = time.Since(sent)
@@ -218,7 +222,8 @@ func floodRun(sc streamScenario, argv, env []string, rng *rand.Rand, timeout tim
 
 // cancelRun starts the flood again and presses Esc a second into it.
 func cancelRun(r *streamResult, argv, env []string, timeout time.Duration) error {
-	s, _, err := startRun(argv, env, timeout)
+	var none []float64
+	s, _, err := startRun(argv, env, timeout, &none, nil)
 	if err != nil {
 		return err
 	}
@@ -237,6 +242,23 @@ func cancelRun(r *streamResult, argv, env []string, timeout time.Duration) error
 	s.key(keyCtrlC)
 	_, err = s.exit("waiting for ctrl+c to end asktui run", timeout)
 	return err
+}
+
+// typeKeys types x and deletes it, timing each until the editor shows it.
+func typeKeys(s *session, into *[]float64, timeout time.Duration) error {
+	for _, k := range []struct {
+		key  vt.KeyPressEvent
+		cond func(string) bool
+	}{{keyX, typed}, {keyBackspace, cleared}} {
+		w := s.expect(k.cond)
+		at := s.key(k.key)
+		got, err := s.await(w, "waiting for a key to show in the editor", timeout)
+		if err != nil {
+			return err
+		}
+		*into = append(*into, ms(got.Sub(at)))
+	}
+	return nil
 }
 
 // procCPU is a process's user and system CPU time so far, from /proc.
@@ -269,16 +291,16 @@ func percentile(xs []float64, p float64) float64 {
 }
 
 func writeStreamReport(w *bufio.Writer, rs []streamResult, began time.Time, load string) {
-	fmt.Fprintln(w, "| flood | turn | frames | asktui CPU per frame | key → screen p50 / p99 / max (keys) | Esc → \"turn cancelled\" | peak RSS |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| flood | turn | frames | asktui CPU per frame | key → screen p50 / p99 / max (keys) | idle key p50 | Esc → \"turn cancelled\" | peak RSS |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
 		cancel := "turn over first"
 		if r.cancelOK {
 			cancel = fmt.Sprintf("%.0f ms", ms(r.cancel))
 		}
-		fmt.Fprintf(w, "| %s | %.1f s | %d | %.2f ms | %.1f / %.1f / %.1f ms (%d) | %s | %.0f MiB |\n",
+		fmt.Fprintf(w, "| %s | %.1f s | %d | %.2f ms | %.1f / %.1f / %.1f ms (%d) | %.1f ms | %s | %.0f MiB |\n",
 			r.sc.name, r.turn.Seconds(), r.frames, ms(r.cpu)/float64(max(r.frames, 1)),
-			percentile(r.keys, 50), percentile(r.keys, 99), percentile(r.keys, 100), len(r.keys), cancel, float64(r.rssKiB)/1024)
+			percentile(r.keys, 50), percentile(r.keys, 99), percentile(r.keys, 100), len(r.keys), percentile(r.idleKeys, 50), cancel, float64(r.rssKiB)/1024)
 	}
 	fmt.Fprintln(w)
 	for _, r := range rs {
