@@ -77,11 +77,17 @@ func (c *chat) enforceBudget() {
 	text, items := maxResidentText*7/8, maxResidentItems*7/8
 	out := make([]*convItem, 0, len(c.items))
 	cursor := c.view.cursor
+	// landed follows the cursor's item to its place in out (or its run's).
+	landed := func(i int) {
+		if i == c.view.cursor {
+			cursor = len(out) - 1
+		}
+	}
 	var run *convItem // the itemSpilled being extended
 	for i, it := range c.items {
 		over := c.resident > text || len(c.items)-i+len(out) > items
 		switch {
-		case !over || i >= len(c.items)-keepLast || i == cursor && it.kind == itemSpilled && it.expanded:
+		case !over || i >= len(c.items)-keepLast || i == c.view.cursor && it.kind == itemSpilled && it.expanded:
 		case it.kind == itemSpilled:
 			if it.spilled.loaded {
 				// Shown again on request: back to its one line.
@@ -95,13 +101,12 @@ func (c *chat) enforceBudget() {
 				run.spilled.count += it.spilled.count
 				run.spilled.n += it.spilled.n
 				c.resident -= it.weight
-				if i < cursor {
-					cursor--
-				}
+				landed(i)
 				continue
 			}
 			run = it
 			out = append(out, it)
+			landed(i)
 			continue
 		default:
 			form := c.spilledForm(it)
@@ -115,18 +120,18 @@ func (c *chat) enforceBudget() {
 				run.spilled.count++
 				run.spilled.n += int64(len(form))
 				run.rendering.stale()
-				if i < cursor {
-					cursor--
-				}
+				landed(i)
 				continue
 			}
 			run = &convItem{kind: itemSpilled, finished: true, spilled: &spilledItems{count: 1, file: file, path: c.spill.path(file), off: off, n: int64(len(form))}}
 			c.account(run)
 			out = append(out, run)
+			landed(i)
 			continue
 		}
 		run = nil
 		out = append(out, it)
+		landed(i)
 	}
 	clear(c.items[len(out):])
 	c.items = out

@@ -294,5 +294,5 @@ func (m *model) startFailed(agent string, err error) tea.Cmd {
 	c.over, c.failed, c.ended = true, true, err
 	c.notice(Sanitize(err.Error()), true)
 	m.showConv(c)
-	return nil
+	return c.editor.ta.Focus()
 }
