@@ -193,10 +193,14 @@ if [[ -n $scale ]]; then
 		echo '```'
 		echo "\$ go test -run '^\$' -bench . -benchtime 5x ./agent/acp"
 		go test -run '^$' -bench . -benchtime 5x ./agent/acp 2>&1 | grep -E '^Benchmark'
-		# A fixed count: BenchmarkStreamFrame times only part of each op,
-		# so a time target would run it for ever.
-		echo "\$ go test -run '^\$' -bench 'StreamFrame|TranscriptScroll|FloodFrame' -benchtime 20x ./tui"
-		go test -run '^$' -bench 'StreamFrame|TranscriptScroll|FloodFrame' -benchtime 20x ./tui 2>&1 | grep -E '^Benchmark'
+		# Fixed counts: BenchmarkStreamFrame and BenchmarkFloodFrame time
+		# only part of each op, so a time target would run them for ever.
+		echo "\$ go test -run '^\$' -bench 'StreamFrame\$|TranscriptScroll' -benchtime 20x ./tui"
+		go test -run '^$' -bench 'StreamFrame$|TranscriptScroll' -benchtime 20x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench StreamFrameAfter -benchtime 200x ./tui"
+		go test -run '^$' -bench StreamFrameAfter -benchtime 200x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench FloodFrame -benchtime 5x ./tui"
+		go test -run '^$' -bench FloodFrame -benchtime 5x ./tui 2>&1 | grep -E '^Benchmark'
 		echo '```'
 		echo
 		echo "\`BenchmarkStreamFrameAfter\` is one frame of a reply that keeps streaming"
