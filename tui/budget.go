@@ -26,6 +26,41 @@ var (
 // rendering cache for a few lines, its slot.
 const itemOverhead = 512
 
+// maxRendered bounds the rendered Markdown blocks a transcript keeps
+// (besides its text): past it, the blocks of its oldest messages are
+// dropped, to be rendered again if they come back into view. A long
+// reply's blocks are each rendered as they scroll past while it streams,
+// and rendered lines hold several times their text.
+var maxRendered int64 = 32 << 20
+
+// keepRendered is how many of the newest message's blocks keep their
+// rendering whatever the budget: more than a screenful.
+const keepRendered = 256
+
+// dropRendered holds the transcript's rendered blocks to maxRendered.
+func (c *chat) dropRendered() {
+	total := int64(0)
+	for _, it := range c.items {
+		total += it.text.rendered
+	}
+	if total <= maxRendered {
+		return
+	}
+	for i := 0; i < len(c.items) && total > maxRendered*7/8; i++ {
+		t := &c.items[i].text
+		if t.rendered == 0 {
+			continue
+		}
+		before := t.rendered
+		n := len(t.blocks)
+		if i == len(c.items)-1 {
+			n -= keepRendered
+		}
+		t.dropRendered(n)
+		total -= before - t.rendered
+	}
+}
+
 // spilledItems is what an itemSpilled stands for: count items, kept as n
 // bytes at off of file; loaded is their end read back, when the human
 // asked for it.
@@ -71,6 +106,7 @@ const keepLast = 8
 // transcript holds at most seven eighths of its budget. The newest stay,
 // and so do spilled items the human is reading again.
 func (c *chat) enforceBudget() {
+	c.dropRendered()
 	if c.spill == nil || !c.overBudget() {
 		return
 	}

@@ -318,3 +318,34 @@ func TestInlineMarkdownRendered(t *testing.T) {
 		send(m, clearNoticeMsg{seq: -1})
 	})
 }
+
+// The rendered blocks a transcript keeps are bounded too: those of its
+// oldest messages go first, and come back when they are drawn again.
+func TestRenderedBlocksKeepToTheirBudget(t *testing.T) {
+	defer func(n int64) { maxRendered = n }(maxRendered)
+	maxRendered = 16 << 10
+	run(t, func(t *testing.T) {
+		m, f := testRun(t, 100, 30)
+		rendered := func() (n int64) {
+			for _, it := range m.conv().items {
+				n += it.text.rendered
+			}
+			return n
+		}
+		for i := range 4 {
+			var b strings.Builder
+			for j := range 50 {
+				fmt.Fprintf(&b, "Message %d, paragraph %d, with **bold** words.\n\n", i, j)
+			}
+			events(m, f.info.ID, msgChunk(b.String()), conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: fmt.Sprint(i), Title: "read"}})
+			// Draw all of it, as scrolling through it would.
+			m.conv().transcriptView(100, 1<<20, false, m.styles, m.md)
+			events(m, f.info.ID)
+			if n := rendered(); n > maxRendered {
+				t.Fatalf("%d bytes of rendered blocks kept, over %d", n, maxRendered)
+			}
+		}
+		all := stripped(strings.Join(m.conv().transcriptView(100, 1<<20, false, m.styles, m.md), "\n"))
+		mustContain(t, all, "Message 0, paragraph 0, with bold words.", "Message 3, paragraph 49")
+	})
+}

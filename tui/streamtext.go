@@ -67,7 +67,8 @@ type textStream struct {
 	openFence string      // the fence open at committed, if any
 	openGap   bool        // a blank line comes before the open block
 
-	newlines int // line breaks in buf
+	newlines int   // line breaks in buf
+	rendered int64 // bytes of the blocks' rendered lines
 }
 
 // Len is the length of the whole text.
@@ -201,6 +202,7 @@ func (t *textStream) trim() {
 	if newHead <= t.head {
 		return
 	}
+	t.dropRendered(i)
 	t.blocks = append(t.blocks[:0], t.blocks[i:]...)
 	drop := newHead - t.head
 	t.newlines -= bytes.Count(t.buf[:drop], []byte{'\n'})
@@ -243,6 +245,24 @@ func estimate(text string, width int) int {
 	n := 0
 	for line := range strings.SplitSeq(strings.TrimSpace(text), "\n") {
 		n += max(1, (utf8.RuneCountInString(line)+width-1)/width)
+	}
+	return n
+}
+
+// dropRendered drops the rendered lines of the first n blocks.
+func (t *textStream) dropRendered(n int) {
+	for i := range t.blocks[:min(n, len(t.blocks))] {
+		b := &t.blocks[i]
+		t.rendered -= linesBytes(b.lines)
+		b.width, b.lines, b.estW = 0, nil, 0
+	}
+}
+
+// linesBytes is about what rendered lines hold.
+func linesBytes(lines []string) int64 {
+	n := int64(0)
+	for _, l := range lines {
+		n += int64(len(l)) + 16
 	}
 	return n
 }

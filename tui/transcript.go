@@ -82,9 +82,7 @@ func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.
 		*r = itemRender{width: width, opts: opts, blocks: blocks}
 	}
 	if r.blocks {
-		for i := range it.text.blocks {
-			it.text.blocks[i].width, it.text.blocks[i].lines, it.text.blocks[i].estW = 0, nil, 0
-		}
+		it.text.dropRendered(len(it.text.blocks))
 		r.blocks = false
 	}
 	switch {
@@ -226,7 +224,9 @@ func (it *convItem) messageLines(width, need int, live bool, head []string, st *
 	for ; i >= 0 && n < need; i-- {
 		b := &t.blocks[i]
 		if b.width != width || b.lines == nil {
+			t.rendered -= linesBytes(b.lines)
 			b.lines, b.width = md.Render(t.source(b.start, b.end, b.fence, b.open), width), width
+			t.rendered += linesBytes(b.lines)
 		}
 		if gap && n > 0 {
 			parts = append(parts, []string{""})
