@@ -279,7 +279,7 @@ func procCPU(pid int) time.Duration {
 	return time.Duration(ut+st) * time.Second / hz
 }
 
-// percentile is the pth percentile of xs (nearest rank), NaN for none.
+// percentile is the pth percentile of xs (nearest rank), 0 for none.
 func percentile(xs []float64, p float64) float64 {
 	if len(xs) == 0 {
 		return 0
