@@ -234,7 +234,9 @@ func spillName(conv string, kind convItemKind, n int) string {
 func fileSafe(s string) string {
 	b := []byte(s)
 	for i, r := range b {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+		default:
 			b[i] = '_'
 		}
 	}

@@ -64,13 +64,6 @@ func (r *itemRender) stale() { *r = itemRender{blocks: true} }
 // redone.
 func (r *itemRender) grew() { r.valid = false }
 
-// render returns all of the item's lines at width (live: its text is
-// still streaming).
-func (it *convItem) render(width int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) []string {
-	lines, _ := it.lines(width, math.MaxInt, live, t, st, md)
-	return lines
-}
-
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.

@@ -291,21 +291,22 @@ func percentile(xs []float64, p float64) float64 {
 }
 
 func writeStreamReport(w *bufio.Writer, rs []streamResult, began time.Time, load string) {
-	fmt.Fprintln(w, "| flood | turn | frames | asktui CPU per frame | key → screen p50 / p99 / max (keys) | idle key p50 | Esc → \"turn cancelled\" | peak RSS |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	p := func(format string, args ...any) { _, _ = fmt.Fprintf(w, format, args...) } // w keeps its first error for Flush
+	p("%s\n", "| flood | turn | frames | asktui CPU per frame | key → screen p50 / p99 / max (keys) | idle key p50 | Esc → \"turn cancelled\" | peak RSS |")
+	p("%s\n", "|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
 		cancel := "turn over first"
 		if r.cancelOK {
 			cancel = fmt.Sprintf("%.0f ms", ms(r.cancel))
 		}
-		fmt.Fprintf(w, "| %s | %.1f s | %d | %.2f ms | %.1f / %.1f / %.1f ms (%d) | %.1f ms | %s | %.0f MiB |\n",
+		p("| %s | %.1f s | %d | %.2f ms | %.1f / %.1f / %.1f ms (%d) | %.1f ms | %s | %.0f MiB |\n",
 			r.sc.name, r.turn.Seconds(), r.frames, ms(r.cpu)/float64(max(r.frames, 1)),
 			percentile(r.keys, 50), percentile(r.keys, 99), percentile(r.keys, 100), len(r.keys), percentile(r.idleKeys, 50), cancel, float64(r.rssKiB)/1024)
 	}
-	fmt.Fprintln(w)
+	p("\n")
 	for _, r := range rs {
-		fmt.Fprintf(w, "- %s: `ptybench agent %s`\n", r.sc.name, strings.Join(r.sc.agent, " "))
+		p("- %s: `ptybench agent %s`\n", r.sc.name, strings.Join(r.sc.agent, " "))
 	}
-	fmt.Fprintf(w, "\nMachine: %s, %d cores, %s, Go %s; %s, load average %s at the start; took %s.\n",
+	p("\nMachine: %s, %d cores, %s, Go %s; %s, load average %s at the start; took %s.\n",
 		cpuModel(), runtime.NumCPU(), kernel(), runtime.Version(), began.UTC().Format("2006-01-02 15:04 UTC"), load, time.Since(began).Round(time.Second))
 }
