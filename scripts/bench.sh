@@ -19,6 +19,8 @@
 #   --note TEXT        a note printed under the report's title [BENCH_NOTE]
 #   --no-scale         skip the scale benchmarks (go test -bench) appended
 #                      to the report
+#   --no-stream        skip the ACP floods (ptybench stream: asktui run
+#                      against an agent that floods it, about 2 minutes)
 #
 # Needs Go and the module proxy. Run it on a quiet machine: the numbers
 # are wall-clock times. A step that a program does not finish within the
@@ -39,6 +41,7 @@ note=${BENCH_NOTE:-}
 regen="scripts/bench.sh"
 extra=()
 scale=1
+stream=1
 
 log() { echo "bench: $*" >&2; }
 die() {
@@ -77,6 +80,9 @@ while (($# > 0)); do
 		;;
 	--no-scale)
 		scale=
+		;;
+	--no-stream)
+		stream=
 		;;
 	--)
 		shift
@@ -187,9 +193,43 @@ if [[ -n $scale ]]; then
 		echo '```'
 		echo "\$ go test -run '^\$' -bench . -benchtime 5x ./agent/acp"
 		go test -run '^$' -bench . -benchtime 5x ./agent/acp 2>&1 | grep -E '^Benchmark'
-		echo "\$ go test -run '^\$' -bench 'StreamFrame|TranscriptScroll' ./tui"
-		go test -run '^$' -bench 'StreamFrame|TranscriptScroll' ./tui 2>&1 | grep -E '^Benchmark'
+		# Fixed counts: BenchmarkStreamFrame and BenchmarkFloodFrame time
+		# only part of each op, so a time target would run them for ever.
+		echo "\$ go test -run '^\$' -bench 'StreamFrame\$|TranscriptScroll' -benchtime 20x ./tui"
+		go test -run '^$' -bench 'StreamFrame$|TranscriptScroll' -benchtime 20x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench StreamFrameAfter -benchtime 200x ./tui"
+		go test -run '^$' -bench StreamFrameAfter -benchtime 200x ./tui 2>&1 | grep -E '^Benchmark'
+		echo "\$ go test -run '^\$' -bench FloodFrame -benchtime 5x ./tui"
+		go test -run '^$' -bench FloodFrame -benchtime 5x ./tui 2>&1 | grep -E '^Benchmark'
 		echo '```'
+		echo
+		echo "\`BenchmarkStreamFrameAfter\` is one frame of a reply that keeps streaming"
+		echo "(1 KiB of new Markdown since the last frame, taken and drawn at 120x40) after"
+		echo "1, 10 and 100 MB of it have streamed; \`BenchmarkFloodFrame\` applies 100,000"
+		echo "small updates of every kind in frames of 1,000 and draws each: the cost per"
+		echo "frame, and the heap the transcript holds after."
+	} >>"$tmp/report.md"
+fi
+
+# The ACP floods: asktui run against an agent that floods it, as whole
+# processes in the same pseudo-terminal (ptybench stream).
+if [[ -n $stream ]]; then
+	log "running the ACP floods"
+	{
+		echo
+		echo "## ACP floods (\`asktui run\`)"
+		echo
+		echo "\`ptybench stream\` runs \`asktui run -- ptybench agent …\` in the same 120x40"
+		echo "pseudo-terminal and terminal emulator: the agent answers a prompt with a flood,"
+		echo "as fast as asktui reads. While the reply streams, the harness types a character"
+		echo "into the prompt editor every 20–70 ms and times it until the editor shows it"
+		echo "(then deletes it, timed the same way); it takes asktui's CPU time and the frames"
+		echo "it drew (reads that changed the screen) over the turn, and its peak RSS. A second"
+		echo "run presses Esc a second into the flood and times it until the transcript says"
+		echo "\"turn cancelled\". CPU per frame is all of asktui's CPU over the turn (the"
+		echo "protocol's decoding included) divided by the frames."
+		echo
+		"$tmp/ptybench" stream -asktui "$tmp/asktui"
 	} >>"$tmp/report.md"
 fi
 

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction/conversation"
 )
@@ -25,6 +28,13 @@ type chat struct {
 	usage   *conversation.Usage
 	ended   error // why the conversation ended, when it has
 	over    bool
+	failed  bool // it never started: ended says why
+
+	// What the transcript holds in memory (see budget.go), and where the
+	// rest goes.
+	spill    *spill
+	resident int64 // bytes of the items held
+	texts    int   // text items so far, for the names of their spill files
 
 	editor promptEditor
 	view   transcript
@@ -39,7 +49,8 @@ const (
 	itemThought
 	itemTool
 	itemPlan
-	itemNotice // a turn that stopped early, an error, a mode switch
+	itemNotice  // a turn that stopped early, an error, a mode switch
+	itemSpilled // earlier items, kept in the spill file (budget.go)
 )
 
 // convItem is one item of a transcript. Text items grow as chunks stream
@@ -47,17 +58,19 @@ const (
 type convItem struct {
 	kind      convItemKind
 	msgID     string
-	text      strings.Builder
+	text      textStream
 	tool      *conversation.ToolCall
 	plan      []conversation.PlanEntry
 	failed    bool // a notice that is an error
 	expanded  bool // show the whole tool output, or the thought
 	finished  bool // no more chunks will come
 	rendering itemRender
+	weight    int64 // what it counted for in chat.resident
+	spilled   *spilledItems
 }
 
-func newConversation(id string) *chat {
-	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}}
+func newConversation(id string, sp *spill) *chat {
+	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
 	c.editor = newPromptEditor()
 	return c
 }
@@ -84,11 +97,12 @@ func (c *chat) apply(e conversation.Event) {
 		if it, ok := c.tools[t.ID]; ok {
 			it.tool = &t
 			it.rendering.stale()
+			c.account(it)
 			return
 		}
 		it := &convItem{kind: itemTool, tool: &t}
 		c.tools[t.ID] = it
-		c.items = append(c.items, it)
+		c.add(it)
 	case conversation.EventPlan:
 		c.finishText()
 		// One plan per turn: a new one replaces the last, if it is the
@@ -96,9 +110,10 @@ func (c *chat) apply(e conversation.Event) {
 		if n := len(c.items); n > 0 && c.items[n-1].kind == itemPlan {
 			c.items[n-1].plan = e.Plan
 			c.items[n-1].rendering.stale()
+			c.account(c.items[n-1])
 			return
 		}
-		c.items = append(c.items, &convItem{kind: itemPlan, plan: e.Plan})
+		c.add(&convItem{kind: itemPlan, plan: e.Plan})
 	case conversation.EventNotice:
 		c.finishText()
 		c.notice(Sanitize(e.Text), false)
@@ -106,6 +121,9 @@ func (c *chat) apply(e conversation.Event) {
 		c.usage = e.Usage
 	case conversation.EventTurnEnded:
 		c.finishText()
+		if !c.turn {
+			return // the turn's end was shown already
+		}
 		c.turn = false
 		switch {
 		case e.Err != nil:
@@ -118,12 +136,20 @@ func (c *chat) apply(e conversation.Event) {
 	case conversation.EventEnded:
 		c.finishText()
 		c.turn, c.over, c.ended = false, true, e.Err
-		if e.Err != nil {
-			c.notice(Sanitize(e.Err.Error()), true)
-		} else {
+		switch {
+		case e.Err == nil:
 			c.notice(c.name+" has ended", false)
+		case !c.saidLast(Sanitize(e.Err.Error())):
+			// (A turn that ended with the conversation said it already.)
+			c.notice(Sanitize(e.Err.Error()), true)
 		}
 	}
+}
+
+// saidLast reports whether the newest item is the failure text.
+func (c *chat) saidLast(text string) bool {
+	n := len(c.items)
+	return n > 0 && c.items[n-1].kind == itemNotice && c.items[n-1].failed && c.items[n-1].text.String() == text
 }
 
 // setInfo takes the conversation's description.
@@ -151,18 +177,76 @@ func modeName(info conversation.Info, id string) string {
 // chunk appends a piece of streamed text, to the last item of its kind
 // and message, or to a new item.
 func (c *chat) chunk(kind convItemKind, msgID, text string) {
+	var it *convItem
 	if n := len(c.items); n > 0 {
 		last := c.items[n-1]
 		if last.kind == kind && !last.finished && (msgID == "" || last.msgID == msgID) {
-			last.text.WriteString(text)
-			last.rendering.grew()
-			return
+			it = last
 		}
 	}
-	c.finishText()
-	it := &convItem{kind: kind, msgID: msgID}
-	it.text.WriteString(text)
-	c.items = append(c.items, it)
+	if it == nil {
+		c.finishText()
+		it = &convItem{kind: kind, msgID: msgID}
+		c.add(it)
+	}
+	c.write(it, text)
+	it.rendering.grew()
+	c.account(it)
+}
+
+// write appends text to a text item; once the item outgrows what the
+// transcript shows, the whole of it goes to a spill file of its own.
+func (c *chat) write(it *convItem, text string) {
+	t := &it.text
+	if c.spill == nil || t.file != "" || t.Len()+int64(len(text)) <= maxShownText {
+		t.WriteString(text, c.spillTo(t))
+		return
+	}
+	// The text outgrows what is shown: up to the limit as usual, then the
+	// whole so far goes to a file, and from then on every piece.
+	cut := min(len(text), int(max(maxShownText-t.Len(), 0)))
+	t.WriteString(text[:cut], nil)
+	c.texts++
+	t.file = spillName(c.id, it.kind, c.texts)
+	t.filePath, t.spill = c.spill.path(t.file), c.spill
+	t.fileOff = c.spill.write(t.file, t.String())
+	t.WriteString(text[cut:], c.spillTo(t))
+}
+
+// spillTo is where a text item's pieces go once it has a spill file.
+func (c *chat) spillTo(t *textStream) func(string) {
+	if c.spill == nil || t.file == "" {
+		return nil
+	}
+	return func(s string) { c.spill.write(t.file, s) }
+}
+
+// spillName is the file of a conversation's nth long text.
+func spillName(conv string, kind convItemKind, n int) string {
+	what := "message"
+	switch kind {
+	case itemThought:
+		what = "thinking"
+	case itemUser:
+		what = "prompt"
+	}
+	return fileSafe(conv) + "-" + what + "-" + strconv.Itoa(n) + ".md"
+}
+
+// fileSafe is s as a file name: letters, digits, '.', '-' and '_'.
+func fileSafe(s string) string {
+	b := []byte(s)
+	for i, r := range b {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+		default:
+			b[i] = '_'
+		}
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	return string(b)
 }
 
 // finishText marks the streaming text item done: it is rendered as
@@ -176,17 +260,44 @@ func (c *chat) finishText() {
 	}
 }
 
+// add appends an item.
+func (c *chat) add(it *convItem) {
+	c.items = append(c.items, it)
+	c.account(it)
+}
+
 // notice adds a line of the conversation's own (not the agent's).
 func (c *chat) notice(text string, failed bool) {
 	it := &convItem{kind: itemNotice, failed: failed, finished: true}
-	it.text.WriteString(text)
-	c.items = append(c.items, it)
+	it.text.WriteString(text, nil)
+	c.add(it)
 }
 
 // userPrompt records the prompt the human sent.
 func (c *chat) userPrompt(text string) {
 	c.finishText()
 	it := &convItem{kind: itemUser, finished: true}
-	it.text.WriteString(text)
-	c.items = append(c.items, it)
+	c.write(it, text)
+	c.add(it)
+}
+
+// startFailed shows an agent that could not start as a conversation of
+// its own that has ended, its transcript saying why (with what the agent
+// said on its standard error, when it said something): the reason stays
+// on screen, where a status line would have cut and then dropped it.
+func (m *model) startFailed(agent string, err error) tea.Cmd {
+	n := 1
+	for _, x := range m.convs {
+		if x.failed {
+			n++
+		}
+	}
+	c := m.convByID("failed:" + strconv.Itoa(n))
+	if n := displayLine(agent); strings.TrimSpace(n) != "" {
+		c.name = n
+	}
+	c.over, c.failed, c.ended = true, true, err
+	c.notice(Sanitize(err.Error()), true)
+	m.showConv(c)
+	return c.editor.ta.Focus()
 }

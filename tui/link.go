@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"context"
+	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -36,10 +39,34 @@ type link struct {
 	targetID uint64
 
 	// Conversation events wait here until the model takes them, with one
-	// convBatchMsg in the queue at most.
+	// convBatchMsg in the queue at most. They are coalesced as they come:
+	// consecutive chunks of one message become one (tail gathers the last
+	// event's text), a tool call's states and a conversation's usage
+	// replace the one still waiting. convBytes is about what they hold;
+	// taken is closed, and replaced, each time the model takes them.
 	conv       []conversation.Event
+	tail       strings.Builder
+	tailOpen   bool // tail holds the text of the last event in conv
+	tools      map[convKey]int
+	usage      map[string]int
+	convBytes  int64
 	convQueued bool
+	taken      chan struct{}
+	// loads are spilled transcript text read back for the model.
+	loads []spillLoad
+	// takenAt is when the model last took them (the model's own).
+	takenAt time.Time
 }
+
+// convKey names a tool call of a conversation.
+type convKey struct{ conv, id string }
+
+// The queue's bounds: while the events waiting for the model stay under
+// both, a conversation's agent is not slowed (Pace returns at once).
+const (
+	paceEvents = 1024
+	paceBytes  = 1 << 20
+)
 
 // waitingRequest is a request the program shows, and who asked it.
 type waitingRequest struct {
@@ -47,10 +74,13 @@ type waitingRequest struct {
 	agent string
 }
 
-var _ inbox.View = (*link)(nil)
+var (
+	_ inbox.View         = (*link)(nil)
+	_ conversation.Pacer = (*link)(nil)
+)
 
 func newLink(prog *tea.Program, done <-chan struct{}) *link {
-	return &link{prog: prog, done: done, wake: make(chan struct{}, 1)}
+	return &link{prog: prog, done: done, wake: make(chan struct{}, 1), taken: make(chan struct{})}
 }
 
 // Notify queues an inbox event for the program. It never blocks.
@@ -125,24 +155,134 @@ func (l *link) press(keys []tea.KeyPressMsg) {
 }
 
 // ConversationEvent queues a conversation's event for the program. It
-// never blocks: events gather until the model takes them.
+// never blocks: events gather, coalesced, until the model takes them.
 func (l *link) ConversationEvent(e conversation.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.convBytes += eventBytes(e)
+	n := len(l.conv)
+	switch e.Kind {
+	case conversation.EventMessageChunk, conversation.EventThoughtChunk, conversation.EventUserChunk:
+		if n > 0 {
+			last := &l.conv[n-1]
+			if last.Kind == e.Kind && last.Conversation == e.Conversation && last.MessageID == e.MessageID {
+				if !l.tailOpen {
+					l.tail.Reset()
+					l.tail.WriteString(last.Text)
+					l.tailOpen = true
+				}
+				l.tail.WriteString(e.Text)
+				return
+			}
+		}
+	case conversation.EventToolCall:
+		if e.Tool != nil {
+			k := convKey{e.Conversation, e.Tool.ID}
+			if i, ok := l.tools[k]; ok {
+				l.conv[i].Tool = e.Tool // the whole state: the newest wins
+				return
+			}
+			if l.tools == nil {
+				l.tools = map[convKey]int{}
+			}
+			l.tools[k] = n
+		}
+	case conversation.EventUsage:
+		if i, ok := l.usage[e.Conversation]; ok {
+			l.conv[i].Usage = e.Usage
+			return
+		}
+		if l.usage == nil {
+			l.usage = map[string]int{}
+		}
+		l.usage[e.Conversation] = n
+	}
+	l.closeTail()
 	l.conv = append(l.conv, e)
+	l.queueConv()
+}
+
+// eventBytes is about what an event holds.
+func eventBytes(e conversation.Event) int64 {
+	n := int64(128 + len(e.Text))
+	if t := e.Tool; t != nil {
+		n += int64(len(t.Title) + len(t.Input))
+		for _, c := range t.Content {
+			n += int64(len(c.Text))
+			if c.Diff != nil {
+				n += int64(len(c.Diff.New))
+				if c.Diff.Old != nil {
+					n += int64(len(*c.Diff.Old))
+				}
+			}
+			if c.Terminal != nil {
+				n += int64(len(c.Terminal.Output))
+			}
+		}
+	}
+	for _, p := range e.Plan {
+		n += int64(len(p.Content))
+	}
+	return n
+}
+
+// closeTail puts the gathered text into the last event; l.mu is held.
+func (l *link) closeTail() {
+	if l.tailOpen {
+		l.conv[len(l.conv)-1].Text = l.tail.String()
+		l.tail = strings.Builder{}
+		l.tailOpen = false
+	}
+}
+
+// queueConv makes sure a convBatchMsg waits in the queue; l.mu is held.
+func (l *link) queueConv() {
 	if !l.convQueued {
 		l.convQueued = true
 		l.push(convBatchMsg{link: l})
 	}
 }
 
-// takeConv hands the gathered conversation events to the model.
-func (l *link) takeConv() []conversation.Event {
+// Pace waits while more events wait for the model than the queue's
+// bounds, until the model has taken them (conversation.Pacer): an agent
+// that sends faster than the screen takes is slowed down instead.
+func (l *link) Pace(ctx context.Context) {
+	l.mu.Lock()
+	if len(l.conv) <= paceEvents && l.convBytes <= paceBytes {
+		l.mu.Unlock()
+		return
+	}
+	taken := l.taken
+	l.mu.Unlock()
+	select {
+	case <-taken:
+	case <-ctx.Done():
+	case <-l.done:
+	}
+}
+
+// loaded queues spilled text read back for the model.
+func (l *link) loaded(s spillLoad) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	events := l.conv
-	l.conv, l.convQueued = nil, false
-	return events
+	l.loads = append(l.loads, s)
+	l.queueConv()
+}
+
+// takeConv hands the gathered conversation events, and the spilled text
+// read back, to the model.
+func (l *link) takeConv() ([]conversation.Event, []spillLoad) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closeTail()
+	events, loads := l.conv, l.loads
+	l.conv, l.loads, l.convQueued = nil, nil, false
+	clear(l.tools)
+	clear(l.usage)
+	l.convBytes = 0
+	close(l.taken)
+	l.taken = make(chan struct{})
+	return events, loads
 }
 
 // send queues any message for the program.

@@ -99,6 +99,7 @@ type model struct {
 	launcher   conversation.Launcher
 	sink       conversation.Sink
 	md         *mdRenderer
+	spill      *spill // where transcripts keep what they no longer hold
 	picker     agentPicker
 	startSpecs []StartSpec
 }
@@ -265,8 +266,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.prevKey, m.lastKey = m.lastKey, m.clock()
 		return m.paste(msg)
 	case convBatchMsg:
-		m.applyConvEvents(msg.link.takeConv())
-		return m.spinIfThinking()
+		return m.convBatch(msg)
 	case convStartedMsg:
 		return m.started(msg)
 	case turnDoneMsg:

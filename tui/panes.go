@@ -143,6 +143,9 @@ func (p transcriptKeys) actions() []action {
 		out = append(out, move(k.Expand, func(keyMsg) tea.Cmd {
 			it := c.items[t.cursor]
 			it.expanded = !it.expanded
+			if it.kind == itemSpilled && it.expanded {
+				c.loadSpilled(it)
+			}
 			return nil
 		}).inBar().in("Transcript"))
 	}
@@ -288,7 +291,9 @@ func (helpPane) typist() func(tea.Msg) tea.Cmd { return nil }
 
 // expandable reports whether enter folds or unfolds the item: a thought or
 // a tool call.
-func (it *convItem) expandable() bool { return it.kind == itemThought || it.kind == itemTool }
+func (it *convItem) expandable() bool {
+	return it.kind == itemThought || it.kind == itemTool || it.kind == itemSpilled
+}
 
 // has reports whether the transcript holds an item of kind k.
 func (c *chat) has(k convItemKind) bool {

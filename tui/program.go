@@ -197,6 +197,8 @@ func New(opts Options) *Program {
 	p.model.answers = p.handle
 	p.model.launcher = opts.Launcher
 	p.model.sink = p.link
+	p.model.spill = newSpill("")
+	p.model.spill.deliver = p.link.loaded
 	p.model.startSpecs = opts.Start
 	return p
 }
@@ -209,7 +211,18 @@ func (p *Program) ConversationEvent(e conversation.Event) {
 	}
 }
 
-var _ conversation.Sink = (*Program)(nil)
+// Pace returns once the program keeps up with the conversations' events
+// (conversation.Pacer): a conversation calls it to slow its agent down.
+func (p *Program) Pace(ctx context.Context) {
+	if p.link != nil {
+		p.link.Pace(ctx)
+	}
+}
+
+var (
+	_ conversation.Sink  = (*Program)(nil)
+	_ conversation.Pacer = (*Program)(nil)
+)
 
 // Provider returns the interaction.Provider that asks through this
 // program: its inbox. It may be used before Run starts. When the program
@@ -244,6 +257,8 @@ func (p *Program) Run(ctx context.Context) error {
 				_ = c.conv.Close()
 			}
 		}
+		// What the transcripts kept on disk goes with them.
+		_ = p.model.spill.close()
 	}()
 	stop := make(chan struct{})
 	defer close(stop)

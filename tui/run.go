@@ -45,7 +45,7 @@ func (m *model) convByID(id string) *chat {
 			return c
 		}
 	}
-	c := newConversation(id)
+	c := newConversation(id, m.spill)
 	c.editor.restyle(m.styles)
 	m.convs = append(m.convs, c)
 	if len(m.convs) == 1 {
@@ -95,7 +95,7 @@ func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 // is writing to.
 func (m *model) started(msg convStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.setNotice("✗ " + SanitizeLine(msg.agent) + ": " + SanitizeLine(msg.err.Error()))
+		return m.startFailed(msg.agent, msg.err)
 	}
 	info := msg.conv.Info()
 	c := m.convByID(info.ID)
@@ -158,6 +158,7 @@ func (m *model) sendPrompt() tea.Cmd {
 // turnDone ends a turn whose Prompt returned (its events may have ended
 // it already).
 func (m *model) turnDone(msg turnDoneMsg) {
+	m.flushConv() // the conversation's own end of the turn comes first
 	c := m.convByID(msg.conv)
 	if !c.turn {
 		return
@@ -304,6 +305,8 @@ func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
 // turnStatus says what the conversation is doing.
 func (m *model) turnStatus(c *chat) string {
 	switch {
+	case c.failed:
+		return c.name + " did not start · ctrl+l starts an agent"
 	case c.over:
 		return c.name + " has ended · ctrl+l starts an agent"
 	case c.conv == nil:

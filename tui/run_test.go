@@ -120,7 +120,7 @@ func events(m *model, conv string, es ...conversation.Event) {
 	for i := range es {
 		es[i].Conversation = conv
 	}
-	m.applyConvEvents(es)
+	m.takeEvents(es, nil)
 }
 
 func msgChunk(s string) conversation.Event {
@@ -169,6 +169,18 @@ func TestRunGolden(t *testing.T) {
 		}},
 		{name: "commands", then: func(t *testing.T, m *model, _ *fakeConv) { press(m, "/") }},
 		{name: "agents", then: func(t *testing.T, m *model, _ *fakeConv) { press(m, "ctrl+l") }},
+		// Issue 16: inline Markdown in thoughts and tool titles.
+		{name: "markdown", then: func(t *testing.T, m *model, f *fakeConv) {
+			events(m, f.info.ID,
+				conversation.Event{Kind: conversation.EventThoughtChunk, Text: "**Planning the answer**\n\nThe `refund` test first."},
+				conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: "t9", Title: "**codex**: run `go test ./payments/...`", Kind: conversation.ToolExecute, Status: conversation.ToolCompleted}},
+				msgChunk("**codex**: the tests pass."))
+		}},
+		// Issue 16: an agent that could not start keeps its reason.
+		{name: "failed", then: func(t *testing.T, m *model, _ *fakeConv) {
+			send(m, convStartedMsg{agent: "claude", err: interaction.Errorf(interaction.CodeAgentAuth,
+				"claude needs you to sign in first: run it once on its own and sign in, then try again; it said: Please run /login\n\nThe end of its standard error:\nLoading settings…\nPlease run /login")})
+		}},
 	}
 	for _, c := range cases {
 		for _, size := range [][2]int{{100, 30}, {60, 20}} {

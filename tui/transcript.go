@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -27,48 +28,66 @@ type transcript struct {
 	split        bool // diffs side by side
 }
 
-// itemRender caches an item's rendered lines. A streaming text item is
-// rendered in two parts: the blocks already complete (Markdown, rendered
-// once) and the tail still growing (plain text, its complete lines wrapped
-// once), so a chunk costs the size of the chunk, not of the message.
+// itemRender caches an item's rendered lines for one width and set of
+// view toggles. A message is rendered block by block (see textStream): the
+// complete blocks each once, as they come into view, and the open block
+// at the end, the only one that grows, again as it grows (at most a few
+// KiB, see maxBlock): while the turn streams, its complete lines are
+// wrapped once and only its last line each time.
 type itemRender struct {
 	width int
 	opts  string // the view toggles the lines were rendered with
 	lines []string
 	valid bool
+	// blocks says the blocks' own caches are stale too (the styles
+	// changed).
+	blocks bool
 
-	blocks    []string // rendered lines of the complete blocks
-	committed int      // bytes of text in those blocks
-	inFence   bool     // a code fence is open at committed
-	tail      []string // wrapped complete lines of the tail
-	tailDone  int      // bytes of the tail in tail
+	// A message's open block: its lines for open (the text's length,
+	// and whether it was live) …
+	open    []string
+	openLen int64
+	openAt  int64 // where the open block started
+	live    bool
+	// … and while live, its complete lines, wrapped, up to tailDone.
+	tail      []string
+	tailDone  int64
+	tailFence bool // a code fence is open at tailDone
 }
 
-// stale drops the cache: the item changed other than by growing.
-func (r *itemRender) stale() { *r = itemRender{} }
+// stale drops the cache: the item changed other than by growing, or the
+// styles did.
+func (r *itemRender) stale() { *r = itemRender{blocks: true} }
 
-// grew marks a streaming item's text longer: only the tail is redone.
+// grew marks a streaming item's text longer: only the open block is
+// redone.
 func (r *itemRender) grew() { r.valid = false }
 
-// render returns the item's lines at width.
-func (it *convItem) render(width int, t *transcript, st *styles.Styles, md *mdRenderer) []string {
+// lines returns the item's lines at width, or at least its last need of
+// them: whole says whether they are all of them. Only a message (and
+// spilled items shown again) render less than all.
+func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
-		r.stale()
-		r.width, r.opts = width, opts
+		blocks := r.blocks
+		*r = itemRender{width: width, opts: opts, blocks: blocks}
 	}
-	if r.valid {
-		return r.lines
+	if r.blocks {
+		it.text.dropRendered(len(it.text.blocks))
+		r.blocks = false
 	}
-	switch it.kind {
-	case itemMessage:
-		r.lines = it.renderStreaming(width, st, md)
-	default:
+	switch {
+	case it.kind == itemMessage:
+		return it.messageLines(width, need, live, it.trimLine(width, st), st, md)
+	case it.kind == itemSpilled && it.expanded && it.spilled.loaded:
+		return it.messageLines(width, need, false, it.spilledLines(width, st), st, md)
+	}
+	if !r.valid {
 		r.lines = it.renderWhole(width, t, st, md)
+		r.valid = true
 	}
-	r.valid = true
-	return r.lines
+	return r.lines, true
 }
 
 // optsKey names the view toggles an item's rendering depends on.
@@ -86,19 +105,16 @@ func (t *transcript) optsKey(it *convItem) string {
 	return b.String()
 }
 
-// renderWhole renders a finished item in full.
+// renderWhole renders an item that is not a message in full.
 func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md *mdRenderer) []string {
 	cs := st.Conversation
 	switch it.kind {
 	case itemUser:
-		return prefixLines(wrapPlain(Sanitize(it.text.String()), width-2, cs.User), cs.Prompt.Render("›")+" ", "  ")
+		lines := it.trimLine(width-2, st)
+		lines = append(lines, wrapPlain(Sanitize(it.text.String()), width-2, cs.User)...)
+		return prefixLines(lines, cs.Prompt.Render("›")+" ", "  ")
 	case itemThought:
-		lines := wrapPlain(Sanitize(strings.TrimSpace(it.text.String())), width-2, cs.Thought)
-		if !t.showThoughts && !it.expanded && len(lines) > maxThoughtLines {
-			more := len(lines) - maxThoughtLines
-			lines = append(lines[:maxThoughtLines], cs.Status.Render("… "+plural(more, "more line", "more lines")+" of thinking"))
-		}
-		return prefixLines(lines, cs.Thought.Render("∴")+" ", "  ")
+		return it.thoughtLines(width, t.showThoughts || it.expanded, st)
 	case itemNotice:
 		style := cs.Status
 		if it.failed {
@@ -109,71 +125,223 @@ func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md 
 		return renderPlan(it.plan, width, st)
 	case itemTool:
 		return renderTool(it, width, t, st, md)
+	case itemSpilled:
+		return it.spilledLines(width, st)
 	}
 	return nil
 }
 
-// renderStreaming renders a message block by block: the blocks complete
-// are rendered once; while the message streams, its tail is plain text,
-// and once it is finished the tail is rendered as the last block.
-func (it *convItem) renderStreaming(width int, st *styles.Styles, md *mdRenderer) []string {
+// thoughtLines renders thinking with its inline Markdown (agents title
+// their thoughts **like this**), dimmed: its first line, or all of it.
+func (it *convItem) thoughtLines(width int, all bool, st *styles.Styles) []string {
+	cs := st.Conversation
+	text := strings.TrimSpace(it.text.String())
+	var src []string
+	more := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.Trim(line, "* ") == "" && line != "" {
+			continue // an empty **title**
+		}
+		if !all && len(src) >= maxThoughtLines {
+			if strings.TrimSpace(line) != "" {
+				more++
+			}
+			continue
+		}
+		src = append(src, line)
+	}
+	lines := it.trimLine(width-2, st)
+	for _, line := range src {
+		lines = append(lines, wrapMarkdown(Sanitize(line), width-2, cs.Thought, cs.Thought.Bold(true))...)
+	}
+	if !all && len(lines) > maxThoughtLines {
+		more += len(lines) - maxThoughtLines
+		lines = lines[:maxThoughtLines]
+	}
+	if more > 0 {
+		lines = append(lines, cs.Status.Render("… "+plural(more, "more line", "more lines")+" of thinking"))
+	}
+	return prefixLines(lines, cs.Thought.Render("∴")+" ", "  ")
+}
+
+// trimLine says, above a text the transcript shows only the end of, how
+// much came and where all of it is.
+func (it *convItem) trimLine(width int, st *styles.Styles) []string {
+	t := &it.text
+	if t.head == 0 {
+		return nil
+	}
+	s := sizeText(t.Len()) + " came; the last " + sizeText(int64(t.kept())) + " are shown"
+	switch {
+	case t.file == "":
+		s += " (the rest was not kept)"
+	case t.spill.failure() != nil:
+		s += "; the rest could not be kept: " + t.spill.failure().Error()
+	default:
+		s += "; all of it is in " + t.filePath
+	}
+	return wrapPlain("⋯ "+SanitizeLine(s), width, st.Conversation.Status)
+}
+
+// spilledLines is the line of an itemSpilled: how many items, where.
+func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
+	s := it.spilled
+	what := plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
+	var line string
+	switch {
+	case s.err != nil:
+		line = what + ": could not read them back: " + s.err.Error()
+	case it.expanded && s.loaded && s.n > maxShownText:
+		line = what + " are in " + s.path + "; their last " + sizeText(maxShownText) + ":"
+	case it.expanded && s.loaded:
+		line = what + ", from " + s.path + ":"
+	case it.expanded:
+		line = what + " are in " + s.path + "; reading them…"
+	default:
+		line = what + " are in " + s.path + " · enter shows them"
+	}
+	return wrapPlain("⋯ "+SanitizeLine(line), width, st.Conversation.Status)
+}
+
+// messageLines renders a message (or text read back from the spill)
+// from its end: the open block, then complete blocks until need lines
+// are there. head goes on top once all of it is.
+func (it *convItem) messageLines(width, need int, live bool, head []string, st *styles.Styles, md *mdRenderer) ([]string, bool) {
+	t := &it.text
+	open := it.openLines(width, live, st, md)
+	parts := [][]string{open}
+	n := len(open)
+	gap := t.openGap && len(open) > 0 // a blank line goes above the part on top
+	i := len(t.blocks) - 1
+	for ; i >= 0 && n < need; i-- {
+		b := &t.blocks[i]
+		if b.width != width || b.lines == nil {
+			t.rendered -= linesBytes(b.lines)
+			b.lines, b.width = md.Render(t.source(b.start, b.end, b.fence, b.open), width), width
+			t.rendered += linesBytes(b.lines)
+		}
+		if gap && n > 0 {
+			parts = append(parts, []string{""})
+			n++
+		}
+		parts = append(parts, b.lines)
+		n += len(b.lines)
+		gap = b.gap
+	}
+	whole := i < 0
+	if whole && len(head) > 0 {
+		parts = append(parts, head)
+		n += len(head)
+	}
+	out := make([]string, 0, n)
+	for j := len(parts) - 1; j >= 0; j-- {
+		out = append(out, parts[j]...)
+	}
+	return out, whole
+}
+
+// openLines renders a message's open block: as Markdown once it is
+// complete (the message finished, or its turn is over); while it
+// streams, line by line with its inline Markdown, code as code.
+func (it *convItem) openLines(width int, live bool, st *styles.Styles, md *mdRenderer) []string {
+	t := &it.text
 	r := &it.rendering
-	text := it.text.String()
-	// Commit the blocks completed since last time: text up to a blank
-	// line outside a code fence.
-	start := r.committed
-	for start < len(text) {
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			break
-		}
-		line := text[start : start+end]
-		next := start + end + 1
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			r.inFence = !r.inFence
-		}
-		if strings.TrimSpace(line) == "" && !r.inFence {
-			if block := strings.TrimSpace(text[r.committed:start]); block != "" {
-				if len(r.blocks) > 0 {
-					r.blocks = append(r.blocks, "")
-				}
-				r.blocks = append(r.blocks, md.Render(Sanitize(block), width)...)
-			}
-			r.committed = next
-			r.tail, r.tailDone = nil, 0
-		}
-		start = next
+	if r.valid && r.live == live && r.openLen == t.Len() && r.openAt == t.committed {
+		return r.open
 	}
-	tail := text[r.committed:]
-	if it.finished {
-		lines := append([]string(nil), r.blocks...)
-		if block := strings.TrimSpace(tail); block != "" {
-			if len(lines) > 0 {
-				lines = append(lines, "")
-			}
-			lines = append(lines, md.Render(Sanitize(block), width)...)
-		}
-		return lines
+	if r.openAt != t.committed {
+		r.tail, r.tailDone, r.tailFence = nil, t.committed, t.openFence != ""
+		r.openAt = t.committed
 	}
-	// The tail: its complete lines wrapped once, its last line each time.
+	r.valid, r.live, r.openLen = true, live, t.Len()
+	if !live {
+		r.open = nil
+		if strings.TrimSpace(t.between(t.committed, t.Len())) != "" {
+			r.open = md.Render(t.source(t.committed, t.Len(), t.openFence, t.inFence), width)
+		}
+		return r.open
+	}
+	base, code := st.Question.Text.UnsetBold(), st.Question.Code
+	line := func(s string, fence bool) []string {
+		if fence {
+			return wrapPlain(Sanitize(s), width-2, st.Code.Plain)
+		}
+		return wrapMarkdown(Sanitize(s), width, base, code)
+	}
 	for {
-		end := strings.IndexByte(tail[r.tailDone:], '\n')
-		if end < 0 {
+		nl := strings.IndexByte(t.between(r.tailDone, t.Len()), '\n')
+		if nl < 0 {
 			break
 		}
-		r.tail = append(r.tail, wrapPlain(Sanitize(tail[r.tailDone:r.tailDone+end]), width, st.Conversation.Agent.UnsetBold().Foreground(nil))...)
-		r.tailDone += end + 1
+		s := t.between(r.tailDone, r.tailDone+int64(nl))
+		r.tailDone += int64(nl) + 1
+		if isFence([]byte(strings.TrimSpace(s))) {
+			r.tailFence = !r.tailFence
+			continue
+		}
+		if r.tailFence {
+			r.tail = append(r.tail, prefixLines(line(s, true), "  ", "  ")...)
+		} else {
+			r.tail = append(r.tail, line(s, false)...)
+		}
 	}
-	lines := make([]string, 0, len(r.blocks)+len(r.tail)+2)
-	lines = append(lines, r.blocks...)
-	if len(r.blocks) > 0 && (len(r.tail) > 0 || r.tailDone < len(tail)) {
-		lines = append(lines, "")
+	r.open = r.tail
+	if last := t.between(r.tailDone, t.Len()); strings.TrimSpace(last) != "" && !isFence([]byte(strings.TrimSpace(last))) {
+		l := line(last, r.tailFence)
+		if r.tailFence {
+			l = prefixLines(l, "  ", "  ")
+		}
+		r.open = append(r.tail[:len(r.tail):len(r.tail)], l...)
 	}
-	lines = append(lines, r.tail...)
-	if last := tail[r.tailDone:]; last != "" {
-		lines = append(lines, wrapPlain(Sanitize(last), width, st.Question.Text.UnsetBold())...)
+	for len(r.open) > 0 && strings.TrimSpace(ansi.Strip(r.open[0])) == "" {
+		r.open = r.open[1:]
 	}
-	return lines
+	return r.open
+}
+
+// exactHeight is the longest message whose height is found by rendering
+// it: a longer one's blocks not rendered yet are estimated.
+const exactHeight = 64 << 10
+
+// height is the item's height at width: exact where it was rendered (and
+// for a message of up to exactHeight bytes), estimated for the blocks of a
+// longer message not rendered yet.
+func (it *convItem) height(width int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) int {
+	tx := &it.text
+	need := 1
+	if tx.kept() <= exactHeight {
+		need = math.MaxInt
+	}
+	lines, whole := it.lines(width, need, live, t, st, md)
+	if whole {
+		return len(lines)
+	}
+	open := it.openLines(width, live, st, md)
+	n := len(open)
+	if tx.openGap && len(open) > 0 {
+		n++
+	}
+	if it.kind == itemMessage {
+		n += len(it.trimLine(width, st))
+	} else {
+		n += len(it.spilledLines(width, st))
+	}
+	for i := range tx.blocks {
+		b := &tx.blocks[i]
+		switch {
+		case b.width == width && b.lines != nil:
+			n += len(b.lines)
+		case b.estW == width:
+			n += b.est
+		default:
+			b.est, b.estW = estimate(tx.between(b.start, b.end), width), width
+			n += b.est
+		}
+		if b.gap {
+			n++
+		}
+	}
+	return n
 }
 
 // wrapPlain wraps text to width, styling each line with style.
@@ -261,7 +429,9 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *m
 	if title == "" {
 		title = string(tc.Kind)
 	}
-	head := cs.Tool.Render(toolGlyph(tc.Kind)+" ") + cs.Tool.Render(ansi.Truncate(title, max(width-6, 4), "…")) + " " + status
+	// Agents write titles with inline Markdown: `git status`, **codex**.
+	title = ansi.Truncate(inlineMarkdown(title, cs.Tool, st.Activity.Code), max(width-6, 4), "…")
+	head := cs.Tool.Render(toolGlyph(tc.Kind)+" ") + title + " " + status
 	lines := []string{head}
 	if len(tc.Locations) > 0 {
 		var locs []string
@@ -307,10 +477,15 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *m
 
 // transcriptView draws conversation c in width×height: the items, newest
 // at the bottom (or scrolled back), the cursor's item marked when focused.
+// Only what is on screen is rendered: items from the newest up, and of a
+// long message its blocks from the end up.
 func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles, md *mdRenderer) []string {
 	t := &c.view
 	if height <= 0 {
 		return nil
+	}
+	if len(c.items) == 0 {
+		return []string{st.App.Empty.Render("Write a prompt for " + c.name + " below.")}
 	}
 	gutter := 0
 	if focused {
@@ -321,10 +496,14 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 	var rev [][]string // item blocks, newest first
 	total := 0
 	for i := len(c.items) - 1; i >= 0 && total < need; i-- {
-		lines := c.items[i].render(w, t, st, md)
+		it := c.items[i]
+		lines, whole := it.lines(w, need-total, c.live(it), t, st, md)
 		block := make([]string, 0, len(lines)+1)
+		if i > 0 && whole {
+			block = append(block, "")
+		}
 		mark := "  "
-		if focused && i == t.cursor {
+		if focused && i == t.cursor && whole {
 			mark = st.Option.Cursor.String() + " "
 		}
 		for j, l := range lines {
@@ -336,9 +515,6 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 			default:
 				block = append(block, "  "+l)
 			}
-		}
-		if i > 0 {
-			block = append([]string{""}, block...)
 		}
 		rev = append(rev, block)
 		total += len(block)
@@ -355,26 +531,32 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 		out = append([]string(nil), out...)
 		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(t.scroll, "newer line", "newer lines") + " · end to follow")
 	}
-	if len(c.items) == 0 {
-		return []string{st.App.Empty.Render("Write a prompt for " + c.name + " below.")}
-	}
 	return out
+}
+
+// live reports whether an item's text is still streaming: its turn goes
+// on and nothing came after it. Text that arrives outside a turn (a
+// resumed session's history) is shown finished.
+func (c *chat) live(it *convItem) bool {
+	return c.turn && !it.finished && len(c.items) > 0 && c.items[len(c.items)-1] == it
 }
 
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
 	t := &c.view
+	w := max(width-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
-		below += len(c.items[i].render(width-2, t, st, md)) + 1
+		below += c.items[i].height(w, c.live(c.items[i]), t, st, md) + 1
 	}
 	if below < t.scroll {
 		t.scroll = below
 	}
 	// When moving up, bring the item's top into view too.
 	if t.cursor < len(c.items) {
-		h := len(c.items[t.cursor].render(width-2, t, st, md)) + 1
+		it := c.items[t.cursor]
+		h := it.height(w, c.live(it), t, st, md) + 1
 		if below+h > t.scroll+20 {
 			t.scroll = max(below+h-20, t.scroll)
 		}

@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"unicode/utf8"
 
@@ -18,9 +19,17 @@ const maxInput = 64 << 10
 // maxTerminal bounds a terminal's output kept for display: its end.
 const maxTerminal = 256 << 10
 
+// maxToolText bounds each piece of a tool call's content kept for
+// display: a text, a command's output, each side of a diff. What is
+// longer is cut, and the cut says how much went.
+const maxToolText = 256 << 10
+
 // HandleExtensionMethod takes the guard's marks; every other extension
-// method is unknown.
-func (c *session) HandleExtensionMethod(_ context.Context, method string, params json.RawMessage) (any, error) {
+// method is unknown. A mark is handled once everything before it has
+// reached the sink and, when the sink is a conversation.Pacer, once the
+// sink keeps up: until then the guard reads no further than the next
+// mark, so an agent that sends faster than the screen takes waits for it.
+func (c *session) HandleExtensionMethod(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	if method != markMethod {
 		return nil, sdk.NewMethodNotFound(method)
 	}
@@ -28,6 +37,9 @@ func (c *session) HandleExtensionMethod(_ context.Context, method string, params
 		N uint64 `json:"n"`
 	}
 	if json.Unmarshal(params, &p) == nil {
+		if pacer, ok := c.sink.(conversation.Pacer); ok {
+			pacer.Pace(ctx)
+		}
 		c.guard.marked(p.N)
 	}
 	return nil, nil
@@ -164,11 +176,11 @@ func (c *session) toolContent(in []sdk.ToolCallContent) []conversation.ToolConte
 	for _, tc := range in {
 		switch {
 		case tc.Content != nil:
-			out = append(out, conversation.ToolContent{Text: blockText(tc.Content.Content)})
+			out = append(out, conversation.ToolContent{Text: clipTool(blockText(tc.Content.Content))})
 		case tc.Diff != nil:
-			d := &conversation.Diff{Path: tc.Diff.Path, New: tc.Diff.NewText}
+			d := &conversation.Diff{Path: clip(tc.Diff.Path, 4096), New: clipTool(tc.Diff.NewText)}
 			if tc.Diff.OldText != nil {
-				old := *tc.Diff.OldText
+				old := clipTool(*tc.Diff.OldText)
 				d.Old = &old
 			}
 			out = append(out, conversation.ToolContent{Diff: d})
@@ -256,6 +268,14 @@ func blockText(b sdk.ContentBlock) string {
 		return "[audio]"
 	}
 	return ""
+}
+
+// clipTool cuts a piece of tool content at maxToolText, saying so.
+func clipTool(s string) string {
+	if len(s) <= maxToolText {
+		return s
+	}
+	return clip(s, maxToolText) + fmt.Sprintf("\n… %d more bytes not shown", len(s)-len(clip(s, maxToolText)))
 }
 
 func deref(s *string) string {

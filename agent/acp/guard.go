@@ -21,19 +21,29 @@ import (
 // 1,024 notifications wait to be handled. The guard stands between the
 // agent's standard output and the SDK: it ends the conversation with
 // AGENT_PROTOCOL on the first line that is not a JSON-RPC message, and
-// after every markEvery notifications it slips in a notification of its
-// own (a mark) and does not read on until the one before it has been
-// handled, so a fast agent waits for a slow screen instead of losing its
-// connection. Before a question (a permission request, an elicitation)
-// it waits for a mark too, so the question comes after the updates sent
-// before it, such as its tool call. A last mark at the end of the output says that everything
-// the agent sent has reached the sink.
+// after every markEvery notifications (or markBytes of them) it slips in
+// a notification of its own (a mark) and does not read on until the one
+// before it has been handled, so a fast agent waits for a slow screen
+// instead of losing its connection or filling memory: a mark is handled
+// once the sink keeps up (conversation.Pacer). Before a question (a
+// permission request, an elicitation) it waits for a mark too, so the
+// question comes after the updates sent before it, such as its tool call.
+// A last mark at the end of the output says that everything the agent
+// sent has reached the sink.
 
 // markMethod is the guard's own notification, an ACP extension method.
 const markMethod = "_asktui/mark"
 
-// markEvery is how many notifications pass between marks.
-const markEvery = 256
+// markEvery and markBytes bound the notifications between two marks: at
+// most that many, and not much more than that many bytes (the last may go
+// over by one line). As the guard reads on past a mark only once the mark
+// before it was handled (past a mark for bytes, once that mark was), at
+// most twice markEvery notifications, or one interval of bytes, wait in
+// the SDK.
+const (
+	markEvery = 256
+	markBytes = 4 << 20
+)
 
 // maxLine is the longest line the guard (and the SDK) accepts.
 const maxLine = 10 << 20
@@ -100,6 +110,7 @@ func (g *guard) run() error {
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var protoErr error
 	var notes, mark uint64
+	noteBytes := 0
 	line := 0
 	for sc.Scan() {
 		line++
@@ -131,12 +142,24 @@ func (g *guard) run() error {
 		}
 		if p.Method != "" && len(p.ID) == 0 {
 			notes++
-			if notes%markEvery == 0 {
+			noteBytes += len(b)
+			if notes == markEvery || noteBytes >= markBytes {
+				// Many small updates stream on while the SDK handles the
+				// ones before the last mark; after MiBs of them, the guard
+				// waits until they are handled, so that a flood of huge
+				// updates keeps at most one in the SDK (a 9 MiB update takes
+				// it most of a second to decode: a cancelled turn ends that
+				// much sooner).
+				wait := mark
+				if noteBytes >= markBytes {
+					wait = mark + 1
+				}
+				notes, noteBytes = 0, 0
 				mark++
 				if g.writeMark(mark) != nil {
 					break
 				}
-				g.waitMark(mark-1, 0)
+				g.waitMark(wait, 0)
 			}
 		}
 	}

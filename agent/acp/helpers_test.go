@@ -64,6 +64,7 @@ func agentMain(mode string) int {
 		fmt.Fprintln(os.Stderr, "panic: out of cheese")
 		return 3
 	case mode == "hang":
+		fmt.Fprintln(os.Stderr, "waiting for a login token…")
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
 	}
@@ -74,11 +75,23 @@ func agentMain(mode string) int {
 // synchronise.
 const within = 20 * time.Second
 
-// sink records a conversation's events.
+// sink records a conversation's events; with pace set, it is a
+// conversation.Pacer that calls it.
 type sink struct {
 	mu     sync.Mutex
 	events []conversation.Event
 	poke   chan struct{}
+	pace   func(ctx context.Context)
+}
+
+// Pace calls the sink's pace, if set.
+func (s *sink) Pace(ctx context.Context) {
+	s.mu.Lock()
+	pace := s.pace
+	s.mu.Unlock()
+	if pace != nil {
+		pace(ctx)
+	}
 }
 
 func newSink() *sink { return &sink{poke: make(chan struct{}, 1)} }

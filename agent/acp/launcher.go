@@ -412,8 +412,7 @@ func (l *Launcher) Start(ctx context.Context, name, resume string, sink conversa
 		return nil, err
 	}
 	if err := c.open(ctx, resume); err != nil {
-		_ = c.Close()
-		return nil, err
+		return nil, c.startError(err)
 	}
 	return c, nil
 }
@@ -435,8 +434,7 @@ func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sin
 	}
 	c := newConversation(l.opts, l.nextID(name), name, sink, p.stdout, p.stdin, p)
 	if err := c.initialize(ctx); err != nil {
-		_ = c.Close()
-		return nil, err
+		return nil, c.startError(err)
 	}
 	c.mu.Lock()
 	caps := c.caps
@@ -503,6 +501,20 @@ func (l *Launcher) Sessions(ctx context.Context, name string) ([]conversation.Pa
 	}
 	defer func() { _ = c.Close() }()
 	return c.sessions(ctx)
+}
+
+// startError closes a conversation that failed to start and returns why,
+// with the end of what the agent said on its standard error (a sign-in
+// prompt, a stack trace), unless its own end said it already.
+func (c *session) startError(err error) error {
+	_ = c.Close()
+	c.mu.Lock()
+	ended := c.endErr
+	c.mu.Unlock()
+	if ended != nil && err == ended {
+		return err
+	}
+	return c.withStderr(err)
 }
 
 // discard is a sink that drops every event.

@@ -132,6 +132,8 @@ func TestAgentProcessFailures(t *testing.T) {
 		{"garbage", 0, interaction.CodeAgentProtocol, "Starting agent v1.2"},
 		{"crash", 0, interaction.CodeAgentExited, "out of cheese"},
 		{"hang", 300 * time.Millisecond, interaction.CodeAgentProtocol, "did not answer initialize within"},
+		// What it said on its standard error comes with the reason.
+		{"hang", 300 * time.Millisecond, interaction.CodeAgentProtocol, "it said: waiting for a login token…"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			l, _, argv := launcher(t, tt.mode, Options{StartTimeout: tt.timeout})

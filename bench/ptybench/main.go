@@ -11,6 +11,9 @@
 // the child from its rusage. It prints a Markdown report; scripts/bench.sh
 // builds everything and writes it to docs/benchmarks.md.
 //
+// `ptybench stream -asktui PATH` measures `asktui run` against an agent
+// that floods it (see stream.go), and `ptybench agent` is that agent.
+//
 // It is not part of the asktui binary, and is a Go module of its own
 // (bench/ptybench/go.mod): asktui's own dependencies and tests leave it out.
 package main
@@ -47,7 +50,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ptybench: interrupted by", s)
 		os.Exit(130)
 	}()
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	var err error
+	switch args := os.Args[1:]; {
+	case len(args) > 0 && args[0] == "agent":
+		err = floodAgent(args[1:], os.Stdin, os.Stdout)
+	case len(args) > 0 && args[0] == "stream":
+		err = runStream(args[1:], os.Stdout, os.Stderr)
+	default:
+		err = run(args, os.Stdout, os.Stderr)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "ptybench:", err)
 		os.Exit(1)
 	}

@@ -62,6 +62,7 @@ type session struct {
 	firstOut   time.Time // time of the first read of any output
 	lastOut    time.Time // time of the last read of any output
 	lastChange time.Time // time of the last read that changed the text
+	changed    int       // reads that changed the text
 	wake       chan struct{}
 	waiter     *waiter
 
@@ -205,6 +206,7 @@ func (s *session) feed(p []byte, at time.Time) {
 	if scr := s.emu.String(); scr != s.screen {
 		s.screen = scr
 		s.lastChange = at
+		s.changed++
 		if w := s.waiter; w != nil && w.cond(scr) {
 			w.hit <- at
 			s.waiter = nil
@@ -328,6 +330,13 @@ func (s *session) exit(step string, timeout time.Duration) (time.Time, error) {
 	case <-t.C:
 		return time.Time{}, s.stuck(step, fmt.Sprintf("the process did not exit within %s", timeout))
 	}
+}
+
+// changes returns how many reads so far changed the screen's text.
+func (s *session) changes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
 }
 
 // Screen returns the screen's text.

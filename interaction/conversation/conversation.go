@@ -170,6 +170,16 @@ type Sink interface {
 	ConversationEvent(Event)
 }
 
+// Pacer is a [Sink] that can slow a conversation down. A conversation
+// whose agent sends faster than the sink takes its events calls Pace from
+// time to time, from a goroutine that may wait and outside any lock, and
+// reads nothing more from the agent until it returns: the agent waits for
+// the screen instead of queues growing. Pace returns at once while the
+// sink keeps up, and when ctx ends.
+type Pacer interface {
+	Pace(ctx context.Context)
+}
+
 // ToolKind classifies a tool call.
 type ToolKind string
 

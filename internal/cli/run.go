@@ -161,6 +161,13 @@ func agentFailure(err error) bool {
 	return false
 }
 
+// Pace passes the screen's pace on (conversation.Pacer).
+func (s endSink) Pace(ctx context.Context) {
+	if p, ok := s.Sink.(conversation.Pacer); ok {
+		p.Pace(ctx)
+	}
+}
+
 func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) error {
 	theme, err := o.theme.theme(e)
 	if err != nil {
