@@ -19,6 +19,7 @@ import (
 
 // ErrInterrupted is returned by [Program.Run] when the human pressed
 // Ctrl+C (or the process got SIGINT): the caller should exit with 130.
+// [Ask]'s PROVIDER_CLOSED error for Ctrl+C wraps it.
 var ErrInterrupted = errors.New("interrupted")
 
 // Options configure a [Program].
