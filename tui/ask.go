@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -68,24 +69,61 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 	if opts.Agent != "" && req.Agent == nil {
 		req.Agent = &interaction.Agent{ID: opts.Agent, Name: opts.Agent}
 	}
-	if ctx.Err() != nil {
-		return interaction.Answer{}, contextError(ctx)
+	type result struct {
+		ans interaction.Answer
+		err error
 	}
-	if err := req.Validate(); err != nil {
+	asked := make(chan result, 1)
+	var box *inbox.Inbox
+	if opts.Accessible {
+		// The accessible prompts do not use an inbox.
+		if err := req.Validate(); err != nil {
+			return interaction.Answer{}, err
+		}
+	} else {
+		// The request goes into an inbox before anything else: the inbox
+		// refuses an invalid one (and an ended context) before the
+		// terminal is touched, and checks it once, which at 100,000
+		// options is a cost to count.
+		box = inbox.New(nil)
+		defer box.Close()
+		queued := make(chan struct{})
+		var once sync.Once
+		queuedCtx := interaction.WithQueued(ctx, func() {
+			once.Do(func() { close(queued) })
+			interaction.Queued(ctx) // the caller's own, if it asked to know
+		})
+		go func() {
+			ans, err := box.Ask(queuedCtx, req)
+			asked <- result{ans, err}
+		}()
+		select {
+		case <-queued:
+		case r := <-asked:
+			return r.ans, settle(ctx, r.err, nil)
+		}
+	}
+	// ended fails an ask that never reached the screen.
+	ended := func(err error) (interaction.Answer, error) {
+		if box != nil {
+			box.Close()
+			<-asked
+		}
 		return interaction.Answer{}, err
 	}
+
 	in, out := opts.Input, opts.Output
 	if in == nil || out == nil {
 		select {
 		case terminalTurn <- struct{}{}:
 			defer func() { <-terminalTurn }()
 		case <-ctx.Done():
-			return interaction.Answer{}, contextError(ctx)
+			return ended(contextError(ctx))
 		}
 		ttyIn, ttyOut, err := controllingTerminal()
 		if err != nil {
-			return interaction.Answer{}, interaction.WrapError(interaction.CodeNoTTY, err,
-				"no terminal to ask on (%v): run the program from a terminal; its standard input and output may be pipes", err)
+			return ended(interaction.WrapError(interaction.CodeNoTTY, err,
+				"no terminal to ask on (%v): run the program from a terminal; its standard input and output may be pipes", err))
 		}
 		if in == nil {
 			in = ttyIn
@@ -102,6 +140,7 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 		Inline:     opts.Inline,
 		Accessible: opts.Accessible,
 		Environ:    opts.Environ,
+		Inbox:      box, // the program shows the request waiting there
 		// The size of a terminal bubbletea cannot measure (a test's
 		// writer); a real one's own size wins.
 		Width: 80, Height: 24,
@@ -112,22 +151,25 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 	if askStarted != nil {
 		askStarted(p, req)
 	}
-	type result struct {
-		ans interaction.Answer
-		err error
-	}
-	asked := make(chan result, 1)
+	done := make(chan result, 1)
 	go func() {
-		// The provider validates req again, as every way in does; this
-		// is cheap next to drawing it.
-		ans, err := p.Provider().Ask(ctx, req)
-		asked <- result{ans, err}
+		var r result
+		if box != nil {
+			r = <-asked
+		} else {
+			r.ans, r.err = p.Provider().Ask(ctx, req)
+		}
+		done <- r
 		p.Quit()
 	}()
 	// Run ends when the ask does (Quit), when the human presses Ctrl+C,
-	// or when the UI fails; the ask then ends with PROVIDER_CLOSED.
+	// or when the UI fails; closing the inbox then ends the ask with
+	// PROVIDER_CLOSED.
 	runErr := p.Run(context.Background())
-	r := <-asked
+	if box != nil {
+		box.Close()
+	}
+	r := <-done
 	return r.ans, settle(ctx, r.err, runErr)
 }
 
