@@ -77,6 +77,9 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 	var box *inbox.Inbox
 	if opts.Accessible {
 		// The accessible prompts do not use an inbox.
+		if ctx.Err() != nil {
+			return interaction.Answer{}, contextError(ctx)
+		}
 		if err := req.Validate(); err != nil {
 			return interaction.Answer{}, err
 		}

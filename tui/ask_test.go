@@ -408,3 +408,35 @@ func TestSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestAskAccessible asks with the plain prompts on a given terminal:
+// the same answer, no escape sequences, and nothing printed for a request
+// refused or a context already ended.
+func TestAskAccessible(t *testing.T) {
+	useHuman(t, nil)
+	var out syncbuf.Buffer
+	req := single(deployQuestion())
+	ans, err := Ask(context.Background(), req, AskOptions{Accessible: true, Input: strings.NewReader("2\n"), Output: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got := ans.Answers[0].Selected; len(got) != 1 || got[0] != "No" {
+		t.Fatalf("selected %q, want [No]\n%s", got, out.String())
+	}
+	if s := out.String(); !strings.Contains(s, "Deploy the release") || strings.Contains(s, "\x1b") {
+		t.Fatalf("output:\n%q", s)
+	}
+
+	out.Reset()
+	if _, err := Ask(context.Background(), interaction.Request{}, AskOptions{Accessible: true, Input: strings.NewReader("1\n"), Output: &out}); !errors.Is(err, interaction.ErrEmptyQuestions) {
+		t.Errorf("no questions: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Ask(ctx, req, AskOptions{Accessible: true, Input: strings.NewReader("1\n"), Output: &out}); !errors.Is(err, interaction.ErrAborted) {
+		t.Errorf("an ended context: %v", err)
+	}
+	if out.String() != "" {
+		t.Errorf("printed %q for asks that never reached the human", out.String())
+	}
+}
