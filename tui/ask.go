@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"strings"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,8 +18,9 @@ import (
 // AskOptions configure [Ask] and [AskCmd]. The zero value asks full screen
 // on the controlling terminal, in colours chosen for its background.
 type AskOptions struct {
-	// Theme picks the palette; the zero value detects the terminal's
-	// background.
+	// Theme picks the palette; the zero value (or styles.ThemeAuto)
+	// detects the terminal's background, and draws without colour
+	// (styles.ThemeMono) when NO_COLOR is set in Environ.
 	Theme styles.Theme
 	// Inline draws below the prompt instead of on the alternate screen,
 	// taking only the rows the question needs, and leaves one line saying
@@ -139,7 +142,7 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 	p := New(Options{
 		Input:      in,
 		Output:     out,
-		Theme:      opts.Theme,
+		Theme:      opts.theme(),
 		Inline:     opts.Inline,
 		Accessible: opts.Accessible,
 		Environ:    opts.Environ,
@@ -174,6 +177,29 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 	}
 	r := <-done
 	return r.ans, settle(ctx, r.err, runErr)
+}
+
+// theme is the palette to draw with: the one asked for, or, for the
+// automatic one, none when the NO_COLOR convention (https://no-color.org)
+// asks for output without colour, as the command line does.
+func (o AskOptions) theme() styles.Theme {
+	if o.Theme != "" && o.Theme != styles.ThemeAuto {
+		return o.Theme
+	}
+	environ := o.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	noColor := ""
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == "NO_COLOR" {
+			noColor = v // the last one wins, as in the shell
+		}
+	}
+	if noColor != "" {
+		return styles.ThemeMono
+	}
+	return styles.ThemeAuto
 }
 
 // settle decides the error of an ask from the request's own error and

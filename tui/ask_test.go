@@ -440,3 +440,34 @@ func TestAskAccessible(t *testing.T) {
 		t.Errorf("printed %q for asks that never reached the human", out.String())
 	}
 }
+
+// TestAskTheme: the zero theme detects the background, as documented
+// (the program asks the terminal for it), unless NO_COLOR asks for none;
+// a theme named wins over NO_COLOR, as the command line's --theme does.
+func TestAskTheme(t *testing.T) {
+	useTerminal(t, emptyTerminal)
+	tests := []struct {
+		theme   styles.Theme
+		environ []string
+		want    styles.Theme
+	}{
+		{"", []string{"TERM=xterm"}, styles.ThemeAuto},
+		{styles.ThemeAuto, []string{"TERM=xterm"}, styles.ThemeAuto},
+		{"", []string{"NO_COLOR=1"}, styles.ThemeMono},
+		{"", []string{"NO_COLOR=1", "NO_COLOR="}, styles.ThemeAuto},
+		{styles.ThemeLight, []string{"NO_COLOR=1"}, styles.ThemeLight},
+	}
+	for _, tt := range tests {
+		var got styles.Theme
+		useHuman(t, func(p *Program, req interaction.Request) {
+			got = p.model.theme
+			pressing("enter")(p, req)
+		})
+		if _, err := Ask(context.Background(), single(deployQuestion()), AskOptions{Theme: tt.theme, Environ: tt.environ}); err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("Theme %q with %q: the program draws with %q, want %q", tt.theme, tt.environ, got, tt.want)
+		}
+	}
+}

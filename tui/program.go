@@ -134,6 +134,9 @@ func New(opts Options) *Program {
 	if now == nil {
 		now = time.Now
 	}
+	if opts.Theme == "" {
+		opts.Theme = styles.ThemeAuto // as documented: the zero value detects
+	}
 	p := &Program{done: make(chan struct{}), quit: make(chan struct{}), access: opts.Accessible, inbox: opts.Inbox}
 	if opts.Accessible {
 		p.provider = newAccessibleProvider(opts, p.done)

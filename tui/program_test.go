@@ -421,3 +421,11 @@ func TestAccessibleProviderRefusesBadRequests(t *testing.T) {
 		t.Errorf("refused requests were prompted:\n%s", out.String())
 	}
 }
+
+// TestZeroThemeDetects: Options' zero Theme detects the background, as
+// its doc says, rather than drawing dark whatever the terminal.
+func TestZeroThemeDetects(t *testing.T) {
+	if got := New(Options{Input: strings.NewReader(""), Output: io.Discard}).model.theme; got != styles.ThemeAuto {
+		t.Fatalf("the zero Theme is %q, want %q", got, styles.ThemeAuto)
+	}
+}
