@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/asktui/asktui/interaction"
@@ -61,10 +62,18 @@ func TestPTYAskOnTheControllingTerminal(t *testing.T) {
 	cmd.Env = []string{askChildEnv + "=1", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 	child := ptytest.Start(t, term, cmd)
 
-	term.WaitFor(0, "First")
+	waitTakesKeys := func(mark int, question string) {
+		// The question, then its hint once any keys held while it has
+		// just appeared are let go.
+		term.WaitUntil(mark, question+" to take keys", func() bool {
+			text := term.Text(mark)
+			return strings.Contains(text, question) && strings.Contains(text[max(strings.LastIndex(text, "held"), 0):], "Pick")
+		})
+	}
+	waitTakesKeys(0, "First")
 	term.Type("\r") // Yes
 	mark := term.Mark()
-	term.WaitFor(mark, "Second")
+	waitTakesKeys(mark, "Second")
 	term.Type("2") // No
 	if code := child.Wait(func() string { return term.Text(0) }); code != 0 {
 		t.Fatalf("exit %d; stdout %q; stderr:\n%s", code, child.Stdout.String(), child.Stderr.String())
