@@ -66,11 +66,43 @@ const (
 	CodeInternal Code = "INTERNAL"
 )
 
+// Sentinels for the common outcomes of an ask. Any [*Error] matches the
+// sentinel of its code under [errors.Is], whatever its message or cause:
+//
+//	if errors.Is(err, interaction.ErrDeclined) { ... }
+//
+// They are templates to compare with, and ready-made errors: a context
+// ended with context.WithTimeoutCause(ctx, d, interaction.ErrTimeout)
+// makes Ask return ErrTimeout itself. Do not change them.
+var (
+	// ErrDeclined matches ASK_DECLINED: the human declined to answer.
+	ErrDeclined = &Error{Code: CodeDeclined, Message: "the user declined to answer"}
+	// ErrTimeout matches ASK_TIMEOUT: no answer came in the time allowed.
+	ErrTimeout = &Error{Code: CodeTimeout, Message: "no answer in the time allowed"}
+	// ErrAborted matches ASK_ABORTED: the caller withdrew the request (its
+	// context ended) before the human answered.
+	ErrAborted = &Error{Code: CodeAborted, Message: "the request was withdrawn by its caller"}
+	// ErrClosed matches PROVIDER_CLOSED: the user interface went away
+	// (the human quit it, or it ended) while the request waited.
+	ErrClosed = &Error{Code: CodeProviderClosed, Message: "the user interface closed before the question was answered"}
+	// ErrNoTTY matches NO_TTY: there is no terminal to ask on.
+	ErrNoTTY = &Error{Code: CodeNoTTY, Message: "no terminal to ask on"}
+	// ErrInvalidRequest matches INVALID_REQUEST: the request breaks a rule
+	// or a limit (its message says which). A request without questions is
+	// EMPTY_QUESTIONS instead, which ErrEmptyQuestions matches.
+	ErrInvalidRequest = &Error{Code: CodeInvalidRequest, Message: "the request is invalid"}
+	// ErrEmptyQuestions matches EMPTY_QUESTIONS: the request has no
+	// questions.
+	ErrEmptyQuestions = &Error{Code: CodeEmptyQuestions, Message: "the request has no questions"}
+)
+
 // Error is a coded failure of the interaction machinery.
 //
-// Compare errors by code with [errors.Is] and a template, or with [CodeOf]:
+// Compare errors by code with [errors.Is] and a sentinel such as
+// [ErrDeclined] (or any *Error of the same code), or with [CodeOf]:
 //
-//	if errors.Is(err, &interaction.Error{Code: interaction.CodeDeclined}) { ... }
+//	if errors.Is(err, interaction.ErrDeclined) { ... }
+//	switch interaction.CodeOf(err) { case interaction.CodeDeclined: ... }
 type Error struct {
 	// Code classifies the failure.
 	Code Code
@@ -94,7 +126,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether target is an *Error with the same code, so that
-// errors.Is(err, &Error{Code: CodeAborted}) matches any ASK_ABORTED error.
+// errors.Is(err, ErrAborted) matches any ASK_ABORTED error.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && e != nil && t != nil && t.Code == e.Code

@@ -156,3 +156,46 @@ func TestContextError(t *testing.T) {
 		t.Errorf("context with plain cause: %v, want ASK_ABORTED wrapping it", err)
 	}
 }
+
+// TestSentinels checks that each sentinel matches every *Error of its code,
+// wrapped or not, whatever its message, and no *Error of another code.
+func TestSentinels(t *testing.T) {
+	sentinels := map[Code]*Error{
+		CodeDeclined:       ErrDeclined,
+		CodeTimeout:        ErrTimeout,
+		CodeAborted:        ErrAborted,
+		CodeProviderClosed: ErrClosed,
+		CodeNoTTY:          ErrNoTTY,
+		CodeInvalidRequest: ErrInvalidRequest,
+		CodeEmptyQuestions: ErrEmptyQuestions,
+	}
+	for code, sentinel := range sentinels {
+		if sentinel.Code != code || sentinel.Message == "" {
+			t.Errorf("the sentinel for %s is %#v", code, sentinel)
+		}
+		for other := range sentinels {
+			err := fmt.Errorf("asking: %w", WrapError(other, io.EOF, "some message of its own"))
+			if got, want := errors.Is(err, sentinel), other == code; got != want {
+				t.Errorf("errors.Is(%s error, the %s sentinel) = %v, want %v", other, code, got, want)
+			}
+		}
+		if errors.Is(io.EOF, sentinel) {
+			t.Errorf("a plain error matched the %s sentinel", code)
+		}
+	}
+}
+
+// TestSentinelAsContextCause checks that a context ended with a sentinel
+// as its cause makes ContextError (and so Ask) return that sentinel.
+func TestSentinelAsContextCause(t *testing.T) {
+	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, ErrTimeout)
+	defer cancel()
+	<-ctx.Done()
+	if err := ContextError(ctx); err != ErrTimeout {
+		t.Errorf("ContextError = %v, want ErrTimeout itself", err)
+	}
+	_, err := NewService().Ask(ctx, Request{})
+	if !errors.Is(err, ErrTimeout) {
+		t.Errorf("Ask on an ended context = %v, want ErrTimeout", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/asktui/asktui/interaction"
 )
@@ -49,8 +50,33 @@ func ExampleDecodeRequest() {
 
 func ExampleError() {
 	_, err := interaction.NewService().Ask(context.Background(), interaction.Request{})
-	if errors.Is(err, &interaction.Error{Code: interaction.CodeEmptyQuestions}) {
+	if errors.Is(err, interaction.ErrEmptyQuestions) {
 		fmt.Println(interaction.CodeOf(err))
 	}
 	// Output: EMPTY_QUESTIONS
+}
+
+// A human who declines gives ASK_DECLINED, which the ErrDeclined sentinel
+// matches whatever the provider's message; a context ended with
+// ErrTimeout as its cause gives ErrTimeout.
+func ExampleErrDeclined() {
+	svc := interaction.NewService()
+	unregister, _ := svc.Register(interaction.ProviderFunc(
+		func(context.Context, interaction.Request) (interaction.Answer, error) {
+			return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined, "not now")
+		}))
+	defer unregister()
+	req := interaction.Request{Questions: []interaction.Question{{ID: "deploy", Question: "Deploy now?"}}}
+
+	_, err := svc.Ask(context.Background(), req)
+	fmt.Println(errors.Is(err, interaction.ErrDeclined), errors.Is(err, interaction.ErrTimeout))
+
+	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, interaction.ErrTimeout)
+	defer cancel()
+	<-ctx.Done()
+	_, err = svc.Ask(ctx, req)
+	fmt.Println(errors.Is(err, interaction.ErrTimeout), err)
+	// Output:
+	// true false
+	// true ASK_TIMEOUT: no answer in the time allowed
 }

@@ -52,8 +52,12 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 
 // Ask prompts for each question in turn. A prompt blocked reading the
 // terminal cannot be interrupted: when ctx ends, Ask returns at once and
-// the prompt's answer, if one still comes, is discarded.
+// the prompt's answer, if one still comes, is discarded. Like the inbox,
+// it refuses an invalid request before prompting.
 func (a *accessibleProvider) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	if err := req.Validate(); err != nil {
+		return interaction.Answer{}, err
+	}
 	select {
 	case a.turn <- struct{}{}:
 	case <-ctx.Done():

@@ -1,12 +1,19 @@
 // Package tui is asktui's terminal front end: one bubbletea program that
 // shows the questions agents ask and collects the human's answers.
 //
-// Requests reach the program only as messages. A [Provider] implements
-// interaction.Provider: each Ask hands its request to the program with a
-// reply channel and waits for the first of the reply, the end of the
+// [Ask] is the one call a Go program needs: it opens the controlling
+// terminal, shows the questions, restores the terminal and returns the
+// answer or a coded error. [AskCmd] does the same from a bubbletea program
+// of your own, handing its screen over as tea.Exec does.
+//
+// A [Program] is the UI for many requests at once. Requests reach it only
+// as messages: its [Program.Provider] implements interaction.Provider, and
+// each Ask waits for the first of the human's answer, the end of the
 // request's context (the question is withdrawn) and the end of the program
 // (PROVIDER_CLOSED). Any number of Asks may wait at once; the program shows
-// them in arrival order and says how many wait and from which agents.
+// them in arrival order and says how many wait and from which agents. The
+// provider refuses a request that interaction.Service would refuse, with
+// the same coded error, so it may be asked directly.
 //
 // With Options.Session the screen is the session view: the inbox of
 // waiting requests (answered in any order, drafts kept), the activity pane

@@ -19,6 +19,7 @@ import (
 
 // ErrInterrupted is returned by [Program.Run] when the human pressed
 // Ctrl+C (or the process got SIGINT): the caller should exit with 130.
+// [Ask]'s PROVIDER_CLOSED error for Ctrl+C wraps it.
 var ErrInterrupted = errors.New("interrupted")
 
 // Options configure a [Program].
@@ -132,6 +133,9 @@ func New(opts Options) *Program {
 	now := opts.now
 	if now == nil {
 		now = time.Now
+	}
+	if opts.Theme == "" {
+		opts.Theme = styles.ThemeAuto // as documented: the zero value detects
 	}
 	p := &Program{done: make(chan struct{}), quit: make(chan struct{}), access: opts.Accessible, inbox: opts.Inbox}
 	if opts.Accessible {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -366,4 +367,65 @@ func TestTwoViewsOfOneInbox(t *testing.T) {
 	}
 	b.waitFor("answered from left")
 	a.waitFor("Answer sent to claude-code")
+}
+
+// badRequests are requests a Service would refuse, for providers asked
+// without one.
+func badRequests() map[string]interaction.Request {
+	return map[string]interaction.Request{
+		"no questions":  {},
+		"duplicate ids": {Questions: []interaction.Question{deployQuestion(), deployQuestion()}},
+		"long label": {Questions: []interaction.Question{{ID: "q", Question: "Pick",
+			Options: opts(strings.Repeat("x", interaction.MaxLabelLen+1))}}},
+		"invalid UTF-8":       {Questions: []interaction.Question{{ID: "q", Question: "Pick \xff"}}},
+		"too many":            {Questions: make([]interaction.Question, interaction.MaxQuestions+1)},
+		"no options, noOther": {Questions: []interaction.Question{{ID: "q", Question: "Pick", NoOther: true}}},
+	}
+}
+
+// TestProviderRefusesBadRequests asks the program's provider directly, as
+// a library user may, with requests a Service would refuse: each fails
+// with Service's code and message, and the program lives on to answer a
+// good one. Without the check, the empty request panicked in the program
+// and every waiting Ask got PROVIDER_CLOSED.
+func TestProviderRefusesBadRequests(t *testing.T) {
+	h := startProgram(t)
+	for name, req := range badRequests() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := h.prog.Provider().Ask(ctx, req)
+		cancel()
+		if want := req.Validate(); want == nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: Ask = %v, want %v", name, err, want)
+		}
+	}
+	ch := h.ask(context.Background(), single(deployQuestion()))
+	h.waitFor("Deploy the release to production now?")
+	h.press("2")
+	if o := wait(t, ch); o.err != nil {
+		t.Fatalf("the good request after the bad ones: %v", o.err)
+	}
+}
+
+// TestAccessibleProviderRefusesBadRequests: the same in accessible mode,
+// where nothing may be printed for a request that is refused.
+func TestAccessibleProviderRefusesBadRequests(t *testing.T) {
+	var out bytes.Buffer
+	p := New(Options{Accessible: true, Input: strings.NewReader(""), Output: &out})
+	for name, req := range badRequests() {
+		_, err := p.Provider().Ask(context.Background(), req)
+		if want := req.Validate(); want == nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: Ask = %v, want %v", name, err, want)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("refused requests were prompted:\n%s", out.String())
+	}
+}
+
+// TestZeroThemeDetects: Options' zero Theme detects the background, as
+// its doc says, rather than drawing dark whatever the terminal.
+func TestZeroThemeDetects(t *testing.T) {
+	if got := New(Options{Input: strings.NewReader(""), Output: io.Discard}).model.theme; got != styles.ThemeAuto {
+		t.Fatalf("the zero Theme is %q, want %q", got, styles.ThemeAuto)
+	}
 }

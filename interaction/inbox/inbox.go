@@ -144,6 +144,11 @@ func New(now func() time.Time) *Inbox {
 // carrying the latest draft, see [DraftOf]) and [Inbox.Close]
 // (PROVIDER_CLOSED). An answer given in the same instant as the withdrawal
 // wins: it was shown to the human as sent.
+//
+// Like [interaction.Service.Ask], Ask first fails fast when ctx has ended
+// and when req is not valid ([interaction.Request.Validate]:
+// EMPTY_QUESTIONS or INVALID_REQUEST, saying what to fix): whichever way a
+// request comes in, no view is ever handed one it cannot show.
 func (in *Inbox) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	s := in.AskSettlement(ctx, req)
 	return s.Answer, s.Err
@@ -154,6 +159,9 @@ func (in *Inbox) Ask(ctx context.Context, req interaction.Request) (interaction.
 // views had drafted (a history records them).
 func (in *Inbox) AskSettlement(ctx context.Context, req interaction.Request) Settlement {
 	if err := interaction.ContextError(ctx); err != nil {
+		return Settlement{Err: err}
+	}
+	if err := req.Validate(); err != nil {
 		return Settlement{Err: err}
 	}
 	deadline, _ := ctx.Deadline()

@@ -237,6 +237,51 @@ func TestAskWithEndedContextNeverWaits(t *testing.T) {
 	}
 }
 
+// TestInvalidRequestsNeverReachAView asks the inbox directly, as a
+// program's provider is asked without a Service in front: a request that
+// Service would refuse is refused here with the same code and message,
+// and no view is told of it.
+func TestInvalidRequestsNeverReachAView(t *testing.T) {
+	in := New(nil)
+	defer in.Close()
+	rec := newRecorder()
+	in.Attach("screen", rec)
+	long := make([]byte, interaction.MaxLabelLen+1)
+	for i := range long {
+		long[i] = 'x'
+	}
+	tests := map[string]interaction.Request{
+		"no questions":  {},
+		"duplicate ids": {Questions: append(question("q").Questions, question("q").Questions...)},
+		"long label":    {Questions: []interaction.Question{{ID: "q", Question: "Pick", Options: []interaction.Option{{Label: string(long)}}}}},
+		"invalid UTF-8": {Questions: []interaction.Question{{ID: "q", Question: "Pick \xff"}}},
+		"too many":      {Questions: make([]interaction.Question, interaction.MaxQuestions+1)},
+	}
+	for name, req := range tests {
+		// A request that reached the view is withdrawn at once, so the
+		// test fails instead of waiting for an answer.
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			select {
+			case <-rec.arrived:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		_, err := in.Ask(ctx, req)
+		cancel()
+		want := req.Validate()
+		if want == nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: Ask returned %v, want Validate's %v", name, err, want)
+		}
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.events) != 0 || len(in.Waiting()) != 0 {
+		t.Errorf("invalid requests reached the view: %d events, %d waiting", len(rec.events), len(in.Waiting()))
+	}
+}
+
 // TestManyViewsRaceToAnswer: many views answer many requests at once; each
 // caller gets exactly one answer, and every view hears of every outcome
 // once, with the same winner.

@@ -337,10 +337,7 @@ func fromFlags(text string, o askOptions) (interaction.Request, error) {
 	return req, nil
 }
 
-// errUIClosed ends a request whose UI has gone; Ask then reports it.
-var errUIClosed = interaction.Errorf(interaction.CodeProviderClosed, "the terminal UI ended before the questions were answered")
-
-// ask opens the terminal, runs the UI there and puts req to the human. It
+// ask opens the terminal and puts req to the human there with tui.Ask. It
 // returns when the human answers or declines, --timeout elapses, ctx ends
 // (a signal) or the UI goes away, and leaves none of its goroutines behind.
 func ask(ctx context.Context, req interaction.Request, o askOptions, theme styles.Theme, e env) (interaction.Answer, error) {
@@ -351,69 +348,24 @@ func ask(ctx context.Context, req interaction.Request, o askOptions, theme style
 	}
 	// The terminal stays open until the process exits, as when bubbletea
 	// opens it itself: bubbletea may still be asking it for its size from
-	// a goroutine of its own after Run returns.
+	// a goroutine of its own after the UI has ended.
 
-	p := tui.New(tui.Options{
+	askCtx, cancel := withTimeout(ctx, o.timeout)
+	defer cancel()
+	ans, err := tui.Ask(askCtx, req, tui.AskOptions{
 		Input:      in,
 		Output:     out,
 		Theme:      theme,
 		Inline:     o.inline,
 		Accessible: o.accessible || e.accessible(),
 		Environ:    e.environ,
-		// A one-shot question is on screen briefly: draw it and each key
-		// as soon as bubbletea can.
-		FPS: 120,
 	})
-	svc := interaction.NewService()
-	unregister, err := svc.Register(p.Provider())
-	if err != nil {
-		return interaction.Answer{}, err
-	}
-	defer unregister()
-
-	// askCtx ends with the process (ctx), the timeout, or the UI.
-	askCtx, endAsk := context.WithCancelCause(ctx)
-	defer endAsk(nil)
-	askCtx, cancel := withTimeout(askCtx, o.timeout)
-	defer cancel()
-
-	type result struct {
-		ans interaction.Answer
-		err error
-	}
-	asked := make(chan result, 1)
-	go func() {
-		ans, err := svc.Ask(askCtx, req)
-		asked <- result{ans, err}
-		p.Quit()
-	}()
-	runErr := p.Run(ctx)
-	// The UI is gone: a request still waiting ends now (the provider
-	// already fails it with PROVIDER_CLOSED; this makes sure).
-	endAsk(errUIClosed)
-	r := <-asked
-	return r.ans, settle(ctx, r.err, runErr)
-}
-
-// settle decides the error of an ask from the request's own error, the
-// UI's, and the process context: an answer always wins; then Ctrl+C; then
-// a signal; then a UI failure; then the request's error.
-func settle(ctx context.Context, askErr, runErr error) error {
-	switch {
-	case askErr == nil:
-		return nil
-	case errors.Is(runErr, tui.ErrInterrupted):
-		return interaction.WrapError(interaction.CodeProviderClosed, runErr,
-			"interrupted: Ctrl+C was pressed before the questions were answered")
-	case context.Cause(ctx) != nil:
-		cause := context.Cause(ctx)
-		return interaction.WrapError(interaction.CodeAborted, cause,
+	if cause := context.Cause(ctx); err != nil && cause != nil && interaction.CodeOf(err) == interaction.CodeAborted {
+		// A signal: say so (the cause, kept, decides the exit code).
+		return interaction.Answer{}, interaction.WrapError(interaction.CodeAborted, cause,
 			"interrupted (%v) before the questions were answered", cause)
-	case runErr != nil && interaction.CodeOf(askErr) == interaction.CodeProviderClosed:
-		return interaction.WrapError(interaction.CodeInternal, runErr, "the terminal UI failed: %v", runErr)
-	default:
-		return askErr
 	}
+	return ans, err
 }
 
 // writeAnswer prints ans on w: one line of JSON, or one "id: answer" line

@@ -483,38 +483,6 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
-func TestSettle(t *testing.T) {
-	declined := interaction.Errorf(interaction.CodeDeclined, "no")
-	closed := interaction.Errorf(interaction.CodeProviderClosed, "gone")
-	cancelled, cancel := context.WithCancelCause(context.Background())
-	cancel(signalError{syscall.SIGTERM})
-
-	tests := []struct {
-		name           string
-		ctx            context.Context
-		askErr, runErr error
-		code           interaction.Code
-		exit           int
-	}{
-		{"answer wins over ctrl+c", context.Background(), nil, tui.ErrInterrupted, "", 0},
-		{"answer wins over a signal", cancelled, nil, nil, "", 0},
-		{"declined", context.Background(), declined, nil, interaction.CodeDeclined, 1},
-		{"ctrl+c", context.Background(), closed, tui.ErrInterrupted, interaction.CodeProviderClosed, 130},
-		{"signal", cancelled, closed, nil, interaction.CodeAborted, 143},
-		{"ui failure", context.Background(), closed, errors.New("raw mode"), interaction.CodeInternal, 4},
-		{"timeout", context.Background(), interaction.Errorf(interaction.CodeTimeout, "t"), nil, interaction.CodeTimeout, 124},
-	}
-	for _, tt := range tests {
-		err := settle(tt.ctx, tt.askErr, tt.runErr)
-		if got := interaction.CodeOf(err); got != tt.code {
-			t.Errorf("%s: code %q (%v), want %q", tt.name, got, err, tt.code)
-		}
-		if got := exitCode(err); got != tt.exit {
-			t.Errorf("%s: exit %d, want %d", tt.name, got, tt.exit)
-		}
-	}
-}
-
 func TestWriteAnswer(t *testing.T) {
 	ans := interaction.Answer{Answers: []interaction.AnswerItem{
 		{ID: "db", Selected: []string{"SQLite"}},

@@ -1,0 +1,113 @@
+package tui_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui"
+)
+
+// The examples ask on the controlling terminal, as a program does. Under
+// go test a scripted human answers them headless (see export_test.go).
+
+// One question, and its answer printed once the UI is gone. This is the
+// README's example: TestREADMEExample fails when the two differ.
+func Example() {
+	ans, err := tui.Ask(context.Background(), interaction.Request{Questions: []interaction.Question{{
+		ID:       "db",
+		Question: "Which database should the service use?",
+		Options:  []interaction.Option{{Label: "PostgreSQL (Recommended)"}, {Label: "SQLite"}},
+	}}}, tui.AskOptions{})
+	if err != nil {
+		log.Fatal(err) // ASK_DECLINED, PROVIDER_CLOSED (ctrl+c), NO_TTY …
+	}
+	fmt.Println(ans.Answers[0].Selected)
+	// Output: [PostgreSQL (Recommended)]
+}
+
+// Several questions in one request: the human answers them in turn (or in
+// any order, with tab), reviews the answers and submits them together.
+// Free text comes back in Custom; a skipped question has neither.
+func ExampleAsk_batch() {
+	ans, err := tui.Ask(context.Background(), interaction.Request{
+		Agent: &interaction.Agent{ID: "setup", Name: "setup wizard"},
+		Questions: []interaction.Question{
+			{ID: "env", Header: "Environment", Question: "Where should it run?",
+				Options: []interaction.Option{{Label: "Staging"}, {Label: "Production"}}},
+			{ID: "db", Header: "Database", Question: "Which database?",
+				Options: []interaction.Option{{Label: "PostgreSQL (Recommended)"}, {Label: "SQLite"}}},
+			{ID: "extras", Header: "Extras", Question: "Which extras?", MultiSelect: true,
+				Options: []interaction.Option{{Label: "Metrics"}, {Label: "Tracing"}, {Label: "Logs"}}},
+			{ID: "notes", Header: "Notes", Question: "Anything else?"}, // no options: free text
+		},
+	}, tui.AskOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, item := range ans.Answers {
+		fmt.Printf("%s: %s%s\n", item.ID, strings.Join(item.Selected, ", "), item.Custom)
+	}
+	// Output:
+	// env: Production
+	// db: PostgreSQL (Recommended)
+	// extras: Metrics
+	// notes: ship it
+}
+
+// A deadline on the context bounds the wait: the question leaves the
+// screen and Ask returns ASK_TIMEOUT. Cancelling the context instead
+// withdraws it with ASK_ABORTED.
+func ExampleAsk_timeout() {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := tui.Ask(ctx, interaction.Request{Questions: []interaction.Question{{
+		ID: "lunch", Question: "Lunch now?", Options: []interaction.Option{{Label: "Yes"}, {Label: "Later"}},
+	}}}, tui.AskOptions{})
+	switch {
+	case errors.Is(err, interaction.ErrTimeout):
+		fmt.Println("nobody answered in time:", interaction.CodeOf(err))
+	case errors.Is(err, interaction.ErrDeclined):
+		fmt.Println("declined")
+	case err != nil:
+		fmt.Println("could not ask:", err)
+	}
+	// Output: nobody answered in time: ASK_TIMEOUT
+}
+
+// Goroutines may ask at once: their questions take turns on the terminal,
+// each shown once the one before it has left the screen, and each Ask
+// returns its own answer. (To show them all at once, in one inbox, run a
+// tui.Program and ask through its Provider.)
+func ExampleAsk_goroutines() {
+	checks := []string{"tests", "lint", "docs"}
+	answers := make([]string, len(checks))
+	var wg sync.WaitGroup
+	for i, check := range checks {
+		wg.Go(func() {
+			ans, err := tui.Ask(context.Background(), interaction.Request{Questions: []interaction.Question{{
+				ID:       check,
+				Question: "The " + check + " check failed. What now?",
+				Options:  []interaction.Option{{Label: "Retry"}, {Label: "Skip"}, {Label: "Stop"}},
+			}}}, tui.AskOptions{Agent: check + " agent"})
+			if err != nil {
+				answers[i] = err.Error()
+				return
+			}
+			answers[i] = ans.Answers[0].Selected[0]
+		})
+	}
+	wg.Wait()
+	for i, check := range checks {
+		fmt.Printf("%s: %s\n", check, answers[i])
+	}
+	// Output:
+	// tests: Retry
+	// lint: Skip
+	// docs: Stop
+}
