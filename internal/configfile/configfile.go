@@ -133,6 +133,9 @@ func (c Change) Apply(now time.Time) (backup string, err error) {
 	}
 	if current == nil {
 		mode = c.Mode
+		if mode == 0 {
+			mode = 0o644
+		}
 		dirMode := c.DirMode
 		if dirMode == 0 {
 			dirMode = 0o755

@@ -22,6 +22,9 @@ type JSON struct {
 	src  []byte       // the document as it stands
 	root hujson.Value // src, parsed
 	unit string       // one level of indentation, as the file has it
+	// compact is set for a document on one line (minified): what is
+	// added stays on it.
+	compact bool
 }
 
 // ParseJSON parses src, the content of file (named in errors). Empty
@@ -36,11 +39,13 @@ func ParseJSON(file string, src []byte) (*JSON, error) {
 		return nil, jsonParseError(file, err)
 	}
 	if v.Value.Kind() != '{' {
-		return nil, &ParseError{File: file, Line: 1, Column: 1, Problem: "the file is a JSON " + kindName(v.Value.Kind()) + ", not an object"}
+		return nil, &ParseError{File: file, Line: 1, Column: 1, Problem: "the file holds " + kindName(v.Value.Kind()) + ", where an object belongs"}
 	}
 	d.src, d.root = src, v
 	d.unit = "  "
-	for _, m := range v.Value.(*hujson.Object).Members {
+	members := v.Value.(*hujson.Object).Members
+	d.compact = len(members) > 0 && !bytes.Contains(bytes.TrimSpace(src), []byte("\n"))
+	for _, m := range members {
 		if ind, ok := indentOf(m.Name.BeforeExtra); ok && ind != "" {
 			d.unit = ind
 			break
@@ -189,7 +194,7 @@ func (d *JSON) object(v *hujson.Value, path []string) (*hujson.Object, error) {
 func (d *JSON) notObject(v *hujson.Value, path []string) error {
 	line, col := lineColumn(d.src, v.StartOffset)
 	return &ParseError{File: d.file, Line: line, Column: col,
-		Problem: fmt.Sprintf("%s is a %s, where an object belongs", dotted(path), kindName(v.Value.Kind()))}
+		Problem: fmt.Sprintf("%s is %s, where an object belongs", dotted(path), kindName(v.Value.Kind()))}
 }
 
 // array returns v's array, or says that the value at path is not one.
@@ -199,7 +204,7 @@ func (d *JSON) array(v *hujson.Value, path []string) (*hujson.Array, error) {
 	}
 	line, col := lineColumn(d.src, v.StartOffset)
 	return nil, &ParseError{File: d.file, Line: line, Column: col,
-		Problem: fmt.Sprintf("%s is a %s, where an array belongs", dotted(path), kindName(v.Value.Kind()))}
+		Problem: fmt.Sprintf("%s is %s, where an array belongs", dotted(path), kindName(v.Value.Kind()))}
 }
 
 // reload packs the edited tree and parses it again, so that every offset
@@ -221,6 +226,9 @@ func (d *JSON) insertMember(v *hujson.Value, key string, value any) {
 	obj := v.Value.(*hujson.Object)
 	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.String(key)}}
 	colon := hujson.Extra(" ")
+	if d.compact {
+		colon = nil
+	}
 	if n := len(obj.Members); n > 0 {
 		if b := obj.Members[n-1].Value.BeforeExtra; !hasComment(b) {
 			colon = slices.Clone(b)
@@ -256,6 +264,9 @@ func (d *JSON) appendElement(v *hujson.Value, value any) {
 func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extra, n int, close *hujson.Extra) (lead hujson.Extra, indent string, inline bool) {
 	outer := d.lineIndent(v.StartOffset)
 	indent = outer + d.unit
+	if d.compact && !some {
+		return nil, "", true
+	}
 	if some {
 		ind, ok := indentOf(before(n - 1))
 		if !ok {
@@ -338,17 +349,28 @@ func (d *JSON) remove(path []string) error {
 		}
 		return nil
 	}
+	var close *hujson.Extra
+	wasLast := false
+	switch c := parent.Value.(type) {
+	case *hujson.Object:
+		close = &c.AfterExtra
+		wasLast = findMember(c, path[len(path)-1]) == len(c.Members)-1
+	case *hujson.Array:
+		close = &c.AfterExtra
+		wasLast = path[len(path)-1] == strconv.Itoa(len(c.Elements)-1)
+	}
+	closeIndent, _ := indentOf(*close)
 	trailingComma := last() != nil && last().AfterExtra != nil
 	op, _ := json.Marshal([]map[string]string{{"op": "remove", "path": pointer(path)}})
 	if err := d.root.Patch(op); err != nil {
 		return fmt.Errorf("%s: %w", d.file, err)
 	}
-	var close *hujson.Extra
-	switch c := parent.Value.(type) {
-	case *hujson.Object:
-		close = &c.AfterExtra
-	case *hujson.Array:
-		close = &c.AfterExtra
+	if i := bytes.LastIndexByte(*close, '\n'); wasLast && i >= 0 {
+		// The closing bracket keeps its indentation, not the removed
+		// item's.
+		if _, ok := indentOf(*close); ok {
+			*close = append((*close)[:i+1:i+1], closeIndent...)
+		}
 	}
 	if l := last(); l != nil && !trailingComma && l.AfterExtra != nil {
 		*close = append(l.AfterExtra, *close...)
@@ -461,20 +483,21 @@ func dotted(path []string) string {
 	return strconv.Quote(strings.Join(path, "."))
 }
 
+// kindName names a kind of JSON value, with its article.
 func kindName(k hujson.Kind) string {
 	switch k {
 	case '{':
-		return "object"
+		return "an object"
 	case '[':
-		return "array"
+		return "an array"
 	case '"':
-		return "string"
+		return "a string"
 	case '0':
-		return "number"
+		return "a number"
 	case 'n':
 		return "null"
 	}
-	return "boolean"
+	return "a boolean"
 }
 
 // lineColumn is the 1-based line and column of offset in b.
