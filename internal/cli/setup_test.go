@@ -27,7 +27,7 @@ func runSetupCLI(t *testing.T, home string, extraEnv []string, args ...string) o
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, env{
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
-		environ: append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}, extraEnv...),
+		environ:    append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}, extraEnv...),
 		openTTY:    mustNotOpenTTY(t),
 		executable: func() (string, error) { return setupExe, nil },
 	})
