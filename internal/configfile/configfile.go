@@ -121,8 +121,8 @@ const BackupSuffix = ".asktui-backup-"
 // or "" for a new file.
 func (c Change) Apply(now time.Time) (backup string, err error) {
 	path := c.Path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
 	}
 	current, mode, err := Read(path)
 	if err != nil {

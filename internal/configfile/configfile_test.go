@@ -76,13 +76,13 @@ func TestApplySymlink(t *testing.T) {
 		t.Skip("symbolic links need privileges on Windows")
 	}
 	dir := t.TempDir()
-	real := filepath.Join(dir, "dotfiles", "settings.json")
+	target := filepath.Join(dir, "dotfiles", "settings.json")
 	link := filepath.Join(dir, "settings.json")
-	_ = os.MkdirAll(filepath.Dir(real), 0o755)
-	if err := os.WriteFile(real, []byte("{}\n"), 0o644); err != nil {
+	_ = os.MkdirAll(filepath.Dir(target), 0o755)
+	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(real, link); err != nil {
+	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
 	c := Change{Path: link, Before: []byte("{}\n"), After: []byte("{\"a\": 1}\n")}
@@ -92,7 +92,7 @@ func TestApplySymlink(t *testing.T) {
 	if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v, %v", info.Mode(), err)
 	}
-	checkFile(t, real, "{\"a\": 1}\n", 0o644)
+	checkFile(t, target, "{\"a\": 1}\n", 0o644)
 }
 
 // TestApplyChanged: a file another program wrote since it was read is

@@ -259,9 +259,9 @@ func (d *JSON) appendElement(v *hujson.Value, value any) {
 // placeNew decides where a new last item of the composite v goes: the
 // whitespace (and comments) before it, the indentation of its line, and
 // whether v is laid out on one line. It moves a comment that ends the
-// line of the last item (`"a": 1 // why`) from the closing extra, close,
+// line of the last item (`"a": 1 // why`) from the closing extra, closing,
 // to before the new item, so that it stays on its own item's line.
-func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extra, n int, close *hujson.Extra) (lead hujson.Extra, indent string, inline bool) {
+func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extra, n int, closing *hujson.Extra) (lead hujson.Extra, indent string, inline bool) {
 	outer := d.lineIndent(v.StartOffset)
 	indent = outer + d.unit
 	if d.compact && !some {
@@ -280,7 +280,7 @@ func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extr
 		indent = ind
 	}
 	// The closing extra: what ends the last item's line, then the rest.
-	rest := slices.Clone(*close)
+	rest := slices.Clone(*closing)
 	var sameLine hujson.Extra
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 && !hasNewlineInBlock(rest[:i]) {
 		sameLine, rest = rest[:i], rest[i:]
@@ -294,7 +294,7 @@ func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extr
 	if len(rest) == 0 {
 		rest = hujson.Extra("\n" + outer)
 	}
-	*close = rest
+	*closing = rest
 	lead = append(sameLine, "\n"+indent...)
 	return lead, indent, false
 }
@@ -349,35 +349,35 @@ func (d *JSON) remove(path []string) error {
 		}
 		return nil
 	}
-	var close *hujson.Extra
+	var closing *hujson.Extra
 	wasLast := false
 	switch c := parent.Value.(type) {
 	case *hujson.Object:
-		close = &c.AfterExtra
+		closing = &c.AfterExtra
 		wasLast = findMember(c, path[len(path)-1]) == len(c.Members)-1
 	case *hujson.Array:
-		close = &c.AfterExtra
+		closing = &c.AfterExtra
 		wasLast = path[len(path)-1] == strconv.Itoa(len(c.Elements)-1)
 	}
-	closeIndent, _ := indentOf(*close)
+	closeIndent, _ := indentOf(*closing)
 	trailingComma := last() != nil && last().AfterExtra != nil
 	op, _ := json.Marshal([]map[string]string{{"op": "remove", "path": pointer(path)}})
 	if err := d.root.Patch(op); err != nil {
 		return fmt.Errorf("%s: %w", d.file, err)
 	}
-	if i := bytes.LastIndexByte(*close, '\n'); wasLast && i >= 0 {
+	if i := bytes.LastIndexByte(*closing, '\n'); wasLast && i >= 0 {
 		// The closing bracket keeps its indentation, not the removed
 		// item's.
-		if _, ok := indentOf(*close); ok {
-			*close = append((*close)[:i+1:i+1], closeIndent...)
+		if _, ok := indentOf(*closing); ok {
+			*closing = append((*closing)[:i+1:i+1], closeIndent...)
 		}
 	}
 	if l := last(); l != nil && !trailingComma && l.AfterExtra != nil {
-		*close = append(l.AfterExtra, *close...)
+		*closing = append(l.AfterExtra, *closing...)
 		l.AfterExtra = nil
 	}
-	if last() == nil && !hasComment(*close) {
-		*close = nil // {} rather than an empty object over several lines
+	if last() == nil && !hasComment(*closing) {
+		*closing = nil // {} rather than an empty object over several lines
 	}
 	return d.reload()
 }
