@@ -74,7 +74,8 @@ explicit --insecure-listen. Every request's Host must name the server
 (--server-name). It requires a bearer token of at least 32 characters:
 ASKTUI_TOKEN, else the file --token-file, else a token generated on first
 run and kept (mode 0600) under the XDG config directory. --print-config
-prints the exact setup for a client with the URL and token filled in.`,
+prints the exact setup for a client with the URL and token filled in;
+asktui setup writes a client's configuration for it.`,
 		Example: `  # Start the inbox
   asktui serve
 
