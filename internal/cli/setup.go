@@ -136,15 +136,14 @@ func runSetup(client string, o setupOptions, e env) error {
 			"asktui runs from a temporary build (%s, go run): the configuration would name a file that goes away; "+
 				"build or install asktui (go install github.com/asktui/asktui@latest) and run that one's setup", exe)
 	}
-	server, notes, err := setupServer(o, e, exe)
+	server, err := setupServer(o, e, exe)
 	if err != nil {
 		return err
 	}
-	targets, more, err := setupTargets(client, o, e, exe, server)
+	targets, notes, err := setupTargets(client, o, e, exe, server)
 	if err != nil {
 		return err
 	}
-	notes = append(notes, more...)
 
 	// Every file is read and edited before any is written: a file that
 	// cannot be parsed leaves them all as they are.
@@ -206,31 +205,31 @@ func runSetup(client string, o setupOptions, e env) error {
 	return nil
 }
 
-// setupServer is the MCP server entry's transport, and what to tell the
-// user about it.
-func setupServer(o setupOptions, e env, exe string) (mcpServer, []string, error) {
+// setupServer is how the MCP server entry reaches asktui: the bridge, or
+// serve's default address with its token.
+func setupServer(o setupOptions, e env, exe string) (mcpServer, error) {
 	if o.transport == "stdio" {
-		return mcpServer{exe: exe, args: bridgeArgs(o.socket)}, nil, nil
+		return mcpServer{exe: exe, args: bridgeArgs(o.socket)}, nil
 	}
 	s := mcpServer{url: "http://" + DefaultListen + "/mcp"}
 	if o.undo || !o.mcp {
-		return s, nil, nil
+		return s, nil
 	}
 	if o.dryRun && e.getenv("ASKTUI_TOKEN") == "" {
 		// Peek: the token file is made on a real run, not a dry one.
 		if p, err := tokenPath(e); err == nil {
 			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 				s.token = "(a new token, made when asktui setup runs)"
-				return s, nil, nil
+				return s, nil
 			}
 		}
 	}
 	token, err := loadToken("", e)
 	if err != nil {
-		return s, nil, err
+		return s, err
 	}
 	s.token = token
-	return s, nil, nil
+	return s, nil
 }
 
 // setupTargets lists the files setup edits for client, with their edits.
