@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -68,15 +67,7 @@ the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if printCfg != "" {
-				exe, err := os.Executable()
-				if err != nil {
-					exe = "asktui"
-				}
-				args := []string{"mcp"}
-				if path != "" {
-					args = append(args, "--socket", path)
-				}
-				return printStdioConfig(e.stdout, e.stderr, printCfg, exe, args)
+				return printStdioConfig(e.stdout, e.stderr, printCfg, e.exe(), bridgeArgs(path))
 			}
 			if path == "" {
 				path = e.socketPath()
@@ -100,6 +91,16 @@ the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 	cmd.Flags().StringVar(&printCfg, "print-config", "", "print the setup that starts this bridge for a client, and exit: "+strings.Join(configClients, ", "))
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// bridgeArgs are the arguments that start `asktui mcp` on the socket at
+// path ("": the default).
+func bridgeArgs(path string) []string {
+	args := []string{"mcp"}
+	if path != "" {
+		args = append(args, "--socket", path)
+	}
+	return args
 }
 
 // socketAsker asks through the inbox's socket, dialling per call so that

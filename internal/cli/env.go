@@ -20,7 +20,8 @@ import (
 // It is the one place the command line reads the environment: no package
 // below it calls os.Getenv. The variables it consults are ACCESSIBLE,
 // NO_COLOR, TERM, HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME,
-// XDG_RUNTIME_DIR, TMPDIR, ASKTUI_TOKEN and GOGC; the UI gets the whole
+// XDG_RUNTIME_DIR, TMPDIR, ASKTUI_TOKEN and GOGC, and for asktui setup
+// the clients' own CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME; the UI gets the whole
 // environment to describe the terminal (TERM, COLORTERM, TMUX …).
 type env struct {
 	stdin          io.Reader
@@ -33,6 +34,27 @@ type env struct {
 	// build is the release's version and commit, for --version and the
 	// MCP server's implementation info.
 	build Build
+	// executable returns the path of this program, which the printed
+	// configs and asktui setup start; os.Executable when nil.
+	executable func() (string, error)
+}
+
+// exe is the path of this program as the configs name it, or "asktui"
+// when it cannot be found.
+func (e env) exe() string {
+	exe, err := e.executablePath()
+	if err != nil {
+		return "asktui"
+	}
+	return exe
+}
+
+// executablePath is the path of this program.
+func (e env) executablePath() (string, error) {
+	if e.executable != nil {
+		return e.executable()
+	}
+	return os.Executable()
 }
 
 // getenv looks key up in e.environ; the last assignment wins, as in the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -142,17 +141,7 @@ func newHookCLICmd(e env, c hookCLI) *cobra.Command {
 				return err
 			}
 			if printConfig {
-				exe, err := os.Executable()
-				if err != nil {
-					exe = "asktui"
-				}
-				command := shellQuote(exe) + " hook " + c.use
-				var extra []string
-				if socketPath != "" {
-					command += " --socket " + shellQuote(socketPath)
-					extra = []string{"--socket", socketPath}
-				}
-				_, err = e.stdout.Write(c.config(exe, extra, command, timeout+10*time.Second))
+				_, err := e.stdout.Write(c.hooksBlock(e.exe(), socketPath, timeout))
 				return err
 			}
 			if socketPath == "" {
@@ -167,6 +156,20 @@ func newHookCLICmd(e env, c hookCLI) *cobra.Command {
 	f.StringVar(&socketPath, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
 	f.BoolVar(&printConfig, "print-config", false, c.configFlag)
 	return cmd
+}
+
+// hooksBlock is the hooks block that registers exe (asktui) as c's hook,
+// with --socket socketPath unless it is "", waiting timeout for an answer
+// under the CLI's own timeout 10 s longer: what --print-config prints and
+// asktui setup merges into the CLI's settings.
+func (c hookCLI) hooksBlock(exe, socketPath string, timeout time.Duration) []byte {
+	command := shellQuote(exe) + " hook " + c.use
+	var extra []string
+	if socketPath != "" {
+		command += " --socket " + shellQuote(socketPath)
+		extra = []string{"--socket", socketPath}
+	}
+	return c.config(exe, extra, command, timeout+10*time.Second)
 }
 
 // runHook answers one hook input. What it cannot answer it leaves to the

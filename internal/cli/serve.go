@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -73,7 +74,8 @@ explicit --insecure-listen. Every request's Host must name the server
 (--server-name). It requires a bearer token of at least 32 characters:
 ASKTUI_TOKEN, else the file --token-file, else a token generated on first
 run and kept (mode 0600) under the XDG config directory. --print-config
-prints the exact setup for a client with the URL and token filled in.`,
+prints the exact setup for a client with the URL and token filled in;
+asktui setup writes a client's configuration for it.`,
 		Example: `  # Start the inbox
   asktui serve
 
@@ -386,54 +388,53 @@ func checkListen(o serveOptions) (listenPlan, error) {
 // and to hint any step it needs where the client runs. Every value is
 // quoted for where it goes: the shell, TOML or JSON.
 func printConfig(w, hint io.Writer, client, url, token string) error {
+	return writeConfig(w, hint, client, mcpServer{url: url, token: token})
+}
+
+// printStdioConfig prints the setup of client for `asktui mcp`, the stdio
+// bridge, started as exe with args. It needs no URL or token; Codex gets
+// the variables the socket's default path depends on passed through
+// (env_vars), which it otherwise leaves out of a stdio server's
+// environment.
+func printStdioConfig(w, hint io.Writer, client, exe string, args []string) error {
+	return writeConfig(w, hint, client, mcpServer{exe: exe, args: args})
+}
+
+// writeConfig prints the setup of client for s: for Claude Code the
+// `claude mcp add` command, for the others the entry for their file.
+func writeConfig(w, hint io.Writer, client string, s mcpServer) error {
 	var b strings.Builder
 	switch client {
 	case "claude":
-		// Claude Code waits for a tool as long as MCP_TOOL_TIMEOUT (ms) allows.
-		b.WriteString("# Adds asktui to Claude Code's user scope (~/.claude.json: every project).\n" +
-			"# For this project only, use --scope local; to share it in .mcp.json, --print-config json.\n")
-		b.WriteString("claude mcp add --scope user --transport http asktui " + shellQuote(url))
-		if token != "" {
-			b.WriteString(" --header " + shellQuote("Authorization: Bearer "+token))
+		if s.stdio() {
+			b.WriteString("# Adds asktui's stdio bridge to Claude Code's user scope (~/.claude.json: every project).\n")
+		} else {
+			// Claude Code waits for a tool as long as MCP_TOOL_TIMEOUT (ms) allows.
+			b.WriteString("# Adds asktui to Claude Code's user scope (~/.claude.json: every project).\n" +
+				"# For this project only, use --scope local; to share it in .mcp.json, --print-config json.\n")
 		}
-		b.WriteString("\n")
+		b.WriteString(s.claudeAdd() + "\n")
 	case "codex":
 		b.WriteString("# ~/.codex/config.toml\n")
-		if token != "" {
+		if s.token != "" {
 			b.WriteString("# Codex reads the token from ASKTUI_TOKEN (bearer_token_env_var), which must be\n" +
 				"# exported where codex runs, or codex drops the server without a word:\n" +
-				"#   export ASKTUI_TOKEN=" + shellQuote(token) + "\n" +
+				"#   export ASKTUI_TOKEN=" + shellQuote(s.token) + "\n" +
 				"# Or keep the token in this file (then keep it private): replace the\n" +
 				"# bearer_token_env_var line with the http_headers line below it.\n")
 		}
-		b.WriteString("[mcp_servers.asktui]\nurl = " + tomlString(url) + "\n")
-		if token != "" {
-			b.WriteString("bearer_token_env_var = \"ASKTUI_TOKEN\"\n" +
-				"# http_headers = { Authorization = " + tomlString("Bearer "+token) + " }\n")
+		b.WriteString(s.codexTable())
+		if s.token != "" {
+			b.WriteString("# http_headers = { Authorization = " + tomlString("Bearer "+s.token) + " }\n")
 		}
-		b.WriteString("tool_timeout_sec = 3600\n")
 	case "gemini", "json":
-		// Gemini CLI asks its own confirmation before an untrusted
-		// server's tool, and under -p never offers it: "trust" lets the
-		// inbox be the only place the question is asked.
-		server := map[string]any{"timeout": 3600000, "httpUrl": url, "trust": true}
-		auth := "Bearer " + token
+		entry := s.geminiEntry()
 		if client == "json" {
-			// A project's .mcp.json is committed: it names the variable,
-			// and the client expands it.
-			server = map[string]any{"type": "http", "url": url}
-			auth = "Bearer ${ASKTUI_TOKEN}"
+			entry = s.jsonEntry()
 		}
-		if token != "" {
-			server["headers"] = map[string]string{"Authorization": auth}
-		}
-		enc := json.NewEncoder(&b)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}}); err != nil {
-			return err
-		}
-		if client == "json" && token != "" {
-			_, _ = fmt.Fprintln(hint, "asktui: the config reads the token from ASKTUI_TOKEN; export it where the client runs: export ASKTUI_TOKEN="+shellQuote(token))
+		b.Write(indentJSON(map[string]any{"mcpServers": map[string]any{"asktui": entry}}))
+		if client == "json" && s.token != "" {
+			_, _ = fmt.Fprintln(hint, tokenHint(s.token))
 		}
 		if client == "gemini" {
 			_, _ = fmt.Fprintln(hint, geminiTrustHint)
@@ -448,53 +449,126 @@ func printConfig(w, hint io.Writer, client, url, token string) error {
 // geminiTrustHint says where Gemini CLI loads a server entry from.
 const geminiTrustHint = "asktui: Gemini CLI loads MCP servers from a project's .gemini/settings.json only in a trusted folder (folder trust, or GEMINI_CLI_TRUST_WORKSPACE=true)"
 
-// printStdioConfig prints the setup of client for `asktui mcp`, the stdio
-// bridge, started as exe with args. It needs no URL or token; Codex gets
-// the variables the socket's default path depends on passed through
-// (env_vars), which it otherwise leaves out of a stdio server's
-// environment.
-func printStdioConfig(w, hint io.Writer, client, exe string, args []string) error {
-	var b strings.Builder
-	switch client {
-	case "claude":
-		b.WriteString("# Adds asktui's stdio bridge to Claude Code's user scope (~/.claude.json: every project).\n")
-		b.WriteString("claude mcp add --scope user asktui -- " + shellQuote(exe))
-		for _, a := range args {
-			b.WriteString(" " + shellQuote(a))
+// tokenHint says to export the token an entry names by its variable.
+func tokenHint(token string) string {
+	return "asktui: the config reads the token from ASKTUI_TOKEN; export it where the client runs: export ASKTUI_TOKEN=" + shellQuote(token)
+}
+
+// mcpServer is how a client reaches asktui's tool: over HTTP, the MCP
+// server of asktui serve at url (with the bearer token, unless it is ""),
+// or over stdio, the bridge `asktui mcp` started as exe with args. Its
+// methods build each client's entry; --print-config prints them and
+// asktui setup writes them, so the two cannot differ.
+type mcpServer struct {
+	url, token string
+	exe        string
+	args       []string
+}
+
+func (s mcpServer) stdio() bool { return s.url == "" }
+
+// claudeEntry is the entry `claude mcp add` (s.claudeAdd) writes into
+// ~/.claude.json's mcpServers.
+func (s mcpServer) claudeEntry() map[string]any {
+	if s.stdio() {
+		return map[string]any{"type": "stdio", "command": s.exe, "args": s.argList(), "env": map[string]any{}}
+	}
+	e := map[string]any{"type": "http", "url": s.url}
+	if s.token != "" {
+		e["headers"] = map[string]any{"Authorization": "Bearer " + s.token}
+	}
+	return e
+}
+
+// claudeAdd is the command that adds s to Claude Code's user scope.
+func (s mcpServer) claudeAdd() string {
+	if s.stdio() {
+		cmd := "claude mcp add --scope user asktui -- " + shellQuote(s.exe)
+		for _, a := range s.args {
+			cmd += " " + shellQuote(a)
 		}
-		b.WriteString("\n")
-	case "codex":
-		b.WriteString("# ~/.codex/config.toml\n[mcp_servers.asktui]\ncommand = " + tomlString(exe) + "\nargs = [")
-		for i, a := range args {
+		return cmd
+	}
+	cmd := "claude mcp add --scope user --transport http asktui " + shellQuote(s.url)
+	if s.token != "" {
+		cmd += " --header " + shellQuote("Authorization: Bearer "+s.token)
+	}
+	return cmd
+}
+
+// jsonEntry is the entry for a project's .mcp.json, which is committed:
+// it names the token's variable, and the client expands it.
+func (s mcpServer) jsonEntry() map[string]any {
+	if s.stdio() {
+		return map[string]any{"type": "stdio", "command": s.exe, "args": s.argList()}
+	}
+	e := map[string]any{"type": "http", "url": s.url}
+	if s.token != "" {
+		e["headers"] = map[string]any{"Authorization": "Bearer ${ASKTUI_TOKEN}"}
+	}
+	return e
+}
+
+// geminiEntry is the entry for Gemini CLI's settings.json. Gemini CLI
+// asks its own confirmation before an untrusted server's tool, and under
+// -p never offers it: "trust" lets the inbox be the only place the
+// question is asked. Its timeout (ms) is 10 minutes unless set.
+func (s mcpServer) geminiEntry() map[string]any {
+	e := map[string]any{"timeout": 3600000, "trust": true}
+	if s.stdio() {
+		e["command"], e["args"] = s.exe, s.argList()
+		return e
+	}
+	e["httpUrl"] = s.url
+	if s.token != "" {
+		e["headers"] = map[string]any{"Authorization": "Bearer " + s.token}
+	}
+	return e
+}
+
+// codexTable is the [mcp_servers.asktui] table for Codex's config.toml.
+// Over HTTP Codex reads the token from ASKTUI_TOKEN; over stdio it gets
+// the variables the socket's default path depends on passed through,
+// which it otherwise leaves out of a stdio server's environment.
+func (s mcpServer) codexTable() string {
+	var b strings.Builder
+	b.WriteString("[mcp_servers.asktui]\n")
+	if s.stdio() {
+		b.WriteString("command = " + tomlString(s.exe) + "\nargs = [")
+		for i, a := range s.args {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString(tomlString(a))
 		}
 		b.WriteString("]\n# Codex starts stdio servers without these; the socket's default path uses them.\n" +
-			"env_vars = [\"XDG_RUNTIME_DIR\", \"TMPDIR\"]\ntool_timeout_sec = 3600\n")
-	case "gemini", "json":
-		server := map[string]any{"command": exe, "args": args}
-		if client == "gemini" {
-			server["timeout"] = 3600000
-			server["trust"] = true
-		} else {
-			server["type"] = "stdio"
+			"env_vars = [\"XDG_RUNTIME_DIR\", \"TMPDIR\"]\n")
+	} else {
+		b.WriteString("url = " + tomlString(s.url) + "\n")
+		if s.token != "" {
+			b.WriteString("bearer_token_env_var = \"ASKTUI_TOKEN\"\n")
 		}
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"mcpServers": map[string]any{"asktui": server}}); err != nil {
-			return err
-		}
-		if client == "gemini" {
-			_, _ = fmt.Fprintln(hint, geminiTrustHint)
-		}
-	default:
-		return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	b.WriteString("tool_timeout_sec = 3600\n")
+	return b.String()
+}
+
+func (s mcpServer) argList() []string {
+	if s.args == nil {
+		return []string{}
+	}
+	return s.args
+}
+
+// indentJSON encodes v as the printed configs are: indented by two
+// spaces, with HTML characters as they are.
+func indentJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+	return b.Bytes()
 }
 
 // shellQuote quotes s for a POSIX shell: in single quotes, with each

@@ -1,0 +1,510 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/configfile"
+)
+
+// setupClients are the clients asktui setup configures.
+var setupClients = []string{"claude", "codex", "gemini"}
+
+// setupOptions are the flags of `asktui setup`.
+type setupOptions struct {
+	mcp, hooks, all bool
+	project         bool
+	dryRun          bool
+	undo            bool
+	transport       string
+	socket          string
+}
+
+func newSetupCmd(e env) *cobra.Command {
+	o := &setupOptions{}
+	cmd := &cobra.Command{
+		Use:   "setup claude|codex|gemini",
+		Short: "Write asktui into Claude Code's, Codex's or Gemini CLI's own configuration",
+		Long: `Add asktui to a client's own configuration files: its MCP server (the
+ask_user_question tool) and its hooks (the client's own questions and
+approval prompts, answered in the inbox), the same entries --print-config
+prints for serve, mcp and hook.
+
+  claude   ~/.claude.json (mcpServers) and ~/.claude/settings.json (hooks);
+           with --project, .mcp.json and .claude/settings.json
+  codex    ~/.codex/config.toml ([mcp_servers.asktui]) and ~/.codex/hooks.json;
+           with --project, .codex/config.toml and .codex/hooks.json
+  gemini   ~/.gemini/settings.json (mcpServers and hooks); with --project,
+           .gemini/settings.json
+
+CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME move the user's files
+as they move the clients' own.
+
+The MCP server is the stdio bridge, asktui mcp, unless --transport http
+names the HTTP server of asktui serve: the bridge needs no token in any
+file, and reaches an inbox started before or after the client.
+
+Only asktui's own entries change: every other key, comment and line of
+the file stays as it was. An entry asktui wrote before (another path,
+another socket) is updated where it stands; a second run changes nothing
+and says so. Before changing a file, setup copies it beside itself
+(settings.json.asktui-backup-DATE-TIME), then replaces it in one rename,
+keeping its permissions. A file it cannot parse is refused with the line
+at fault, and nothing is written. --dry-run prints the changes as a
+unified diff and writes nothing; --undo takes asktui's entries out again.`,
+		Example: `  # See what it would change, then change it
+  asktui setup claude --dry-run
+  asktui setup claude
+
+  # Only the hooks, for this project only
+  asktui setup gemini --hooks --project
+
+  # Take asktui out of Codex's configuration
+  asktui setup codex --undo`,
+		ValidArgs: setupClients,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 || !slices.Contains(setupClients, args[0]) {
+				return fmt.Errorf("name the client to set up: asktui setup %s", strings.Join(setupClients, "|"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSetup(args[0], *o, e)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.mcp, "mcp", false, "the MCP server entry only")
+	f.BoolVar(&o.hooks, "hooks", false, "the hooks only")
+	f.BoolVar(&o.all, "all", false, "the MCP server entry and the hooks (the default)")
+	f.BoolVar(&o.project, "project", false, "write the project's files in the current directory instead of the user's")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
+	f.BoolVar(&o.undo, "undo", false, "take asktui's entries out of the files")
+	f.StringVar(&o.transport, "transport", "stdio", `how the client reaches the MCP tool: "stdio" (asktui mcp, the bridge) or "http" (asktui serve's server, with its token)`)
+	f.StringVar(&o.socket, "socket", "", "the inbox's socket, for the bridge and the hooks (default: "+defaultSocketHelp+")")
+	_ = cmd.RegisterFlagCompletionFunc("transport", cobra.FixedCompletions([]string{"stdio", "http"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// setupTarget is one file setup edits, and what it puts there.
+type setupTarget struct {
+	path  string
+	toml  bool
+	mode  fs.FileMode // of a new file
+	edits []setupEdit
+	// token is set when the file is to hold asktui's token.
+	token bool
+}
+
+// setupEdit is one entry of a setupTarget: what it is (for the report),
+// how to put it in, and how to take it out.
+type setupEdit struct {
+	what       string
+	setJSON    func(*configfile.JSON) (bool, error)
+	deleteJSON func(*configfile.JSON) (bool, error)
+	setTOML    func(*configfile.TOML) (bool, error)
+	deleteTOML func(*configfile.TOML) (bool, error)
+}
+
+func runSetup(client string, o setupOptions, e env) error {
+	if o.transport != "stdio" && o.transport != "http" {
+		return fmt.Errorf(`invalid --transport %q: use "stdio" or "http"`, o.transport)
+	}
+	if !o.mcp && !o.hooks {
+		o.all = true
+	}
+	if o.all {
+		o.mcp, o.hooks = true, true
+	}
+	exe, err := e.executablePath()
+	if err != nil {
+		return interaction.WrapError(interaction.CodeInternal, err, "cannot find the asktui executable to write into the configuration: %v", err)
+	}
+	if temporaryBuild(exe) && !o.undo {
+		return interaction.Errorf(interaction.CodeInvalidRequest,
+			"asktui runs from a temporary build (%s, go run): the configuration would name a file that goes away; "+
+				"build or install asktui (go install github.com/asktui/asktui@latest) and run that one's setup", exe)
+	}
+	server, err := setupServer(o, e, exe)
+	if err != nil {
+		return err
+	}
+	targets, notes, err := setupTargets(client, o, e, exe, server)
+	if err != nil {
+		return err
+	}
+
+	// Every file is read and edited before any is written: a file that
+	// cannot be parsed leaves them all as they are.
+	changes := make([]configfile.Change, len(targets))
+	for i, t := range targets {
+		if changes[i], err = t.plan(o.undo); err != nil {
+			return setupError(err)
+		}
+	}
+	w := e.stdout
+	home, _ := e.home()
+	wrote := false
+	for i, t := range targets {
+		c := changes[i]
+		name := tildePath(t.path, home)
+		if !c.Changed() || c.Before == nil && o.undo {
+			_, _ = fmt.Fprintf(w, "%s: %s, unchanged\n", name, t.unchanged(o.undo))
+			continue
+		}
+		if o.dryRun {
+			_, _ = io.WriteString(w, c.Diff(name))
+			continue
+		}
+		backup, err := applyChange(t, o.undo, c)
+		if err != nil {
+			return setupError(err)
+		}
+		wrote = true
+		verb := "updated"
+		switch {
+		case c.Before == nil:
+			verb = "created"
+		case o.undo:
+			verb = "removed asktui from"
+		}
+		_, _ = fmt.Fprintf(w, "%s %s: %s\n", verb, name, t.what())
+		if backup != "" {
+			_, _ = fmt.Fprintf(w, "  backup: %s\n", tildePath(backup, home))
+		}
+		if t.token && !o.undo {
+			if _, mode, err := configfile.Read(t.path); err == nil && mode&0o077 != 0 {
+				_, _ = fmt.Fprintf(w, "  WARNING: %s holds asktui's token and others can read it: chmod 600 %s\n", name, name)
+			}
+		}
+	}
+	if o.dryRun || o.undo {
+		return nil
+	}
+	if wrote {
+		for _, n := range notes {
+			_, _ = fmt.Fprintln(w, n)
+		}
+		undo := "asktui setup " + client + " --undo"
+		if o.project {
+			undo += " --project"
+		}
+		_, _ = fmt.Fprintf(w, "Restart %s to load it. To take it out again: %s\n", clientName(client), undo)
+	}
+	return nil
+}
+
+// setupServer is how the MCP server entry reaches asktui: the bridge, or
+// serve's default address with its token.
+func setupServer(o setupOptions, e env, exe string) (mcpServer, error) {
+	if o.transport == "stdio" {
+		return mcpServer{exe: exe, args: bridgeArgs(o.socket)}, nil
+	}
+	s := mcpServer{url: "http://" + DefaultListen + "/mcp"}
+	if o.undo || !o.mcp {
+		return s, nil
+	}
+	if o.dryRun && e.getenv("ASKTUI_TOKEN") == "" {
+		// Peek: the token file is made on a real run, not a dry one.
+		if p, err := tokenPath(e); err == nil {
+			if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+				s.token = "(a new token, made when asktui setup runs)"
+				return s, nil
+			}
+		}
+	}
+	token, err := loadToken("", e)
+	if err != nil {
+		return s, err
+	}
+	s.token = token
+	return s, nil
+}
+
+// setupTargets lists the files setup edits for client, with their edits.
+func setupTargets(client string, o setupOptions, e env, exe string, s mcpServer) ([]setupTarget, []string, error) {
+	var base string // the user's configuration directory, or the project
+	home, err := e.home()
+	if o.project {
+		if base, err = os.Getwd(); err != nil {
+			return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find the current directory: %v", err)
+		}
+	} else if err != nil {
+		return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find your home directory: %v", err)
+	}
+	var c hookCLI
+	for _, h := range hookCLIs {
+		if h.use == client {
+			c = h
+		}
+	}
+	hooks, err := hookGroups(c.hooksBlock(exe, o.socket, defaultHookTimeout))
+	if err != nil {
+		return nil, nil, err
+	}
+	hooksEdit := func(path ...string) setupEdit {
+		ours := func(h map[string]any) bool { return ourHook(h, exe) }
+		return setupEdit{
+			what:       "hooks " + strings.Join(sortedKeys(hooks), ", ") + " (asktui hook " + client + ")",
+			setJSON:    func(d *configfile.JSON) (bool, error) { return d.SetHooks(hooks, ours, path...) },
+			deleteJSON: func(d *configfile.JSON) (bool, error) { return d.DeleteHooks(ours, path...) },
+		}
+	}
+	serverWhat := `MCP server "asktui" (` + s.describe() + ")"
+	jsonServer := func(entry map[string]any) setupEdit {
+		return setupEdit{
+			what:       serverWhat,
+			setJSON:    func(d *configfile.JSON) (bool, error) { return d.Set(entry, "mcpServers", "asktui") },
+			deleteJSON: func(d *configfile.JSON) (bool, error) { return d.Delete("mcpServers", "asktui") },
+		}
+	}
+	var mcpT, hooksT setupTarget
+	var notes []string
+	switch client {
+	case "claude":
+		dir := e.getenv("CLAUDE_CONFIG_DIR")
+		mcpFile := filepath.Join(dir, ".claude.json")
+		if dir == "" {
+			dir, mcpFile = filepath.Join(home, ".claude"), filepath.Join(home, ".claude.json")
+		}
+		mcpT = setupTarget{path: mcpFile, mode: 0o600, edits: []setupEdit{jsonServer(s.claudeEntry())}, token: s.token != ""}
+		hooksT = setupTarget{path: filepath.Join(dir, "settings.json"), mode: 0o644, edits: []setupEdit{hooksEdit("hooks")}}
+		if o.project {
+			mcpT = setupTarget{path: filepath.Join(base, ".mcp.json"), mode: 0o644, edits: []setupEdit{jsonServer(s.jsonEntry())}}
+			hooksT.path = filepath.Join(base, ".claude", "settings.json")
+			notes = append(notes, "Claude Code asks you once before it starts the servers of a project's .mcp.json.")
+			if s.token != "" {
+				notes = append(notes, tokenHint(s.token))
+			}
+		}
+	case "codex":
+		dir := e.getenv("CODEX_HOME")
+		if dir == "" {
+			dir = filepath.Join(home, ".codex")
+		}
+		if o.project {
+			dir = filepath.Join(base, ".codex")
+			notes = append(notes, "Codex reads a project's .codex/ only once you trust the project.")
+		}
+		table := s.codexTable()
+		mcpT = setupTarget{path: filepath.Join(dir, "config.toml"), toml: true, mode: 0o600, edits: []setupEdit{{
+			what:       serverWhat,
+			setTOML:    func(d *configfile.TOML) (bool, error) { return d.SetTable(table, "mcp_servers", "asktui") },
+			deleteTOML: func(d *configfile.TOML) (bool, error) { return d.DeleteTable("mcp_servers", "asktui") },
+		}}}
+		hooksT = setupTarget{path: filepath.Join(dir, "hooks.json"), mode: 0o644, edits: []setupEdit{hooksEdit("hooks")}}
+		if o.hooks {
+			notes = append(notes, "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust asktui's.")
+		}
+		if s.token != "" {
+			notes = append(notes, "asktui: Codex reads the token from ASKTUI_TOKEN; export it where codex runs: export ASKTUI_TOKEN="+shellQuote(s.token))
+		}
+	case "gemini":
+		dir := e.getenv("GEMINI_CLI_HOME")
+		if dir == "" {
+			dir = home
+		}
+		if o.project {
+			dir = base
+			notes = append(notes, strings.TrimPrefix(geminiTrustHint, "asktui: ")+".")
+		}
+		// One file holds both.
+		t := setupTarget{path: filepath.Join(dir, ".gemini", "settings.json"), mode: 0o644}
+		if o.mcp {
+			t.edits = append(t.edits, jsonServer(s.geminiEntry()))
+			t.token = s.token != ""
+			if t.token {
+				t.mode = 0o600
+			}
+		}
+		if o.hooks {
+			t.edits = append(t.edits, hooksEdit("hooks"))
+		}
+		return []setupTarget{t}, notes, nil
+	}
+	var targets []setupTarget
+	if o.mcp {
+		targets = append(targets, mcpT)
+	}
+	if o.hooks {
+		targets = append(targets, hooksT)
+	}
+	return targets, notes, nil
+}
+
+// plan reads the target and returns the change its edits make (or, with
+// undo, the change that takes them out).
+func (t setupTarget) plan(undo bool) (configfile.Change, error) {
+	before, _, err := configfile.Read(t.path)
+	if err != nil {
+		return configfile.Change{}, err
+	}
+	c := configfile.Change{Path: t.path, Before: before, After: before, Mode: t.mode, DirMode: 0o700}
+	if undo && before == nil {
+		return c, nil
+	}
+	if t.toml {
+		d, err := configfile.ParseTOML(t.path, before)
+		if err != nil {
+			return c, err
+		}
+		for _, ed := range t.edits {
+			edit := ed.setTOML
+			if undo {
+				edit = ed.deleteTOML
+			}
+			if _, err := edit(d); err != nil {
+				return c, err
+			}
+		}
+		c.After = d.Bytes()
+		return c, nil
+	}
+	d, err := configfile.ParseJSON(t.path, before)
+	if err != nil {
+		return c, err
+	}
+	for _, ed := range t.edits {
+		edit := ed.setJSON
+		if undo {
+			edit = ed.deleteJSON
+		}
+		if _, err := edit(d); err != nil {
+			return c, err
+		}
+	}
+	c.After = d.Bytes()
+	return c, nil
+}
+
+// applyChange writes c; when another program wrote the file since it
+// was read (Claude Code rewrites ~/.claude.json as it runs), it reads the
+// file again and makes the edit anew, a few times.
+func applyChange(t setupTarget, undo bool, c configfile.Change) (string, error) {
+	for try := 0; ; try++ {
+		backup, err := c.Apply(time.Now())
+		if !errors.Is(err, configfile.ErrChanged) || try == 3 {
+			return backup, err
+		}
+		if c, err = t.plan(undo); err != nil {
+			return "", err
+		}
+		if !c.Changed() {
+			return "", nil
+		}
+	}
+}
+
+// what names the target's entries for the report.
+func (t setupTarget) what() string {
+	var whats []string
+	for _, ed := range t.edits {
+		whats = append(whats, ed.what)
+	}
+	return strings.Join(whats, "; ")
+}
+
+// unchanged says why the target needs no change.
+func (t setupTarget) unchanged(undo bool) string {
+	if undo {
+		return "no asktui entries"
+	}
+	return "already set up"
+}
+
+// setupError codes a failure to read, parse or write a configuration
+// file: a file asktui cannot parse is for the user to fix
+// (INVALID_REQUEST), anything else is INTERNAL.
+func setupError(err error) error {
+	var pe *configfile.ParseError
+	if errors.As(err, &pe) {
+		return interaction.WrapError(interaction.CodeInvalidRequest, err,
+			"%v; fix the file and run asktui setup again (nothing was written)", err)
+	}
+	return interaction.WrapError(interaction.CodeInternal, err, "%v", err)
+}
+
+// hookGroups reads a hooks block ({"hooks": {event: [group, …]}}).
+func hookGroups(block []byte) (map[string][]any, error) {
+	var v struct {
+		Hooks map[string][]any `json:"hooks"`
+	}
+	if err := json.Unmarshal(block, &v); err != nil {
+		return nil, fmt.Errorf("the hooks block: %w", err)
+	}
+	return v.Hooks, nil
+}
+
+// asktuiHook matches the command line of a hook that runs `asktui hook
+// <cli>`, under any path: one written by an older asktui, or from
+// another install, is replaced rather than doubled.
+var asktuiHook = regexp.MustCompile(`(^|[/\\'"\s])asktui(\.exe)?['"]?\s+hook\s+(claude|codex|gemini)(\s|$)`)
+
+// ourHook reports whether a hook handler runs asktui's hook: by its
+// command line (Claude Code's "command" with its "args", or the shell
+// line Codex and Gemini CLI run), or the path exe setup writes.
+func ourHook(h map[string]any, exe string) bool {
+	line, _ := h["command"].(string)
+	if args, ok := h["args"].([]any); ok {
+		for _, a := range args {
+			s, _ := a.(string)
+			line += " " + s
+		}
+	}
+	return asktuiHook.MatchString(line) ||
+		strings.HasPrefix(line, exe+" hook ") || strings.HasPrefix(line, shellQuote(exe)+" hook ")
+}
+
+// describe says how the client reaches asktui through s.
+func (s mcpServer) describe() string {
+	if s.stdio() {
+		return "the stdio bridge: " + filepath.Base(s.exe) + " " + strings.Join(s.args, " ")
+	}
+	return s.url
+}
+
+// temporaryBuild reports whether exe is a binary `go run` built, which
+// is deleted when it exits.
+func temporaryBuild(exe string) bool {
+	return strings.Contains(exe, string(filepath.Separator)+"go-build") && filepath.Base(filepath.Dir(exe)) == "exe"
+}
+
+// tildePath writes path under home as ~/…, as people read it.
+func tildePath(path, home string) string {
+	if home != "" {
+		if rel, err := filepath.Rel(home, path); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return "~" + string(filepath.Separator) + rel
+		}
+	}
+	return path
+}
+
+func clientName(client string) string {
+	switch client {
+	case "claude":
+		return "Claude Code"
+	case "codex":
+		return "Codex"
+	}
+	return "Gemini CLI"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
