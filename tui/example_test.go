@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"strings"
 	"sync"
 	"time"
 
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui"
 )
@@ -110,4 +113,54 @@ func ExampleAsk_goroutines() {
 	// tests: Retry
 	// lint: Skip
 	// docs: Stop
+}
+
+// host is a bubbletea program of your own that embeds the question panel
+// (examples/embed is a whole one).
+type host struct {
+	panel  *tui.Panel
+	answer []string
+}
+
+func (h *host) Init() tea.Cmd { return h.panel.Init() }
+
+func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		h.panel.SetSize(msg.Width, msg.Height-1) // a line for your own help
+	case tui.PanelDoneMsg:
+		if msg.Err == nil {
+			h.answer = msg.Answer.Answers[0].Selected
+		}
+		return h, tea.Quit
+	}
+	return h, h.panel.Update(msg)
+}
+
+func (h *host) View() tea.View {
+	return tea.NewView(h.panel.View() + "\n" + help.New().ShortHelpView(h.panel.ShortHelp()))
+}
+
+// The question panel inside a program of your own: it draws in the space
+// you give it, takes the keys you hand it, and sends a PanelDoneMsg with
+// the answer.
+func ExamplePanel() {
+	p, err := tui.NewPanel(interaction.Request{Questions: []interaction.Question{{
+		ID:       "db",
+		Question: "Which database should the service use?",
+		Options:  []interaction.Option{{Label: "PostgreSQL (Recommended)"}, {Label: "SQLite"}},
+	}}}, tui.PanelOptions{Chosen: true}) // opened by the human: keys act at once
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := &host{panel: p}
+	keys, human := io.Pipe() // the terminal's keys, here typed by the example
+	go func() { _, _ = human.Write([]byte("2")) }()
+	prog := tea.NewProgram(h, tea.WithInput(keys), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24))
+	if _, err := prog.Run(); err != nil {
+		log.Fatal(err)
+	}
+	_ = human.Close() // ends bubbletea's reading of the keys
+	fmt.Println(h.answer)
+	// Output: [SQLite]
 }

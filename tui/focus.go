@@ -322,6 +322,9 @@ func isText(msg keyMsg) bool {
 // the panes the human moves through; a dialog, the note editor, the
 // overlay and the agent picker offer only quit.
 func (m *model) globals(f focus, typing bool) []action {
+	if m.embedded {
+		return nil // the host program's help and quitting
+	}
 	g := m.keys.Global
 	var out []action
 	n := len(m.requests)

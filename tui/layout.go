@@ -141,7 +141,12 @@ func (m *model) panelSize() (w, h int) {
 }
 
 // contentWidth is the screen's width inside its one-column margins.
-func (m *model) contentWidth() int { return max(m.width-2, 1) }
+func (m *model) contentWidth() int {
+	if m.embedded {
+		return max(m.width, 1)
+	}
+	return max(m.width-2, 1)
+}
 
 // stripped is s without escape sequences.
 func stripped(s string) string { return ansi.Strip(s) }

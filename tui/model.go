@@ -52,6 +52,7 @@ type model struct {
 	altScreen     bool
 	inline        bool
 	remote        bool // a view over SSH: ctrl+c closes only it
+	embedded      bool // a Panel in a program of someone else's: no chrome, no global keys
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
@@ -235,6 +236,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tick()
 	case holdMsg:
 		return tea.Batch(m.checkHold(msg), m.openWaiting())
+	case relayoutMsg:
+		return nil
 	case alertMsg:
 		return m.flushAlerts()
 	case statusMsg:

@@ -27,6 +27,9 @@ func (m *model) chromeTop() int {
 // bodyHeight is the rows between the title bar and the status line. An
 // inline prompt takes only the rows its panel needs.
 func (m *model) bodyHeight() int {
+	if m.embedded {
+		return max(m.height, 1)
+	}
 	h := max(m.height-m.chromeTop()-statusHeight-helpHeight, 1)
 	if m.inline && m.kind == kindOneShot {
 		if r := m.activeRequest(); r != nil && m.mode() != modeHelp {

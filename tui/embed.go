@@ -1,0 +1,261 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/styles"
+)
+
+// Panel is asktui's question UI for one request, as a component that a
+// bubbletea program of your own hosts in its Update and View: the same
+// panel asktui draws (tabs, the review step, Other, notes, details and
+// previews, filtering, the decline dialog), without asktui's title bar,
+// status line or help bar, which are your program's to draw. It is the
+// root model of asktui in an embedded mode, so its keys, its layout and
+// its arrival hold are asktui's own.
+//
+// Host it like a bubbles component:
+//
+//   - Init once, and batch its command with yours.
+//   - Update with every message your program gets (a Panel ignores the
+//     ones that are not its own), and run the command it returns.
+//   - SetSize when your layout changes; View draws it in that size.
+//   - ShortHelp and FullHelp (a help.KeyMap) list the keys that act now.
+//
+// When the human answers or declines, the Panel's command delivers one
+// [PanelDoneMsg]; the Panel then takes no more keys. ctrl+c is left to
+// your program. A Panel is not safe for concurrent use: call it from
+// your program's Update, as any component.
+type Panel struct {
+	m     *model
+	done  *panelAnswerer
+	sent  bool
+	start tea.Cmd // the commands of building it, for Init
+}
+
+// PanelOptions configure a [Panel].
+type PanelOptions struct {
+	// Theme picks the palette; the zero value draws for a dark terminal
+	// (styles.For(theme, isDark) and ThemeAuto need to know the
+	// background: pass the one your program detected with
+	// styles.ThemeDark or styles.ThemeLight, or ThemeMono for NO_COLOR).
+	Theme styles.Theme
+	// Agent names the asker on screen when the request names none.
+	Agent string
+	// Chosen says the human opened the panel himself (a key of your
+	// program): keys act at once. Otherwise it appeared by itself, and
+	// the keys that answer wait until it has been on screen for half a
+	// second with the keyboard quiet, as in asktui, so a key pressed for
+	// something else never answers it.
+	Chosen bool
+	// Width and Height are the first size; zero means 80×24 until
+	// SetSize.
+	Width, Height int
+}
+
+// PanelDoneMsg is sent once when the human is done with a [Panel]: the
+// answer, one item per question in request order, or the coded error
+// (ASK_DECLINED: [interaction.ErrDeclined]).
+type PanelDoneMsg struct {
+	// Panel is the panel that is done, for a program hosting several.
+	Panel *Panel
+	// Answer is the human's answer when Err is nil.
+	Answer interaction.Answer
+	// Err is nil, or an *interaction.Error.
+	Err error
+}
+
+// panelMsg carries a message a Panel's command produced back to the same
+// Panel, so that several Panels in one program never take each other's.
+type panelMsg struct {
+	p   *Panel
+	msg tea.Msg
+}
+
+// panelAnswerer is a Panel's answerer: it keeps how the one request
+// ended.
+type panelAnswerer struct {
+	s  *inbox.Settlement
+	id uint64
+}
+
+func (a *panelAnswerer) end(id uint64, s inbox.Settlement) (inbox.Settlement, bool) {
+	if a.s != nil || id != a.id {
+		return inbox.Settlement{}, false
+	}
+	a.s = &s
+	return s, true
+}
+
+func (a *panelAnswerer) Answer(id uint64, ans interaction.Answer) (inbox.Settlement, bool) {
+	return a.end(id, inbox.Settlement{Answer: ans, By: a.Name()})
+}
+
+func (a *panelAnswerer) Decline(id uint64) (inbox.Settlement, bool) {
+	return a.end(id, inbox.Settlement{Err: interaction.Errorf(interaction.CodeDeclined,
+		"the user declined to answer; do not ask the same questions again unless the user asks you to"), By: a.Name()})
+}
+
+func (*panelAnswerer) SaveDraft(uint64, *interaction.Answer) {}
+func (*panelAnswerer) Name() string                          { return "this panel" }
+
+// NewPanel builds the panel for req. A request that breaks a rule of
+// [interaction.Request.Validate] is refused with its coded error
+// (EMPTY_QUESTIONS or INVALID_REQUEST), as asktui refuses it.
+func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if req.Agent == nil && opts.Agent != "" {
+		req.Agent = &interaction.Agent{ID: opts.Agent, Name: opts.Agent}
+	}
+	theme := opts.Theme
+	if theme == "" || theme == styles.ThemeAuto {
+		theme = styles.ThemeDark
+	}
+	m := newModel(theme, true, true, time.Now)
+	m.embedded = true
+	done := &panelAnswerer{id: 1}
+	m.answers = done
+	p := &Panel{m: m, done: done}
+	w, h := opts.Width, opts.Height
+	if w <= 0 || h <= 0 {
+		w, h = 80, 24
+	}
+	p.SetSize(w, h)
+	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.now()}})
+	if opts.Chosen {
+		m.chose = true // the human's own choice: no hold
+		_, more := m.Update(relayoutMsg{})
+		cmd = tea.Batch(cmd, more)
+	}
+	p.start = p.wrap(cmd)
+	return p, nil
+}
+
+// Init returns the panel's first commands (the form's cursor, the timer
+// of the arrival hold).
+func (p *Panel) Init() tea.Cmd {
+	cmd := p.start
+	p.start = nil
+	return cmd
+}
+
+// SetSize gives the panel width×height cells.
+func (p *Panel) SetSize(width, height int) {
+	p.m.width, p.m.height, p.m.sized = max(width, 1), max(height, 1), true
+	p.m.Update(relayoutMsg{}) // sizes the form anew
+}
+
+// Update handles a message: the keys while the panel is not done, and
+// the panel's own messages. It returns the commands to run; one of them
+// delivers a [PanelDoneMsg] when the human is done.
+func (p *Panel) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case panelMsg:
+		if msg.p != p {
+			return nil
+		}
+		return p.update(msg.msg)
+	case tea.KeyPressMsg:
+		if p.done.s != nil || key.Matches(msg, p.m.keys.Global.Quit) {
+			return nil // ctrl+c is the host's
+		}
+		return p.update(msg)
+	case tea.PasteMsg:
+		if p.done.s != nil {
+			return nil
+		}
+		return p.update(msg)
+	case tea.BackgroundColorMsg:
+		return p.update(msg)
+	}
+	return nil // another component's message, or the host's
+}
+
+func (p *Panel) update(msg tea.Msg) tea.Cmd {
+	_, cmd := p.m.Update(msg)
+	cmd = p.wrap(cmd)
+	if p.done.s != nil && !p.sent {
+		p.sent = true
+		s := *p.done.s
+		done := PanelDoneMsg{Panel: p, Answer: s.Answer, Err: s.Err}
+		cmd = tea.Batch(cmd, func() tea.Msg { return done })
+	}
+	return cmd
+}
+
+// wrap tags what cmd produces as this panel's, so that it comes back here
+// and nowhere else; bubbletea's own messages pass as they are.
+func (p *Panel) wrap(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case nil:
+			return nil
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = p.wrap(c)
+			}
+			return out
+		case tea.QuitMsg:
+			return nil // the host's to quit, not the panel's
+		default:
+			if ownMsg(msg) {
+				return panelMsg{p: p, msg: msg}
+			}
+			return msg
+		}
+	}
+}
+
+// ownMsg reports whether msg is one of the tui's own messages (the
+// program's, a huh form's, a text cursor's), not a terminal's.
+func ownMsg(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, tea.WindowSizeMsg, tea.BackgroundColorMsg:
+		return false
+	}
+	return true
+}
+
+// View draws the panel in the size SetSize gave it.
+func (p *Panel) View() string {
+	m := p.m
+	if p.done.s != nil {
+		return strings.Join(fitBlock(m.summary, m.width, m.height), "\n")
+	}
+	return strings.Join(fitBlock(m.panelView(m.width, m.height), m.width, m.height), "\n")
+}
+
+// Done reports whether the human answered or declined.
+func (p *Panel) Done() bool { return p.done.s != nil }
+
+// ShortHelp returns the keys that act now, for a help bar (help.KeyMap).
+func (p *Panel) ShortHelp() []key.Binding {
+	bs, _ := barKeys(p.m.paneFor(p.m.focus))
+	return bs
+}
+
+// FullHelp returns every key that acts now, grouped (help.KeyMap).
+func (p *Panel) FullHelp() [][]key.Binding {
+	var groups [][]key.Binding
+	section := "\x00"
+	for _, a := range acting(p.m.paneFor(p.m.focus)) {
+		if a.section != section || len(groups) == 0 {
+			section = a.section
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], a.key)
+	}
+	return groups
+}
