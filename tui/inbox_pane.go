@@ -15,6 +15,21 @@ import (
 // one.
 type inboxPane struct {
 	cursor int
+	// rows are the rows drawn last, by what they depend on: a view over
+	// SSH redraws the inbox for every arrival, and most rows are as they
+	// were.
+	rows   map[inboxRowKey]string
+	styles *styles.Styles
+}
+
+// inboxRowKey is what one row of the inbox looks like.
+type inboxRowKey struct {
+	r       *request
+	marked  bool
+	width   int
+	color   int
+	waited  string
+	focused bool
 }
 
 // View draws the inbox in width×rows: a title and one row per request,
@@ -34,20 +49,18 @@ func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, n
 		show = max(rows-1, 1)
 		first = min(max(mark-show+1, 0), len(reqs)-show)
 	}
+	if p.styles != st || len(p.rows) > 4*(show+1) {
+		p.rows, p.styles = map[inboxRowKey]string{}, st
+	}
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		cursor, style := "  ", st.Inbox.Item
-		if i == mark {
-			cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: color(r), waited: age(now.Sub(r.arrived)), focused: focused}
+		line, ok := p.rows[k]
+		if !ok {
+			line = inboxRow(r, k, st)
+			p.rows[k] = line
 		}
-		meta := st.Inbox.Meta.Render(" · " + plural(len(r.questions), "question", "questions") + " · " + age(now.Sub(r.arrived)))
-		name := st.AgentStyle(color(r)).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
-		room := width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
-		what := ""
-		if room >= 4 {
-			what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(inlineMarkdown(r.what(), style, st.Question.Code), room, "…")
-		}
-		lines = append(lines, ansi.Truncate(cursor+name+what+meta, width, "…"))
+		lines = append(lines, line)
 	}
 	if cut := len(reqs) - show; cut > 0 {
 		above, below := first, len(reqs)-first-show
@@ -61,4 +74,21 @@ func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, n
 		lines = append(lines, "  "+st.Option.Scroll.Render(strings.Join(parts, " · ")))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// inboxRow draws one row of the inbox: the cursor, the agent, what it
+// asks (its inline Markdown drawn), how many questions and how long ago.
+func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
+	cursor, style := "  ", st.Inbox.Item
+	if k.marked {
+		cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+	}
+	meta := st.Inbox.Meta.Render(" · " + plural(len(r.questions), "question", "questions") + " · " + k.waited)
+	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
+	room := k.width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
+	what := ""
+	if room >= 4 {
+		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(inlineMarkdown(r.what(), style, st.Question.Code), room, "…")
+	}
+	return ansi.Truncate(cursor+name+what+meta, k.width, "…")
 }

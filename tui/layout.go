@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -15,16 +16,44 @@ import (
 // frame (see BenchmarkSessionRender).
 
 // cellWidth is the number of terminal cells s takes, escape sequences
-// ignored. ASCII text takes the wide-character count, which equals the
-// grapheme count there and skips the grapheme segmentation that
-// ansi.StringWidth spends most of its time on.
+// ignored. A string of single code points (asktui's own glyphs, most
+// text) takes the sum of their widths, which ansi.StringWidthWc measures
+// without the grapheme segmentation that ansi.StringWidth spends most of
+// its time on; only a string with runes that join a cluster (combining
+// marks, joiners, variation selectors, emoji modifiers, flags) takes the
+// slow path. TestCellWidthMatchesGraphemes holds the two to the same
+// answer.
 func cellWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return ansi.StringWidth(s)
+			if clusters(s[i:]) {
+				return ansi.StringWidth(s)
+			}
+			break
 		}
 	}
 	return ansi.StringWidthWc(s)
+}
+
+// clusters reports whether s holds a rune that may join another into one
+// grapheme cluster of another width: combining marks, joiners and
+// selectors anywhere, and, to be safe, any rune of the scripts that
+// cluster (Indic to Tibetan, Thai, Lao, Myanmar…: U+0900–U+10FF), of the
+// halfwidth forms' sound marks, or beyond the Basic Multilingual Plane
+// (emoji, flags, skin tones, historic scripts).
+func clusters(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < 0x300:
+		case r >= 0x900 && r < 0x1100, r >= 0x10000,
+			r >= 0xfe00 && r <= 0xfe0f, // variation selectors
+			r == 0xff9e || r == 0xff9f: // halfwidth sound marks
+			return true
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf):
+			return true
+		}
+	}
+	return false
 }
 
 // fitLine returns line exactly w cells wide: cut at w, or padded with
