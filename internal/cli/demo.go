@@ -195,7 +195,7 @@ func playDemo(ctx context.Context, p *tui.Program, sc *script.Scenario, o demoOp
 	wg.Wait()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
-		return res, uiErr // ctrl+c left questions unanswered: exit 130
+		return res, interruptedErr(uiErr)
 	case uiErr != nil:
 		return res, interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case o.autoplay && runErr != nil:

@@ -73,3 +73,17 @@ func TestPTYDemoSaysWhenFinished(t *testing.T) {
 		t.Fatalf("exit %d: %s", out.code, out.stderr)
 	}
 }
+
+// TestPTYDemoCtrlCWhileWaiting: ctrl+c with a question waiting exits 130,
+// the rule of every command, and says the questions were closed.
+func TestPTYDemoCtrlCWhileWaiting(t *testing.T) {
+	skipUnderRace(t)
+	term := ptytest.New(t, ptytest.Options{})
+	out := askOnPTY(t, context.Background(), term, "", func() {
+		term.WaitFor(0, "production?")
+		term.Type("\x03")
+	}, "demo", "deploy", "--speed", "20", "--theme", "dark")
+	if out.code != exitInterrupted || !strings.Contains(out.stderr, `"PROVIDER_CLOSED","message":"interrupted`) {
+		t.Fatalf("exit %d, stderr %q; want 130 and PROVIDER_CLOSED", out.code, out.stderr)
+	}
+}

@@ -46,6 +46,13 @@ func (e signalError) exitCode() int {
 	return exitInterrupted
 }
 
+// interruptedErr is the error of a view quit with ctrl+c while questions
+// waited: they failed with PROVIDER_CLOSED, and the exit is 130.
+func interruptedErr(err error) error {
+	return interaction.WrapError(interaction.CodeProviderClosed, err,
+		"interrupted: ctrl+c was pressed while questions waited; they were closed unanswered")
+}
+
 // exitCode maps the outcome of a run to the process exit code. An error
 // without an *interaction.Error is one of cobra's usage errors.
 func exitCode(err error) int {

@@ -310,7 +310,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	wg.Wait()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
-		return uiErr // ctrl+c left questions unanswered: exit 130
+		return interruptedErr(uiErr)
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	case errs.err() != nil:

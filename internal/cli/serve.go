@@ -299,7 +299,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	wg.Wait()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
-		return uiErr // ctrl+c left questions unanswered: exit 130
+		return interruptedErr(uiErr)
 	case uiErr != nil:
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	}
