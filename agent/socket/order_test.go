@@ -89,14 +89,20 @@ func TestTimeoutLine(t *testing.T) {
 	c := dialRaw(t, srv.path)
 
 	c.send(`{"id": 1, "timeout_ms": 1, "request": ` + simpleRequest + `}`)
-	call := f.Next(t)
-	if err := call.Withdrawn(t, within); interaction.CodeOf(err) != interaction.CodeTimeout {
-		t.Errorf("after its timeout_ms the request ended with %v, want ASK_TIMEOUT", err)
-	}
+	// A millisecond may run out before the request reaches the provider
+	// on a loaded machine; either way the reply is ASK_TIMEOUT, and a
+	// request that did reach it was withdrawn as timed out.
 	wantError(t, c.recv(), "1", interaction.CodeTimeout, "1ms")
+	select {
+	case call := <-f.Calls():
+		if err := call.Withdrawn(t, within); interaction.CodeOf(err) != interaction.CodeTimeout {
+			t.Errorf("after its timeout_ms the request ended with %v, want ASK_TIMEOUT", err)
+		}
+	default:
+	}
 
 	c.send(`{"id": 2, "request": ` + simpleRequest + `}`)
-	call = f.Next(t)
+	call := f.Next(t)
 	c.send(`{"id": 2, "cancel": true, "reason": {"code": "ASK_DECLINED", "message": "the human said no"}}`)
 	if err := call.Withdrawn(t, withdrawWithin); interaction.CodeOf(err) != interaction.CodeAborted {
 		t.Errorf("a cancel claiming a decline ended the request with %v, want ASK_ABORTED", err)
