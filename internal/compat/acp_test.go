@@ -1,0 +1,159 @@
+package compat
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asktui/asktui/internal/compat/mockmodel"
+)
+
+// acpRun drives asktui run with an adapter through every round trip a
+// conversation has: a prompt and its streamed reply; the agent's shell
+// tool shown, allowed (the model sees its output) and denied (the model
+// sees the refusal); asktui's own MCP tool answered; a turn cancelled
+// while the model streams (the model's request is dropped). Then ctrl+c
+// quits with 0.
+func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent ...string) {
+	t.Helper()
+	term := newVTerm(t, 120, 40)
+	log := filepath.Join(w.home, "run.log")
+	if d := os.Getenv("ASKTUI_COMPAT_DUMP"); d != "" {
+		// The log, and the ACP messages each way, kept for reading.
+		log = filepath.Join(d, t.Name()+"-run.log")
+		agent = append([]string{"sh", "-c", `tee -a "$0.in" | "$@" | tee -a "$0.out"`, filepath.Join(d, t.Name()+"-acp")}, agent...)
+	}
+	p := w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
+		"--socket", w.socket, "--log", log, "--"}, agent...)...)
+	t.Cleanup(func() {
+		if t.Failed() {
+			out, _ := exec.Command("tail", "-c", "6000", log).Output()
+			t.Logf("asktui run's log (its end):\n%s", out)
+		}
+	})
+	// The session is open once its id shows.
+	term.WaitUntil(0, "the session's id", func() bool {
+		s := term.Text(0)
+		return strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
+	})
+
+	prompt := func(text string) (mark, mmark int) {
+		t.Helper()
+		mark, mmark = term.Mark(), mock.Mark()
+		term.typeInto("│ ", text)
+		term.Type("\r")
+		return mark, mmark
+	}
+	turnEnd := func(mark int, reply string) {
+		t.Helper()
+		term.WaitUntil(mark, reply+" and the turn's end", func() bool {
+			s := term.Screen()
+			return strings.Contains(term.Text(mark), "enter sends ·") && strings.Contains(s, reply) && strings.Contains(s, "enter sends ·")
+		})
+	}
+
+	t.Log("a prompt, its reply streamed in deltas")
+	mark, _ := prompt(promptStream)
+	turnEnd(mark, streamed)
+
+	t.Log("the shell tool shown, allowed: the model gets its output")
+	mark, mmark := prompt(promptShell)
+	waitQuestion(term, mark, "compat-%s")
+	term.Type(pick(t, term, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	turnEnd(mark, resulted)
+	w.removeShellFile(t)
+
+	t.Log("the shell tool denied: the model gets the refusal")
+	mark, mmark = prompt(promptShell)
+	waitQuestion(term, mark, "compat-%s")
+	term.Type(pick(t, term, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	turnEnd(mark, resulted)
+	w.noShellFile(t)
+
+	t.Log("asktui's ask_user_question, answered in the conversation")
+	mark, mmark = prompt(promptAsk)
+	// An agent may ask permission for the MCP tool first.
+	term.WaitUntil(mark, "the question, or a permission for asktui's tool", func() bool {
+		return optionRe.MatchString(term.Screen())
+	})
+	term.WaitSeen(mark)
+	if optionKey(term.Screen(), "Postgres") == "" {
+		term.Type(pick(t, term, allow...))
+		mark = term.Mark()
+		term.WaitUntil(mark, "asktui's question", func() bool { return optionKey(term.Screen(), "Postgres") != "" })
+		term.WaitSeen(mark)
+	}
+	term.Type(pick(t, term, "Postgres"))
+	mock.WaitFor(mmark, "ask_user_question's answer", answered)
+	turnEnd(mark, resulted)
+
+	t.Log("a turn cancelled while the model streams: the model's request ends")
+	mark, mmark = prompt(promptHang)
+	term.WaitScreen("compat-hanging")
+	term.Type("\x1b")
+	mock.WaitFor(mmark, "the held request dropped", func(t mockmodel.Turn) bool { return t.Left })
+	term.WaitScreen("turn cancelled")
+
+	term.Type("\x03")
+	if code := p.Wait(func() string { return term.Text(0) }); code != 0 {
+		t.Fatalf("asktui run exited %d; stderr %s", code, p.Stderr.String())
+	}
+}
+
+// The labels of the options that allow a tool call once, and that deny
+// it, in the CLIs' permission requests and asktui's hook questions.
+var (
+	allow = []string{"Allow once", "Allow", "Yes", "Approve"}
+	deny  = []string{"Reject", "Deny", "No", "Decline"}
+)
+
+// TestClaudeACP is asktui run with claude-agent-acp, which runs Claude
+// Code (the Agent SDK's build) against the mock Anthropic API.
+func TestClaudeACP(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewAnthropic(t, script)
+	w := newWorld(t, tl)
+	// Claude Code starts in auto mode (a classifier decides) unless told
+	// otherwise; the default mode asks.
+	w.writeJSON(t, ".claude/settings.json", map[string]any{"permissions": map[string]any{"defaultMode": "default"}})
+	env := w.with("ANTHROPIC_BASE_URL="+mock.URL, "ANTHROPIC_API_KEY="+anthropicKey,
+		// claude-agent-acp passes --dangerously-skip-permissions, which
+		// Claude Code refuses as root without it.
+		"IS_SANDBOX=1")
+	acpRun(t, w, mock, env, filepath.Join(tl.bin, "claude-agent-acp"))
+}
+
+// TestGeminiACP is asktui run with gemini --acp against the mock Gemini
+// API, in a folder it trusts (else it starts no MCP server).
+func TestGeminiACP(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewGemini(t, script)
+	w := newWorld(t, tl)
+	geminiSettings(t, w)
+	env := w.with("GOOGLE_GEMINI_BASE_URL="+mock.URL, "GEMINI_API_KEY=compat-mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true")
+	acpRun(t, w, mock, env, filepath.Join(tl.bin, "gemini"), "--acp")
+}
+
+// anthropicKey is the API key Claude Code sends the mock.
+const anthropicKey = "sk-ant-api03-compat-mockmockmock-AAAAAAAAAAAA"
+
+// geminiSettings writes Gemini CLI's user settings: API-key auth, no
+// update checks, no usage statistics.
+func geminiSettings(t *testing.T, w *world, extra ...map[string]any) {
+	t.Helper()
+	s := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"general":  map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+	}
+	for _, e := range extra {
+		for k, v := range e {
+			s[k] = v
+		}
+	}
+	w.writeJSON(t, ".gemini/settings.json", s)
+}

@@ -1,0 +1,13 @@
+// Package compat is asktui's compatibility suite: its tests drive the
+// real agents and CLIs asktui works with (claude-agent-acp with Claude
+// Code, Gemini CLI, and Codex when installed), installed from npm at
+// pinned versions by scripts/compat/install.sh, against the mock model
+// servers of internal/compat/mockmodel. Each test runs asktui as a
+// process on a pseudo-terminal: `asktui run` with the agent over ACP, or
+// `asktui serve` as the inbox of the CLI's hooks and MCP calls.
+//
+// The tests skip themselves when the packages are not installed, and fail
+// instead under ASKTUI_CI when node is present; they skip under -race
+// (asktui runs as a process of its own, built once). The package holds no
+// code but its tests.
+package compat
