@@ -224,6 +224,11 @@ func (w *world) start(t *testing.T, term *vterm, env []string, name string, args
 	if term == nil {
 		return ptytest.Start(t, nil, cmd)
 	}
+	if name != asktuiBin {
+		// asktui draws on its controlling terminal, keeping standard output
+		// for answers; other programs draw on standard output.
+		cmd.Stdout, cmd.Stderr = term.Slave, term.Slave
+	}
 	p := ptytest.Start(t, term.Terminal, cmd)
 	t.Cleanup(func() {
 		if t.Failed() && os.Getenv("ASKTUI_COMPAT_QUIT") != "" {
@@ -248,7 +253,7 @@ func (w *world) serve(t *testing.T) *vterm {
 	t.Helper()
 	term := newVTerm(t, 120, 40)
 	p := w.asktui(t, term, w.env, "serve", "--theme", "dark", "--history", "off", "--no-auth",
-		"--listen", "127.0.0.1:0", "--ssh", "off", "--socket", w.socket)
+		"--listen", "127.0.0.1:0", "--ssh=off", "--socket", w.socket)
 	waitUntil(t, "asktui serve's socket", func() bool {
 		select {
 		case <-p.Exited():

@@ -47,12 +47,14 @@ func newVTerm(t *testing.T, cols, rows int) *vterm {
 	return v
 }
 
-// Screen returns the screen's text as drawn now, trailing blanks cut.
+// Screen returns the screen's text as drawn now, no-break spaces as
+// spaces and trailing blanks cut.
 func (v *vterm) Screen() string {
 	v.mu.Lock()
 	s := v.emu.String()
 	v.mu.Unlock()
-	lines := strings.Split(s, "\n")
+	// Claude Code draws a no-break space after its prompt sign.
+	lines := strings.Split(strings.ReplaceAll(s, "\u00a0", " "), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
