@@ -30,6 +30,10 @@ var asktuiBin string
 
 func TestMain(m *testing.M) {
 	code := func() int {
+		// ASKTUI_COMPAT_ASKTUI runs the suite against another build.
+		if asktuiBin = os.Getenv("ASKTUI_COMPAT_ASKTUI"); asktuiBin != "" {
+			return m.Run()
+		}
 		if !ptytest.RaceEnabled && installed(installDir, "@agentclientprotocol/claude-agent-acp") {
 			dir, err := os.MkdirTemp("", "asktui-compat-")
 			if err != nil {
