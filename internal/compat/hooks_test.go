@@ -37,8 +37,8 @@ func claudeHome(t *testing.T, w *world, extra map[string]any) {
 		"hasCompletedOnboarding": true,
 		// Else it offers to make auto mode the default first.
 		"hasSeenAutoDefaultNudge": true,
-		"customApiKeyResponses":  map[string]any{"approved": []string{anthropicKey[len(anthropicKey)-20:]}, "rejected": []string{}},
-		"projects":               map[string]any{w.project: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
+		"customApiKeyResponses":   map[string]any{"approved": []string{anthropicKey[len(anthropicKey)-20:]}, "rejected": []string{}},
+		"projects":                map[string]any{w.project: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
 	})
 	settings := map[string]any{"permissions": map[string]any{"defaultMode": "default"}}
 	for k, v := range extra {
