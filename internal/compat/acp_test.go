@@ -34,7 +34,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent 
 		}
 	})
 	// The session is open once its id shows.
-	term.WaitUntil(0, "the session's id", func() bool {
+	term.WaitUntil("the session's id", func() bool {
 		s := term.Text(0)
 		return strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
 	})
@@ -48,7 +48,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent 
 	}
 	turnEnd := func(mark int, reply string) {
 		t.Helper()
-		term.WaitUntil(mark, reply+" and the turn's end", func() bool {
+		term.WaitUntil(reply+" and the turn's end", func() bool {
 			s := term.Screen()
 			return strings.Contains(term.Text(mark), "enter sends ·") && strings.Contains(s, reply) && strings.Contains(s, "enter sends ·")
 		})
@@ -77,14 +77,14 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent 
 	t.Log("asktui's ask_user_question, answered in the conversation")
 	mark, mmark = prompt(promptAsk)
 	// An agent may ask permission for the MCP tool first.
-	term.WaitUntil(mark, "the question, or a permission for asktui's tool", func() bool {
+	term.WaitUntil("the question, or a permission for asktui's tool", func() bool {
 		return optionRe.MatchString(term.Screen())
 	})
 	term.WaitSeen(mark)
 	if optionKey(term.Screen(), "Postgres") == "" {
 		term.Type(pick(t, term, allow...))
 		mark = term.Mark()
-		term.WaitUntil(mark, "asktui's question", func() bool { return optionKey(term.Screen(), "Postgres") != "" })
+		term.WaitUntil("asktui's question", func() bool { return optionKey(term.Screen(), "Postgres") != "" })
 		term.WaitSeen(mark)
 	}
 	term.Type(pick(t, term, "Postgres"))

@@ -96,7 +96,7 @@ func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, ter
 	t.Log("AskUserQuestion, answered in the inbox")
 	mark = inbox.Mark()
 	mmark = prompt(promptQuestion)
-	inbox.WaitUntil(mark, "Claude Code's question", func() bool { return optionKey(inbox.Screen(), "Postgres") != "" })
+	inbox.WaitUntil("Claude Code's question", func() bool { return optionKey(inbox.Screen(), "Postgres") != "" })
 	inbox.WaitSeen(mark)
 	inbox.Type(pick(t, inbox, "Postgres"))
 	mock.WaitFor(mmark, "AskUserQuestion's answer", answered)
@@ -104,7 +104,7 @@ func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, ter
 	t.Log("a Bash permission, denied in the inbox")
 	mark = inbox.Mark()
 	mmark = prompt(promptShell)
-	inbox.WaitUntil(mark, "the second permission", func() bool {
+	inbox.WaitUntil("the second permission", func() bool {
 		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), deny...) != ""
 	})
 	inbox.WaitSeen(mark)
@@ -136,7 +136,7 @@ func TestGeminiHooks(t *testing.T) {
 
 	t.Log("the second, allowed in the inbox")
 	mark = inbox.Mark()
-	inbox.WaitUntil(mark, "the second permission", func() bool {
+	inbox.WaitUntil("the second permission", func() bool {
 		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), allow...) != ""
 	})
 	inbox.WaitSeen(mark)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/asktui/asktui/internal/compat/mockmodel"
 	"github.com/asktui/asktui/internal/ptytest"
 )
 
@@ -19,18 +20,23 @@ import (
 // attributes) on the terminal, as a real terminal does.
 type vterm struct {
 	*ptytest.Terminal
-	t   *testing.T
-	mu  sync.Mutex
-	emu *vt.Emulator
+	t       *testing.T
+	mu      sync.Mutex
+	emu     *vt.Emulator
+	changed chan struct{} // a send after each read, dropped when full
 }
 
 func newVTerm(t *testing.T, cols, rows int) *vterm {
 	t.Helper()
-	v := &vterm{t: t, emu: vt.NewEmulator(cols, rows)}
+	v := &vterm{t: t, emu: vt.NewEmulator(cols, rows), changed: make(chan struct{}, 1)}
 	v.Terminal = ptytest.New(t, ptytest.Options{Cols: cols, Rows: rows, OnRead: func(chunk []byte) {
 		v.mu.Lock()
-		defer v.mu.Unlock()
 		_, _ = v.emu.Write(chunk)
+		v.mu.Unlock()
+		select {
+		case v.changed <- struct{}{}:
+		default:
+		}
 	}})
 	answered := make(chan struct{})
 	go func() {
@@ -64,7 +70,7 @@ func (v *vterm) Screen() string {
 // WaitScreen waits until the screen shows every one of want.
 func (v *vterm) WaitScreen(want ...string) {
 	v.t.Helper()
-	v.WaitUntil(0, strings.Join(want, " and ")+" on the screen", func() bool {
+	v.WaitUntil(strings.Join(want, " and ")+" on the screen", func() bool {
 		s := v.Screen()
 		for _, w := range want {
 			if !strings.Contains(s, w) {
@@ -75,6 +81,37 @@ func (v *vterm) WaitScreen(want ...string) {
 	})
 }
 
+// WaitUntil waits until ok reports true, checked after every read from
+// the terminal and every second; what names the wait in a failure. It
+// gives up after mockmodel.Within: the real CLIs are slow to start on a
+// loaded machine.
+func (v *vterm) WaitUntil(what string, ok func() bool) {
+	v.t.Helper()
+	deadline := time.After(mockmodel.Within)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for !ok() {
+		select {
+		case <-v.changed:
+		case <-tick.C:
+		case <-deadline:
+			v.t.Fatalf("the terminal never showed %s; the screen:\n%s", what, v.Screen())
+		}
+	}
+}
+
+// WaitSeen waits until the question shown after mark takes keys, as
+// ptytest.Terminal.WaitSeen does: asktui's "keys held" cue has given way
+// to the question's hint.
+func (v *vterm) WaitSeen(mark int) {
+	v.t.Helper()
+	v.WaitUntil("the keys held to be released", func() bool {
+		text := v.Text(mark)
+		rest := text[max(strings.LastIndex(text, "held"), 0):]
+		return strings.Contains(rest, "Pick") || strings.Contains(rest, "confirm,")
+	})
+}
+
 // typeInto types text where the screen then shows it after prefix (an
 // editor's border, a CLI's prompt sign), typing it again until it does:
 // asktui drops keys typed while its keys are held (a moment after the
@@ -82,7 +119,7 @@ func (v *vterm) WaitScreen(want ...string) {
 // would be.
 func (v *vterm) typeInto(prefix, text string) {
 	v.t.Helper()
-	deadline := time.Now().Add(ptytest.Within)
+	deadline := time.Now().Add(mockmodel.Within)
 	for {
 		v.Type(text)
 		shown := time.Now().Add(2 * time.Second)

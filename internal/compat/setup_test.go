@@ -76,12 +76,12 @@ func TestSetupClaude(t *testing.T) {
 // the tool call first when a hook asks for it.
 func answerAsk(t *testing.T, inbox *vterm, mark int) {
 	t.Helper()
-	inbox.WaitUntil(mark, "asktui's question, or its permission", func() bool { return optionRe.MatchString(inbox.Screen()) })
+	inbox.WaitUntil("asktui's question, or its permission", func() bool { return optionRe.MatchString(inbox.Screen()) })
 	inbox.WaitSeen(mark)
 	if optionKey(inbox.Screen(), "Postgres") == "" {
 		inbox.Type(pick(t, inbox, allow...))
 		mark = inbox.Mark()
-		inbox.WaitUntil(mark, "asktui's question", func() bool { return optionKey(inbox.Screen(), "Postgres") != "" })
+		inbox.WaitUntil("asktui's question", func() bool { return optionKey(inbox.Screen(), "Postgres") != "" })
 		inbox.WaitSeen(mark)
 	}
 	inbox.Type(pick(t, inbox, "Postgres"))
