@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,11 @@ import (
 // sees the refusal); asktui's own MCP tool answered; a turn cancelled
 // while the model streams (the model's request is dropped). Then ctrl+c
 // quits with 0.
-func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent ...string) {
+//
+// denyEndsTurn is for an agent whose only way to deny stops the turn
+// instead of telling the model (codex-acp's "No, and tell Codex what to
+// do differently"): the turn ends cancelled, and the command did not run.
+func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEndsTurn bool, agent ...string) {
 	t.Helper()
 	term := newVTerm(t, 120, 40)
 	log := filepath.Join(w.home, "run.log")
@@ -35,6 +40,9 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent 
 	})
 	// The session is open once its id shows.
 	term.WaitUntil("the session's id", func() bool {
+		if s := term.Screen(); strings.Contains(s, "No agent is running") && !strings.Contains(s, "starting") {
+			t.Fatalf("the agent did not start; the screen:\n%s", term.Screen())
+		}
 		s := term.Text(0)
 		return strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
 	})
@@ -70,8 +78,12 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, agent 
 	mark, mmark = prompt(promptShell)
 	waitQuestion(term, mark, "compat-%s")
 	term.Type(pick(t, term, deny...))
-	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
-	turnEnd(mark, resulted)
+	if denyEndsTurn {
+		turnEnd(mark, "turn cancelled")
+	} else {
+		mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+		turnEnd(mark, resulted)
+	}
 	w.noShellFile(t)
 
 	t.Log("asktui's ask_user_question, answered in the conversation")
@@ -124,7 +136,7 @@ func TestClaudeACP(t *testing.T) {
 		// claude-agent-acp passes --dangerously-skip-permissions, which
 		// Claude Code refuses as root without it.
 		"IS_SANDBOX=1")
-	acpRun(t, w, mock, env, filepath.Join(tl.bin, "claude-agent-acp"))
+	acpRun(t, w, mock, env, false, filepath.Join(tl.bin, "claude-agent-acp"))
 }
 
 // TestGeminiACP is asktui run with gemini --acp against the mock Gemini
@@ -135,7 +147,7 @@ func TestGeminiACP(t *testing.T) {
 	w := newWorld(t, tl)
 	geminiSettings(t, w)
 	env := w.with("GOOGLE_GEMINI_BASE_URL="+mock.URL, "GEMINI_API_KEY=compat-mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true")
-	acpRun(t, w, mock, env, filepath.Join(tl.bin, "gemini"), "--acp")
+	acpRun(t, w, mock, env, false, filepath.Join(tl.bin, "gemini"), "--acp")
 }
 
 // anthropicKey is the API key Claude Code sends the mock.
@@ -156,4 +168,39 @@ func geminiSettings(t *testing.T, w *world, extra ...map[string]any) {
 		}
 	}
 	w.writeJSON(t, ".gemini/settings.json", s)
+}
+
+// TestCodexACP is asktui run with codex-acp, which runs Codex against the
+// mock OpenAI Responses API. Codex is optional: see needCodex.
+func TestCodexACP(t *testing.T) {
+	tl, cx := needCodex(t)
+	mock := mockmodel.NewOpenAI(t, script)
+	w := newWorld(t, tl, cx.bin)
+	codexHome(t, w, mock)
+	// codex-acp starts in its "Auto review" mode, where a model reviews
+	// the approvals instead of the human; "Workspace access" asks.
+	acpRun(t, w, mock, w.with("COMPAT_MOCK_KEY=compat-mock-key", "INITIAL_AGENT_MODE=workspace-write"), true, filepath.Join(cx.bin, "codex-acp"))
+}
+
+// codexHome writes Codex's config.toml: the mock as its model provider,
+// commands outside the safe list asked about, the project trusted.
+func codexHome(t *testing.T, w *world, mock *mockmodel.Server, more ...string) {
+	t.Helper()
+	w.writeFile(t, ".codex/config.toml", []byte(fmt.Sprintf(`model = "gpt-5.1-codex"
+model_provider = "mock"
+approval_policy = "on-request"
+sandbox_mode = "workspace-write"
+check_for_update_on_startup = false
+
+[model_providers.mock]
+name = "mock"
+base_url = %q
+wire_api = "responses"
+env_key = "COMPAT_MOCK_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects.%q]
+trust_level = "trusted"
+%s`, mock.URL+"/v1", w.project, strings.Join(more, "\n"))))
 }

@@ -403,7 +403,11 @@ func askCall(t mockmodel.Turn, searched bool) mockmodel.Reply {
 	case name == "":
 		return mockmodel.Text("compat: asktui's tool is not offered")
 	}
-	return mockmodel.Reply{Text: []string{"Asking you."}, Call: &mockmodel.Call{Name: name, Args: askArgs}}
+	call := &mockmodel.Call{Name: name, Args: askArgs}
+	if ns, n, ok := strings.Cut(name, "/"); ok {
+		call.Namespace, call.Name = ns, n // Codex's MCP tools
+	}
+	return mockmodel.Reply{Text: []string{"Asking you."}, Call: call}
 }
 
 // askArgs are the arguments of asktui's ask_user_question.
@@ -422,7 +426,10 @@ func shellCall(t mockmodel.Turn) mockmodel.Reply {
 	case "Bash":
 		return mockmodel.Reply{Call: &mockmodel.Call{Name: name, Args: map[string]any{"command": shellCommand, "description": "Print a word"}}}
 	case "exec_command":
-		return mockmodel.Reply{Call: &mockmodel.Call{Name: name, Args: map[string]any{"cmd": shellCommand}}}
+		// Codex runs commands in its sandbox without asking; a command
+		// that asks to leave it is asked about.
+		return mockmodel.Reply{Call: &mockmodel.Call{Name: name, Args: map[string]any{"cmd": shellCommand,
+			"sandbox_permissions": "require_escalated", "justification": "Write compat-out.txt?"}}}
 	case "shell":
 		return mockmodel.Reply{Call: &mockmodel.Call{Name: name, Args: map[string]any{"command": []string{"bash", "-lc", shellCommand}}}}
 	default:
