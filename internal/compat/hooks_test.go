@@ -148,3 +148,49 @@ func TestGeminiHooks(t *testing.T) {
 		t.Fatalf("gemini -p exited %d; stdout %q; stderr %s", code, p.Stdout.String(), p.Stderr.String())
 	}
 }
+
+// TestCodexHooks is interactive Codex with asktui's PermissionRequest
+// hook (`asktui hook codex --print-config`, in hooks.json), answered in
+// asktui serve's inbox: a command that leaves the sandbox allowed (the
+// model sees its output), then one denied (the model sees the refusal).
+// Codex runs a new hook only once trusted in its /hooks view; the test
+// passes --dangerously-bypass-hook-trust instead.
+func TestCodexHooks(t *testing.T) {
+	tl, cx := needCodex(t)
+	mock := mockmodel.NewOpenAI(t, script)
+	w := newWorld(t, tl, cx.bin)
+	codexHome(t, w, mock)
+	w.writeJSON(t, ".codex/hooks.json", hookConfig(t, w, "codex"))
+	inbox := w.serve(t)
+
+	term := newVTerm(t, 120, 40)
+	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"), "--dangerously-bypass-hook-trust")
+	term.WaitScreen("›")
+	prompt := func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.typeInto("› ", text)
+		term.Type("\r")
+		return mmark
+	}
+
+	t.Log("a command, allowed in the inbox")
+	mark := inbox.Mark()
+	mmark := prompt(promptShell)
+	waitQuestion(inbox, mark, "compat-%s")
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	term.WaitScreen(resulted)
+	w.removeShellFile(t)
+
+	t.Log("a command, denied in the inbox")
+	mark = inbox.Mark()
+	mmark = prompt(promptShell)
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), deny...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+}

@@ -112,11 +112,11 @@ func (v *vterm) WaitSeen(mark int) {
 	})
 }
 
-// typeInto types text where the screen then shows it after prefix (an
-// editor's border, a CLI's prompt sign), typing it again until it does:
-// asktui drops keys typed while its keys are held (a moment after the
-// program moved them, as after a question is answered), as a human's
-// would be.
+// typeInto types text where the screen then shows it: on the last line
+// holding prefix (an editor's border, a CLI's prompt sign; the lines above
+// may hold earlier prompts), typing it again until it does: asktui drops
+// keys typed while its keys are held (a moment after the program moved
+// them, as after a question is answered), as a human's would be.
 func (v *vterm) typeInto(prefix, text string) {
 	v.t.Helper()
 	deadline := time.Now().Add(mockmodel.Within)
@@ -124,7 +124,7 @@ func (v *vterm) typeInto(prefix, text string) {
 		v.Type(text)
 		shown := time.Now().Add(2 * time.Second)
 		for time.Now().Before(shown) {
-			if strings.Contains(v.Screen(), prefix+text) {
+			if v.lastLine(prefix) == prefix+text {
 				return
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -133,4 +133,16 @@ func (v *vterm) typeInto(prefix, text string) {
 			v.t.Fatalf("the screen never showed %q after typing it:\n%s", prefix+text, v.Screen())
 		}
 	}
+}
+
+// lastLine returns the screen's last line holding prefix, from prefix
+// on, trailing blanks and box borders cut.
+func (v *vterm) lastLine(prefix string) string {
+	lines := strings.Split(v.Screen(), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if j := strings.Index(lines[i], prefix); j >= 0 {
+			return strings.TrimRight(lines[i][j:], " │")
+		}
+	}
+	return ""
 }
