@@ -149,7 +149,9 @@ func needCodex(t *testing.T) (tools, codexTools) {
 // read.
 type world struct {
 	home, project, socket string
-	env                   []string
+	// runtime is XDG_RUNTIME_DIR.
+	runtime string
+	env     []string
 }
 
 func newWorld(t *testing.T, tl tools, extraPath ...string) *world {
@@ -170,7 +172,7 @@ func newWorld(t *testing.T, tl tools, extraPath ...string) *world {
 		}
 	}
 	path := strings.Join(append(append(extraPath, tl.bin), os.Getenv("PATH")), string(os.PathListSeparator))
-	w := &world{home: home, project: project, socket: filepath.Join(sockDir, "s.sock")}
+	w := &world{home: home, project: project, socket: filepath.Join(sockDir, "s.sock"), runtime: runtime}
 	w.env = []string{
 		"HOME=" + home, "PATH=" + path, "TERM=xterm-256color", "LANG=C.UTF-8",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),

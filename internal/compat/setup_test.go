@@ -10,14 +10,18 @@ import (
 )
 
 // setup runs `asktui setup CLIENT ARGS…` in w, skipping the test when
-// this asktui has no setup command.
+// this asktui has no setup command. The configuration names the default
+// socket, as a user's would: w's inbox serves there from now on, and a
+// client that drops XDG_RUNTIME_DIR from its MCP servers' environment
+// (Codex) must still find it.
 func setup(t *testing.T, w *world, client string, args ...string) {
 	t.Helper()
 	// Without the command, asktui setup --help prints the root's help.
 	if help, _ := exec.Command(asktuiBin, "setup", "--help").CombinedOutput(); !strings.Contains(string(help), "asktui setup claude") {
 		t.Skip("this asktui has no setup command yet (asktui setup claude|codex|gemini, issue 18): the check waits for it")
 	}
-	cmd := exec.Command(asktuiBin, append([]string{"setup", client, "--socket", w.socket}, args...)...)
+	w.socket = filepath.Join(w.runtime, "asktui", "asktui.sock")
+	cmd := exec.Command(asktuiBin, append([]string{"setup", client}, args...)...)
 	cmd.Dir, cmd.Env = w.project, w.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -85,4 +89,28 @@ func answerAsk(t *testing.T, inbox *vterm, mark int) {
 		inbox.WaitSeen(mark)
 	}
 	inbox.Type(pick(t, inbox, "Postgres"))
+}
+
+// TestSetupCodex is `asktui setup codex` (asktui mcp in config.toml, the
+// hook in hooks.json) on Codex's own files, then a real call in
+// interactive Codex: it calls asktui's tool, which finds the inbox on the
+// default socket although Codex drops XDG_RUNTIME_DIR, and the question
+// is answered there. Codex is optional: see needCodex.
+func TestSetupCodex(t *testing.T) {
+	tl, cx := needCodex(t)
+	mock := mockmodel.NewOpenAI(t, script)
+	w := newWorld(t, tl, cx.bin)
+	codexHome(t, w, mock)
+	setup(t, w, "codex")
+	inbox := w.serve(t)
+
+	term := newVTerm(t, 120, 40)
+	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"), "--dangerously-bypass-hook-trust")
+	term.WaitScreen("›")
+	mark, mmark := inbox.Mark(), mock.Mark()
+	term.typeInto("› ", promptAsk)
+	term.Type("\r")
+	answerAsk(t, inbox, mark)
+	mock.WaitFor(mmark, "ask_user_question's answer", answered)
+	term.WaitScreen(resulted)
 }
