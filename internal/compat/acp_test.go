@@ -104,7 +104,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEn
 	turnEnd(mark, resulted)
 
 	t.Log("a turn cancelled while the model streams: the model's request ends")
-	mark, mmark = prompt(promptHang)
+	_, mmark = prompt(promptHang)
 	term.WaitScreen("compat-hanging")
 	term.Type("\x1b")
 	mock.WaitFor(mmark, "the held request dropped", func(t mockmodel.Turn) bool { return t.Left })

@@ -10,4 +10,10 @@
 // instead under ASKTUI_CI when node is present; they skip under -race
 // (asktui runs as a process of its own, built once). The package holds no
 // code but its tests.
+//
+// For reading what a new version does: ASKTUI_COMPAT_DUMP=DIR keeps every
+// request the mocks saw, their replies, asktui run's log and the ACP
+// messages each way; ASKTUI_COMPAT_QUIT=1 sends a failed test's asktui
+// SIGQUIT, for its goroutines; ASKTUI_COMPAT_ASKTUI=PATH tests another
+// asktui build.
 package compat

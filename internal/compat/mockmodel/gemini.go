@@ -66,9 +66,7 @@ func (gemini) read(w http.ResponseWriter, r *http.Request, body []byte) (Turn, b
 		}
 	}
 	turn.Main = len(turn.Tools) > 0
-	if req.GenerationConfig.ResponseMIMEType == "application/json" {
-		turn.model = "json"
-	}
+	turn.wantJSON = req.GenerationConfig.ResponseMIMEType == "application/json"
 	// The human's last message: a user content with text and no
 	// function response.
 	start := 0
@@ -105,7 +103,7 @@ func (gemini) read(w http.ResponseWriter, r *http.Request, body []byte) (Turn, b
 }
 
 func (gemini) write(w http.ResponseWriter, r *http.Request, turn Turn, reply Reply, stream bool, quit <-chan struct{}) {
-	if turn.model == "json" && !turn.Main {
+	if turn.wantJSON && !turn.Main {
 		reply = Text("{}")
 	}
 	usage := map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}

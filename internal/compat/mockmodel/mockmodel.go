@@ -50,7 +50,8 @@ type Turn struct {
 	// went away (see [Reply.Hang]).
 	Left bool
 
-	model string // the model asked for, echoed in the reply
+	model    string // the model asked for, echoed in the reply
+	wantJSON bool   // the request asks for a JSON reply (Gemini)
 }
 
 // Result is a tool's result as the agent sent it back to the model.
@@ -205,7 +206,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		reply = s.script(turn)
 	}
 	s.record(turn)
-	s.dump(n, r, nil, fmt.Sprintf("%+v", reply))
+	if j, err := json.MarshalIndent(reply, "", " "); err == nil {
+		s.dump(n, r, nil, string(j))
+	}
 	s.d.write(w, r, turn, reply, stream, s.quit)
 	if reply.Hang {
 		left := turn
@@ -287,9 +290,9 @@ func (s *Server) Summary() string {
 func sse(w http.ResponseWriter, event string, data any) {
 	j, _ := json.Marshal(data)
 	if event != "" {
-		fmt.Fprintf(w, "event: %s\n", event)
+		_, _ = fmt.Fprintf(w, "event: %s\n", event)
 	}
-	fmt.Fprintf(w, "data: %s\n\n", j)
+	_, _ = fmt.Fprintf(w, "data: %s\n\n", j)
 	_ = http.NewResponseController(w).Flush()
 }
 
