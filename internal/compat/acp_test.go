@@ -18,10 +18,9 @@ import (
 // while the model streams (the model's request is dropped). Then ctrl+c
 // quits with 0.
 //
-// denyEndsTurn is for an agent whose only way to deny stops the turn
-// instead of telling the model (codex-acp's "No, and tell Codex what to
-// do differently"): the turn ends cancelled, and the command did not run.
-func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEndsTurn bool, agent ...string) {
+// With a.ownQuestion, the agent's own question tool too (a form
+// elicitation), answered with "Other" text.
+func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpAgent, agent ...string) {
 	t.Helper()
 	term := newVTerm(t, 120, 40)
 	log := filepath.Join(w.home, "run.log")
@@ -78,7 +77,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEn
 	mark, mmark = prompt(promptShell)
 	waitQuestion(term, mark, "compat-%s")
 	term.Type(pick(t, term, deny...))
-	if denyEndsTurn {
+	if a.denyEndsTurn {
 		turnEnd(mark, "turn cancelled")
 	} else {
 		mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
@@ -103,6 +102,22 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEn
 	mock.WaitFor(mmark, "ask_user_question's answer", answered)
 	turnEnd(mark, resulted)
 
+	if a.ownQuestion {
+		t.Log("the agent's own question (an elicitation), answered with Other text")
+		mark, mmark = prompt(promptQuestion)
+		term.WaitUntil("the agent's question", func() bool { return optionKey(term.Screen(), "Postgres") != "" })
+		term.WaitSeen(mark)
+		term.Type(pick(t, term, "Other"))
+		term.Type(otherText)
+		term.WaitScreen(otherText)
+		term.Type("\r")
+		mock.WaitFor(mmark, "the question's Other text", func(t mockmodel.Turn) bool {
+			r, ok := lastResult(t)
+			return ok && strings.Contains(r.Content, otherText)
+		})
+		turnEnd(mark, resulted)
+	}
+
 	t.Log("a turn cancelled while the model streams: the model's request ends")
 	_, mmark = prompt(promptHang)
 	term.WaitScreen("compat-hanging")
@@ -115,6 +130,21 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, denyEn
 		t.Fatalf("asktui run exited %d; stderr %s", code, p.Stderr.String())
 	}
 }
+
+// acpAgent says how an agent differs from the rest.
+type acpAgent struct {
+	// denyEndsTurn is for an agent whose only way to deny stops the turn
+	// instead of telling the model (codex-acp's "No, and tell Codex what
+	// to do differently"): the turn ends cancelled, and the command did
+	// not run.
+	denyEndsTurn bool
+	// ownQuestion is for an agent whose question tool the model may call
+	// (claude-agent-acp's AskUserQuestion, sent as a form elicitation).
+	ownQuestion bool
+}
+
+// otherText is what the human types in a question's "Other" row.
+const otherText = "compat-custom-answer"
 
 // The labels of the options that allow a tool call once, and that deny
 // it, in the CLIs' permission requests and asktui's hook questions.
@@ -136,7 +166,7 @@ func TestClaudeACP(t *testing.T) {
 		// claude-agent-acp passes --dangerously-skip-permissions, which
 		// Claude Code refuses as root without it.
 		"IS_SANDBOX=1")
-	acpRun(t, w, mock, env, false, filepath.Join(tl.bin, "claude-agent-acp"))
+	acpRun(t, w, mock, env, acpAgent{ownQuestion: true}, filepath.Join(tl.bin, "claude-agent-acp"))
 }
 
 // TestGeminiACP is asktui run with gemini --acp against the mock Gemini
@@ -147,7 +177,7 @@ func TestGeminiACP(t *testing.T) {
 	w := newWorld(t, tl)
 	geminiSettings(t, w)
 	env := w.with("GOOGLE_GEMINI_BASE_URL="+mock.URL, "GEMINI_API_KEY=compat-mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true")
-	acpRun(t, w, mock, env, false, filepath.Join(tl.bin, "gemini"), "--acp")
+	acpRun(t, w, mock, env, acpAgent{}, filepath.Join(tl.bin, "gemini"), "--acp")
 }
 
 // anthropicKey is the API key Claude Code sends the mock.
@@ -179,7 +209,7 @@ func TestCodexACP(t *testing.T) {
 	codexHome(t, w, mock)
 	// codex-acp starts in its "Auto review" mode, where a model reviews
 	// the approvals instead of the human; "Workspace access" asks.
-	acpRun(t, w, mock, w.with("COMPAT_MOCK_KEY=compat-mock-key", "INITIAL_AGENT_MODE=workspace-write"), true, filepath.Join(cx.bin, "codex-acp"))
+	acpRun(t, w, mock, w.with("COMPAT_MOCK_KEY=compat-mock-key", "INITIAL_AGENT_MODE=workspace-write"), acpAgent{denyEndsTurn: true}, filepath.Join(cx.bin, "codex-acp"))
 }
 
 // codexHome writes Codex's config.toml: the mock as its model provider,
