@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/asktui/asktui/internal/compat/mockmodel"
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // acpRun drives asktui run with an adapter through every round trip a
@@ -22,29 +23,44 @@ import (
 // elicitation), answered with "Other" text.
 func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpAgent, agent ...string) {
 	t.Helper()
-	term := newVTerm(t, 120, 40)
 	log := filepath.Join(w.home, "run.log")
 	if d := os.Getenv("ASKTUI_COMPAT_DUMP"); d != "" {
 		// The log, and the ACP messages each way, kept for reading.
 		log = filepath.Join(d, t.Name()+"-run.log")
 		agent = append([]string{"sh", "-c", `tee -a "$0.in" | "$@" | tee -a "$0.out"`, filepath.Join(d, t.Name()+"-acp")}, agent...)
 	}
-	p := w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
-		"--socket", w.socket, "--log", log, "--"}, agent...)...)
 	t.Cleanup(func() {
 		if t.Failed() {
 			out, _ := exec.Command("tail", "-c", "6000", log).Output()
 			t.Logf("asktui run's log (its end):\n%s", out)
 		}
 	})
-	// The session is open once its id shows.
-	term.WaitUntil("the session's id", func() bool {
-		if s := term.Screen(); strings.Contains(s, "No agent is running") && !strings.Contains(s, "starting") {
+	// The session is open once its id shows. An agent that fails to
+	// start (asktui gives session/new a minute, which Claude Code on a
+	// machine loaded enough can take) gets a second chance in a new run.
+	var term *vterm
+	var p *ptytest.Process
+	for try := 1; ; try++ {
+		term = newVTerm(t, 120, 40)
+		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
+			"--socket", w.socket, "--log", log, "--"}, agent...)...)
+		started := false
+		term.WaitUntil("the session's id, or the agent's failure", func() bool {
+			s := term.Text(0)
+			started = strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
+			scr := term.Screen()
+			return started || strings.Contains(scr, "No agent is running") && !strings.Contains(scr, "starting")
+		})
+		if started {
+			break
+		}
+		if try == 2 {
 			t.Fatalf("the agent did not start; the screen:\n%s", term.Screen())
 		}
-		s := term.Text(0)
-		return strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
-	})
+		t.Logf("the agent did not start; trying once more. The screen:\n%s", term.Screen())
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited()
+	}
 
 	prompt := func(text string) (mark, mmark int) {
 		t.Helper()
