@@ -48,8 +48,9 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 		term.WaitUntil("the session's id, or the agent's failure", func() bool {
 			s := term.Text(0)
 			started = strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
+			// Failed: the start was shown, and is gone with no agent left.
 			scr := term.Screen()
-			return started || strings.Contains(scr, "No agent is running") && !strings.Contains(scr, "starting")
+			return started || strings.Contains(s, "starting") && strings.Contains(scr, "No agent is running") && !strings.Contains(scr, "starting")
 		})
 		if started {
 			break
