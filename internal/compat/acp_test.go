@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asktui/asktui/internal/compat/mockmodel"
 	"github.com/asktui/asktui/internal/ptytest"
@@ -45,12 +46,19 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
 			"--socket", w.socket, "--log", log, "--"}, agent...)...)
 		started := false
+		var idle time.Time // since when the screen has shown no agent, and no start
 		term.WaitUntil("the session's id, or the agent's failure", func() bool {
 			s := term.Text(0)
 			started = strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
-			// Failed: the start was shown, and is gone with no agent left.
+			// Failed: the screen says no agent runs and none starts, for
+			// long enough not to be the first frame or one half drawn.
 			scr := term.Screen()
-			return started || strings.Contains(s, "starting") && strings.Contains(scr, "No agent is running") && !strings.Contains(scr, "starting")
+			if !strings.Contains(scr, "No agent is running") || strings.Contains(scr, "starting") {
+				idle = time.Time{}
+			} else if idle.IsZero() {
+				idle = time.Now()
+			}
+			return started || !idle.IsZero() && time.Since(idle) > 5*time.Second
 		})
 		if started {
 			break
