@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -173,6 +174,9 @@ func newWorld(t *testing.T, tl tools, extraPath ...string) *world {
 	}
 	path := strings.Join(append(append(extraPath, tl.bin), os.Getenv("PATH")), string(os.PathListSeparator))
 	w := &world{home: home, project: project, socket: filepath.Join(sockDir, "s.sock"), runtime: runtime}
+	// Runs once the processes the test started have been ended, before
+	// its home is removed.
+	t.Cleanup(func() { w.endStragglers(t) })
 	w.env = []string{
 		"HOME=" + home, "PATH=" + path, "TERM=xterm-256color", "LANG=C.UTF-8",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
@@ -482,5 +486,30 @@ func (w *world) noShellFile(t *testing.T) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(w.project, shellFile)); err == nil {
 		t.Fatalf("the shell command was denied, but %s is there", shellFile)
+	}
+}
+
+// endStragglers ends the processes still running from w's home once the
+// test is over: interactive Codex 0.166 starts an app server of its own
+// (codex app-server --managed-daemon, copied under CODEX_HOME) in a
+// session of its own, which outlives it.
+func (w *world) endStragglers(t *testing.T) {
+	t.Helper()
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return // not Linux
+	}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), w.home+string(filepath.Separator)) {
+			continue
+		}
+		if err := syscall.Kill(pid, syscall.SIGKILL); err == nil {
+			t.Logf("ended process %d, left running from the test's home: %s", pid, strings.ReplaceAll(string(cmdline), "\x00", " "))
+		}
 	}
 }
