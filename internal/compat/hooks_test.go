@@ -1,0 +1,196 @@
+package compat
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asktui/asktui/internal/compat/mockmodel"
+)
+
+// hookConfig returns the hooks block `asktui hook CLIENT --print-config`
+// prints for w's socket, decoded.
+func hookConfig(t *testing.T, w *world, client string) map[string]any {
+	t.Helper()
+	cmd := exec.Command(asktuiBin, "hook", client, "--print-config", "--socket", w.socket)
+	cmd.Env = w.env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("asktui hook %s --print-config: %v", client, err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(out, &cfg); err != nil {
+		t.Fatalf("asktui hook %s --print-config printed no JSON: %v\n%s", client, err, out)
+	}
+	return cfg
+}
+
+// claudeHome writes what interactive Claude Code needs to start straight
+// into its prompt in w's project: onboarding done, the mock's API key
+// approved, the project trusted; and settings with the default
+// permission mode (it starts in auto mode otherwise) plus extra.
+func claudeHome(t *testing.T, w *world, extra map[string]any) {
+	t.Helper()
+	w.writeJSON(t, ".claude.json", map[string]any{
+		"hasCompletedOnboarding": true,
+		// Else it offers to make auto mode the default first.
+		"hasSeenAutoDefaultNudge": true,
+		"customApiKeyResponses":   map[string]any{"approved": []string{anthropicKey[len(anthropicKey)-20:]}, "rejected": []string{}},
+		"projects":                map[string]any{w.project: map[string]any{"hasTrustDialogAccepted": true, "allowedTools": []string{}}},
+	})
+	settings := map[string]any{"permissions": map[string]any{"defaultMode": "default"}}
+	for k, v := range extra {
+		settings[k] = v
+	}
+	w.writeJSON(t, ".claude/settings.json", settings)
+}
+
+// claudeEnv is Claude Code's environment against mock.
+func claudeEnv(w *world, mock *mockmodel.Server) []string {
+	return w.with("ANTHROPIC_BASE_URL="+mock.URL, "ANTHROPIC_API_KEY="+anthropicKey, "IS_SANDBOX=1")
+}
+
+// TestClaudeHooks is interactive Claude Code with asktui's hooks
+// (`asktui hook claude --print-config`), answered in asktui serve's
+// inbox: a Bash permission allowed (the model sees the output), its own
+// AskUserQuestion answered (the model sees the answer), a Bash permission
+// denied (the model sees the refusal).
+func TestClaudeHooks(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewAnthropic(t, script)
+	w := newWorld(t, tl)
+	claudeHome(t, w, hookConfig(t, w, "claude"))
+	inbox := w.serve(t)
+
+	term := newVTerm(t, 120, 40)
+	w.start(t, term, claudeEnv(w, mock), tl.claude)
+	claudeRoundTrips(t, w, mock, inbox, term)
+}
+
+// claudeRoundTrips drives interactive Claude Code on term, whose hooks
+// ask in inbox: a Bash permission allowed, AskUserQuestion answered, a
+// Bash permission denied.
+func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, term *vterm) {
+	t.Helper()
+	prompt := func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.typeInto("❯ ", text)
+		term.Type("\r")
+		return mmark
+	}
+
+	term.WaitScreen("for shortcuts")
+
+	t.Log("a Bash permission, allowed in the inbox")
+	mark := inbox.Mark()
+	mmark := prompt(promptShell)
+	waitQuestion(inbox, mark, "compat-%s")
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	term.WaitScreen(resulted)
+	w.removeShellFile(t)
+
+	t.Log("AskUserQuestion, answered in the inbox")
+	mark = inbox.Mark()
+	mmark = prompt(promptQuestion)
+	inbox.WaitUntil("Claude Code's question", func() bool { return optionKey(inbox.Screen(), "Postgres") != "" })
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, "Postgres"))
+	mock.WaitFor(mmark, "AskUserQuestion's answer", answered)
+
+	t.Log("a Bash permission, denied in the inbox")
+	mark = inbox.Mark()
+	mmark = prompt(promptShell)
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), deny...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+}
+
+// TestGeminiHooks is gemini -p in yolo mode with asktui's BeforeTool hook
+// (`asktui hook gemini --print-config`), answered in asktui serve's
+// inbox: a shell command denied (the model sees the reason), then one
+// allowed (yolo runs it; the model sees the output).
+func TestGeminiHooks(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewGemini(t, script)
+	w := newWorld(t, tl)
+	geminiSettings(t, w, hookConfig(t, w, "gemini"))
+	inbox := w.serve(t)
+
+	mark, mmark := inbox.Mark(), mock.Mark()
+	p := w.start(t, nil, w.with("GOOGLE_GEMINI_BASE_URL="+mock.URL, "GEMINI_API_KEY=compat-mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true"),
+		filepath.Join(tl.bin, "gemini"), "--approval-mode", "yolo", "-p", promptShell2)
+
+	t.Log("the first command, denied in the inbox")
+	waitQuestion(inbox, mark, "compat-%s")
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+
+	t.Log("the second, allowed in the inbox")
+	mark = inbox.Mark()
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), allow...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	w.removeShellFile(t)
+
+	if code := p.Wait(func() string { return "" }); code != 0 || !strings.Contains(p.Stdout.String(), resulted) {
+		t.Fatalf("gemini -p exited %d; stdout %q; stderr %s", code, p.Stdout.String(), p.Stderr.String())
+	}
+}
+
+// TestCodexHooks is interactive Codex with asktui's PermissionRequest
+// hook (`asktui hook codex --print-config`, in hooks.json), answered in
+// asktui serve's inbox: a command that leaves the sandbox allowed (the
+// model sees its output), then one denied (the model sees the refusal).
+// Codex runs a new hook only once trusted in its /hooks view; the test
+// passes --dangerously-bypass-hook-trust instead.
+func TestCodexHooks(t *testing.T) {
+	tl, cx := needCodex(t)
+	mock := mockmodel.NewOpenAI(t, script)
+	w := newWorld(t, tl, cx.bin)
+	codexHome(t, w, mock)
+	w.writeJSON(t, ".codex/hooks.json", hookConfig(t, w, "codex"))
+	inbox := w.serve(t)
+
+	term := newVTerm(t, 120, 40)
+	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"), "--dangerously-bypass-hook-trust")
+	term.WaitScreen("›")
+	prompt := func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.typeInto("› ", text)
+		term.Type("\r")
+		return mmark
+	}
+
+	t.Log("a command, allowed in the inbox")
+	mark := inbox.Mark()
+	mmark := prompt(promptShell)
+	waitQuestion(inbox, mark, "compat-%s")
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	term.WaitScreen(resulted)
+	w.removeShellFile(t)
+
+	t.Log("a command, denied in the inbox")
+	mark = inbox.Mark()
+	mmark = prompt(promptShell)
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), deny...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+}
