@@ -34,8 +34,9 @@ const (
 	// initialize exchange (npx may download the adapter first).
 	DefaultStartTimeout = 2 * time.Minute
 	// DefaultSessionTimeout bounds session/new, session/load and
-	// session/list.
-	DefaultSessionTimeout = time.Minute
+	// session/list (claude-agent-acp took over a minute on a loaded
+	// machine).
+	DefaultSessionTimeout = 2 * time.Minute
 	// DefaultCancelGrace is how long Cancel waits for the agent to end
 	// its turn before giving up on it.
 	DefaultCancelGrace = 10 * time.Second
@@ -100,7 +101,10 @@ type agentDef struct {
 	command     string
 	args        []string
 	env         map[string]string
-	hint        string // how to install it
+	// defaults are environment variables set only where neither the
+	// process's environment nor agents.json sets them.
+	defaults map[string]string
+	hint     string // how to install it
 	// mcpNote, when set, says why the agent may leave asktui's MCP
 	// server out, and the fix; "" when it will load it.
 	mcpNote func(*Launcher, agentDef) string
@@ -116,7 +120,10 @@ func builtins() []agentDef {
 			hint: "install Node.js (for npx) and sign in with claude once; npx fetches the adapter"},
 		{name: "codex", description: "Codex through its ACP adapter (npx @agentclientprotocol/codex-acp)",
 			command: "npx", args: []string{"@agentclientprotocol/codex-acp"},
-			hint: "install Node.js (for npx) and sign in with codex once; npx fetches the adapter"},
+			// codex-acp 2.6 starts in "Auto review", where a second model
+			// request decides its approvals and none reaches the human.
+			defaults: map[string]string{"INITIAL_AGENT_MODE": "workspace-write"},
+			hint:     "install Node.js (for npx) and sign in with codex once; npx fetches the adapter"},
 		{name: "opencode", description: "opencode (opencode acp)", command: "opencode", args: []string{"acp"},
 			hint: "install opencode: npm install -g opencode-ai"},
 		{name: "goose", description: "Goose (goose acp)", command: "goose", args: []string{"acp"},
@@ -428,7 +435,7 @@ func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sin
 		return nil, interaction.WrapError(interaction.CodeAgentNotFound, err,
 			"cannot start %s: %v; %s", name, err, d.hint)
 	}
-	p, err := startProcess(path, d.args, l.opts.Cwd, l.environ(d.env), l.opts.Logger.With("agent", name))
+	p, err := startProcess(path, d.args, l.opts.Cwd, l.environ(d.envWithDefaults(l.passedEnv(d))), l.opts.Logger.With("agent", name))
 	if err != nil {
 		return nil, interaction.WrapError(interaction.CodeAgentExited, err, "cannot start %s: %v", name, err)
 	}
@@ -467,6 +474,36 @@ func (l *Launcher) agentEnv(d agentDef) func(string) string {
 		}
 		return ""
 	}
+}
+
+// passedEnv looks a variable up in what the agent inherits: agentEnv, or
+// this process's environment when no other is given.
+func (l *Launcher) passedEnv(d agentDef) func(string) string {
+	look := l.agentEnv(d)
+	return func(k string) string {
+		if v := look(k); v != "" || l.opts.Environ != nil {
+			return v
+		}
+		return os.Getenv(k)
+	}
+}
+
+// envWithDefaults is d's env with its defaults for the variables that
+// neither it nor getenv (the environment asktui passes on) sets.
+func (d agentDef) envWithDefaults(getenv func(string) string) map[string]string {
+	if len(d.defaults) == 0 {
+		return d.env
+	}
+	env := maps.Clone(d.env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	for k, v := range d.defaults {
+		if _, set := env[k]; !set && getenv(k) == "" {
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // environ is the agent's environment: Options.Environ (or this

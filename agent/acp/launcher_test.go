@@ -274,3 +274,27 @@ func TestNoDescriptorLeft(t *testing.T) {
 		t.Fatalf("%d descriptors open before three conversations, %d after", before, after)
 	}
 }
+
+// codex-acp's approvals reach the human: its built-in definition starts it
+// in workspace-write unless the user chose a mode.
+func TestCodexStartsWhereApprovalsReachTheHuman(t *testing.T) {
+	var codex agentDef
+	for _, d := range builtins() {
+		if d.name == "codex" {
+			codex = d
+		}
+	}
+	none := func(string) string { return "" }
+	if got := codex.envWithDefaults(none)["INITIAL_AGENT_MODE"]; got != "workspace-write" {
+		t.Fatalf("INITIAL_AGENT_MODE = %q", got)
+	}
+	chosen := func(k string) string {
+		if k == "INITIAL_AGENT_MODE" {
+			return "read-only"
+		}
+		return ""
+	}
+	if _, set := codex.envWithDefaults(chosen)["INITIAL_AGENT_MODE"]; set {
+		t.Fatal("the user's own mode was overridden")
+	}
+}
