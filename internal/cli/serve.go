@@ -57,8 +57,11 @@ type serveOptions struct {
 // Clients whose configuration --print-config knows.
 var configClients = []string{"claude", "codex", "gemini", "json"}
 
-func newServeCmd(e env) *cobra.Command {
-	o := &serveOptions{}
+func newServeCmd(e env) *cobra.Command { return serveCommand(e, new(serveOptions), runServe) }
+
+// serveCommand builds the serve command around o, which its flags fill
+// in, and run, which it calls with them.
+func serveCommand(e env, o *serveOptions, run func(context.Context, serveOptions, env) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Answer every agent's questions in one inbox: an MCP server and the session view",
@@ -90,7 +93,7 @@ asktui setup writes a client's configuration for it.`,
 			if len(args) == 1 {
 				o.ssh.addr = args[0]
 			}
-			return runServe(cmd.Context(), *o, e)
+			return run(cmd.Context(), *o, e)
 		},
 	}
 	f := cmd.Flags()
