@@ -14,14 +14,14 @@ import (
 // generated on the CI machine.
 const defaultSocketHelp = "$XDG_RUNTIME_DIR/asktui/asktui.sock (without XDG_RUNTIME_DIR, in /run/user/UID when that is yours), else asktui-UID/asktui.sock in $TMPDIR"
 
-// newManCmd is the hidden `man` command: the man page, generated from the
+// newManCmd is the `man` command: the man page, generated from the
 // command tree as fang's own is, but with each paragraph of the help one
 // paragraph of the page (fang's starts a paragraph at every wrapped line).
+// The README and docs/install.md name it, so --help lists it too.
 func newManCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:                   "man",
 		Short:                 "Print the man page",
-		Hidden:                true,
 		DisableFlagsInUseLine: true,
 		Args:                  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
