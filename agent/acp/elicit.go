@@ -187,10 +187,10 @@ func attachCompanions(all []*field) map[*field]bool {
 		byKey[fd.key] = fd
 	}
 	attached := map[*field]bool{}
-	attach := func(target, comp *field, kind companionKind) bool {
+	attach := func(target, comp *field, kind companionKind) {
 		if target == nil || target == comp || attached[target] || target.companion != nil ||
 			(target.kind != fieldEnum && target.kind != fieldMulti) {
-			return false
+			return
 		}
 		target.companion, target.compKind = comp, kind
 		attached[comp] = true
@@ -201,7 +201,6 @@ func attachCompanions(all []*field) map[*field]bool {
 				}
 			}
 		}
-		return true
 	}
 	// before is the nearest choice field before comp without a companion.
 	before := func(i int) *field {
@@ -500,6 +499,8 @@ func (f *form) request(ask []*field, problems map[*field]string) interaction.Req
 		case fieldBool:
 			q.Options = []interaction.Option{{Label: "Yes"}, {Label: "No"}}
 			q.NoOther = true
+		default:
+			// Text and numbers are typed: a free-text question.
 		}
 		req.Questions = append(req.Questions, q)
 	}
@@ -620,6 +621,8 @@ func (fd *field) hint() string {
 		if fd.minItems > 0 || fd.maxItems >= 0 {
 			parts = append(parts, fmt.Sprintf("Choose %s.", lengthWords(fd.minItems, fd.maxItems)))
 		}
+	default:
+		// A single choice or yes/no: its options say what it takes.
 	}
 	if fd.hasDef {
 		parts = append(parts, "Skip for the default, "+clip(defaultText(fd.def), 200)+".")

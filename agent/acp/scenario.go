@@ -183,6 +183,8 @@ func (s *scenarioSession) Report(act interaction.Activity) {
 		}
 		s.update(sdk.UpdateToolCall(sdk.ToolCallId(act.CallID), sdk.WithUpdateStatus(status),
 			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(act.Text))})))
+	default:
+		// Connecting, disconnecting and going idle have no session update.
 	}
 }
 

@@ -732,7 +732,7 @@ func (d *decoder) scenario(doc *obj[fileDoc]) (*Scenario, bool, error) {
 	}
 	seen := make(map[string]int, len(f.Agents.items))
 	for i, a := range f.Agents.items {
-		s, err := d.script(i, &a)
+		s, err := d.script(&a)
 		if err != nil {
 			return nil, false, err
 		}
@@ -746,7 +746,7 @@ func (d *decoder) scenario(doc *obj[fileDoc]) (*Scenario, bool, error) {
 	return sc, named, nil
 }
 
-func (d *decoder) script(i int, a *obj[agentDoc]) (Script, error) {
+func (d *decoder) script(a *obj[agentDoc]) (Script, error) {
 	var s Script
 	var err error
 	if a.v.ID == nil {

@@ -147,6 +147,8 @@ func (s endSink) ConversationEvent(e conversation.Event) {
 		if agentFailure(e.Err) {
 			s.errs.note(e.Err)
 		}
+	default:
+		// Only an end carries a failure.
 	}
 	s.Sink.ConversationEvent(e)
 }
@@ -157,8 +159,9 @@ func agentFailure(err error) bool {
 	switch interaction.CodeOf(err) {
 	case interaction.CodeAgentAuth, interaction.CodeAgentExited, interaction.CodeAgentProtocol:
 		return true
+	default:
+		return false
 	}
-	return false
 }
 
 // Pace passes the screen's pace on (conversation.Pacer).
@@ -182,7 +185,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		configPath = filepath.Join(dir, acp.ConfigFile)
 	}
 	svc := interaction.NewService()
-	ver, _ := e.build.info()
+	ver := e.build.version()
 	if o.list {
 		l, err := acp.NewLauncher(acp.Options{Asker: svc, Cwd: cwd, ConfigPath: configPath, Getenv: e.getenv})
 		if err != nil {

@@ -224,7 +224,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	defer unregister()
 
-	ver, _ := e.build.info()
+	ver := e.build.version()
 	srv, err := mcp.NewServer(svc, mcp.Options{
 		Token: token, ProgressInterval: progressEach, Version: ver,
 		Hosts: plan.hosts, SessionTimeout: o.sessionTimeout,

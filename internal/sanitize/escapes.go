@@ -71,6 +71,8 @@ func StripEscapes(s string) string {
 			n := min(utf8Len(c), len(s)-i)
 			b.WriteString(s[i : i+n])
 			i += n - 1
+		case drop:
+			// part of an escape sequence, or a stray byte: left out
 		}
 		st = next
 	}
