@@ -72,8 +72,8 @@ type (
 		// chosen says the human started it (the agent picker): it is
 		// shown. One started with the program is shown only when none is.
 		chosen bool
-		conv  conversation.Conversation
-		err   error
+		conv   conversation.Conversation
+		err    error
 	}
 
 	// turnDoneMsg says a prompt's turn ended.
