@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Code classifies an [Error]. Codes are stable strings that callers, and
@@ -65,6 +66,47 @@ const (
 	// CodeInternal marks an unexpected failure that carries no other code.
 	CodeInternal Code = "INTERNAL"
 )
+
+// CodeDoc is what an error code means to a person reading the
+// documentation. README.md's table of error codes is generated from
+// [Codes], and a test fails when the two differ.
+type CodeDoc struct {
+	// Code is the error code.
+	Code Code
+	// Meaning says when the code is given, in Markdown: a phrase that
+	// starts in lower case.
+	Meaning string
+}
+
+// codeDocs is every code with its meaning, in the order the
+// documentation lists them: the ways an ask ends, bad requests, the
+// library's own, asktui run's, and the rest.
+var codeDocs = []CodeDoc{
+	{CodeDeclined, "the human declined to answer"},
+	{CodeTimeout, "asktui's own `--timeout` elapsed"},
+	{CodeAborted, "the caller withdrew the request (its context ended; for the CLI, a signal)"},
+	{CodeSettledElsewhere, "the caller withdrew the request because you answered it elsewhere first (`asktui hook claude`: in Claude Code's own permission dialog); the history records the outcome `elsewhere`"},
+	{CodeProviderClosed, "the UI went away (ctrl+c, closed) while the request waited"},
+	{CodeInvalidRequest, "the request is malformed or breaks a limit; the message says where (for `asktui setup`: a client's configuration file it cannot parse, with the line)"},
+	{CodeEmptyQuestions, "the request has no questions"},
+	{CodeNoTTY, "there is no terminal to ask on"},
+	{CodeNoProvider, "(library) no UI is registered with the service"},
+	{CodeDuplicateProvider, "(library) a second UI tried to register"},
+	{CodeInvalidAnswer, "(library) what `Answer.Check` reports about an answer that does not fit its request; providers use it in their tests (the service passes answers on, normalised)"},
+	{CodeAgentNotFound, "`asktui run`: the agent is unknown or its executable is not installed"},
+	{CodeAgentExited, "`asktui run`: the agent's process ended (its last words on standard error follow)"},
+	{CodeAgentProtocol, "`asktui run`: the agent wrote something other than JSON-RPC, or did not answer in time"},
+	{CodeAgentAuth, "`asktui run`: the agent needs you to sign in first"},
+	{CodeBusy, "`asktui run`: a prompt while the agent is still working on the last one"},
+	{CodeUnsupported, "`asktui run`: the agent cannot do it (resume, list sessions)"},
+	{CodeAddressInUse, "`serve` cannot listen: another program (another `asktui serve`?) holds the port or the socket"},
+	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent"},
+	{CodeInternal, "an unexpected failure"},
+}
+
+// Codes returns every error code with what it means, in the order the
+// documentation lists them. The slice is the caller's.
+func Codes() []CodeDoc { return slices.Clone(codeDocs) }
 
 // Sentinels for the common outcomes of an ask. Any [*Error] matches the
 // sentinel of its code under [errors.Is], whatever its message or cause:

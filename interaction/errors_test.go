@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,7 +183,7 @@ func TestSentinels(t *testing.T) {
 				t.Errorf("errors.Is(%s error, the %s sentinel) = %v, want %v", other, code, got, want)
 			}
 		}
-		if errors.Is(io.EOF, sentinel) {
+		if errors.Is(errors.New("no code"), sentinel) {
 			t.Errorf("a plain error matched the %s sentinel", code)
 		}
 	}
@@ -197,5 +201,58 @@ func TestSentinelAsContextCause(t *testing.T) {
 	_, err := NewService().Ask(ctx, Request{})
 	if !errors.Is(err, ErrTimeout) {
 		t.Errorf("Ask on an ended context = %v, want ErrTimeout", err)
+	}
+}
+
+// TestEveryCodeHasAMeaning: a code added to errors.go without a line in
+// Codes would be missing from the README's table; one listed twice, or
+// without a meaning, would be a broken row.
+func TestEveryCodeHasAMeaning(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []Code
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			if typ, ok := v.Type.(*ast.Ident); !ok || typ.Name != "Code" {
+				continue
+			}
+			for _, val := range v.Values {
+				lit, ok := val.(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("a Code constant's value is not a literal: %#v", val)
+				}
+				c, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				declared = append(declared, Code(c))
+			}
+		}
+	}
+	if len(declared) == 0 {
+		t.Fatal("found no Code constants in errors.go")
+	}
+	seen := map[Code]int{}
+	for _, d := range Codes() {
+		seen[d.Code]++
+		if strings.TrimSpace(d.Meaning) == "" {
+			t.Errorf("%s has no meaning", d.Code)
+		}
+	}
+	for _, c := range declared {
+		if seen[c] != 1 {
+			t.Errorf("%s is in Codes %d times, want once", c, seen[c])
+		}
+		delete(seen, c)
+	}
+	for c := range seen {
+		t.Errorf("Codes lists %s, which errors.go does not declare", c)
 	}
 }

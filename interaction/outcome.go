@@ -58,8 +58,10 @@ func Classify(ans Answer, err error) Outcome {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return OutcomeWithdrawn
 		}
+		return OutcomeFailed
+	default:
+		return OutcomeFailed
 	}
-	return OutcomeFailed
 }
 
 // allSkipped reports whether every item of ans is skipped.

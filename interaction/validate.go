@@ -86,74 +86,93 @@ func (r Request) Validate() error {
 	var labels map[string]int // reused across questions
 	for i, q := range r.Questions {
 		ref := questionRef(i, q.ID)
-		switch {
-		case strings.TrimSpace(q.ID) == "":
-			p.addf(`%s: the "id" is %s; every question needs a non-empty "id" that is unique within the request, such as "q%d"`,
-				ref, emptiness(q.ID), i+1)
-		default:
-			p.checkString(ref+`: the "id"`, q.ID, MaxIDLen)
-			if first, dup := ids[q.ID]; dup {
-				p.addf(`questions %d and %d share the id %s; ids must be unique within a request`,
-					first+1, i+1, quote(q.ID))
-			} else {
-				ids[q.ID] = i
-			}
-		}
-
-		if strings.TrimSpace(q.Question) == "" {
-			p.addf(`%s: the "question" text is %s; every question needs non-empty "question" text`,
-				ref, emptiness(q.Question))
-		} else {
-			p.checkString(ref+`: the "question" text`, q.Question, MaxQuestionLen)
-		}
-		p.checkString(ref+`: the "header"`, q.Header, MaxHeaderLen)
-		if !fine(q.Detail, MaxDetailLen) {
-			p.checkString(ref+`: the "detail"`, q.Detail, MaxDetailLen)
-		}
-
-		if len(q.Options) > MaxOptions {
-			p.addf(`%s: %d options exceed the limit of %d options per question; offer fewer choices, or ask without "options" for a free-text answer`,
-				ref, len(q.Options), MaxOptions)
-			continue
-		}
-		if len(q.Options) == 0 {
-			if q.NoOther {
-				p.addf(`%s: "noOther" is set but the question has no options; give it "options", or drop "noOther" to ask for free text`, ref)
-			}
-			continue
-		}
-		if labels == nil {
-			labels = make(map[string]int, len(q.Options))
-		} else {
-			clear(labels)
-		}
-		for j, o := range q.Options {
-			if strings.TrimSpace(o.Label) == "" {
-				kind := "an empty"
-				if o.Label != "" {
-					kind = "a whitespace-only"
-				}
-				p.addf(`%s: option %d has %s label; every option needs a non-empty "label"`, ref, j+1, kind)
-			} else {
-				if !fine(o.Label, MaxLabelLen) {
-					p.checkString(fmt.Sprintf(`%s: option %d "label"`, ref, j+1), o.Label, MaxLabelLen)
-				}
-				if first, dup := labels[o.Label]; dup {
-					p.addf(`%s: options %d and %d share the label %s; labels must be unique within a question`,
-						ref, first+1, j+1, quote(o.Label))
-				} else {
-					labels[o.Label] = j
-				}
-			}
-			if !fine(o.Description, MaxDescriptionLen) {
-				p.checkString(fmt.Sprintf(`%s: option %d "description"`, ref, j+1), o.Description, MaxDescriptionLen)
-			}
-			if !fine(o.Preview, MaxPreviewLen) {
-				p.checkString(fmt.Sprintf(`%s: option %d "preview"`, ref, j+1), o.Preview, MaxPreviewLen)
-			}
-		}
+		p.checkQuestion(ref, i, q, ids)
+		p.checkOptions(ref, q, &labels)
 	}
 	return p.err(CodeInvalidRequest)
+}
+
+// checkQuestion checks the text of question i, whose reference in
+// messages is ref: its id (not empty, and not in ids, the ids of the
+// questions before it, which it is added to), question text, header and
+// detail.
+func (p *problems) checkQuestion(ref string, i int, q Question, ids map[string]int) {
+	switch {
+	case strings.TrimSpace(q.ID) == "":
+		p.addf(`%s: the "id" is %s; every question needs a non-empty "id" that is unique within the request, such as "q%d"`,
+			ref, emptiness(q.ID), i+1)
+	default:
+		p.checkString(ref+`: the "id"`, q.ID, MaxIDLen)
+		if first, dup := ids[q.ID]; dup {
+			p.addf(`questions %d and %d share the id %s; ids must be unique within a request`,
+				first+1, i+1, quote(q.ID))
+		} else {
+			ids[q.ID] = i
+		}
+	}
+	if strings.TrimSpace(q.Question) == "" {
+		p.addf(`%s: the "question" text is %s; every question needs non-empty "question" text`,
+			ref, emptiness(q.Question))
+	} else {
+		p.checkString(ref+`: the "question" text`, q.Question, MaxQuestionLen)
+	}
+	p.checkString(ref+`: the "header"`, q.Header, MaxHeaderLen)
+	if !fine(q.Detail, MaxDetailLen) {
+		p.checkString(ref+`: the "detail"`, q.Detail, MaxDetailLen)
+	}
+}
+
+// checkOptions checks the options of question q: how many, and each
+// one. *labels is a map to reuse for the labels seen, made on first use.
+func (p *problems) checkOptions(ref string, q Question, labels *map[string]int) {
+	if len(q.Options) > MaxOptions {
+		p.addf(`%s: %d options exceed the limit of %d options per question; offer fewer choices, or ask without "options" for a free-text answer`,
+			ref, len(q.Options), MaxOptions)
+		return
+	}
+	if len(q.Options) == 0 {
+		if q.NoOther {
+			p.addf(`%s: "noOther" is set but the question has no options; give it "options", or drop "noOther" to ask for free text`, ref)
+		}
+		return
+	}
+	if *labels == nil {
+		*labels = make(map[string]int, len(q.Options))
+	} else {
+		clear(*labels)
+	}
+	for j, o := range q.Options {
+		p.checkOption(ref, j, o, *labels)
+	}
+}
+
+// checkOption checks option j of a question: its label (not empty, and
+// not in labels, the labels before it, which it is added to), description
+// and preview.
+func (p *problems) checkOption(ref string, j int, o Option, labels map[string]int) {
+	if strings.TrimSpace(o.Label) == "" {
+		kind := "an empty"
+		if o.Label != "" {
+			kind = "a whitespace-only"
+		}
+		p.addf(`%s: option %d has %s label; every option needs a non-empty "label"`, ref, j+1, kind)
+	} else {
+		if !fine(o.Label, MaxLabelLen) {
+			p.checkString(fmt.Sprintf(`%s: option %d "label"`, ref, j+1), o.Label, MaxLabelLen)
+		}
+		if first, dup := labels[o.Label]; dup {
+			p.addf(`%s: options %d and %d share the label %s; labels must be unique within a question`,
+				ref, first+1, j+1, quote(o.Label))
+		} else {
+			labels[o.Label] = j
+		}
+	}
+	if !fine(o.Description, MaxDescriptionLen) {
+		p.checkString(fmt.Sprintf(`%s: option %d "description"`, ref, j+1), o.Description, MaxDescriptionLen)
+	}
+	if !fine(o.Preview, MaxPreviewLen) {
+		p.checkString(fmt.Sprintf(`%s: option %d "preview"`, ref, j+1), o.Preview, MaxPreviewLen)
+	}
 }
 
 // textBytes adds up the lengths of every string in the request.

@@ -136,11 +136,12 @@ func Resolve(t Theme, isDark bool) Palette {
 		return ANSIPalette()
 	case ThemeMono:
 		return MonoPalette()
+	default: // ThemeAuto: the terminal's background decides
+		if isDark {
+			return DarkPalette()
+		}
+		return LightPalette()
 	}
-	if isDark {
-		return DarkPalette()
-	}
-	return LightPalette()
 }
 
 // Styles holds every style asktui draws with, grouped by component.

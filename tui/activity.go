@@ -355,6 +355,7 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 		glyph, body = "⊘", st.Activity.Withdrawn
 	case entryInfo:
 		glyph, body = "·", st.Activity.Info
+	default: // entryMessage
 	}
 	name = ansi.Truncate(name, nw, "…")
 	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(color).Render(name) + strings.Repeat(" ", max(nw-cellWidth(name), 0)) + " "

@@ -33,7 +33,6 @@ type pickRow struct {
 // agentPicker lists the running conversations, the agents that can be
 // started, and an agent's past sessions to resume.
 type agentPicker struct {
-	keys    AgentsKeyMap
 	cursor  int
 	rows    []pickRow
 	loading string // the agent whose sessions are being listed

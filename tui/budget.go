@@ -221,6 +221,7 @@ func (c *chat) spilledForm(it *convItem) string {
 				b.WriteString("\n\n```\n" + strings.TrimRight(ct.Text, "\n") + "\n```")
 			}
 		}
+	default: // itemSpilled: already in the spill
 	}
 	b.WriteString("\n\n")
 	return b.String()

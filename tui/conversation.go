@@ -229,6 +229,7 @@ func spillName(conv string, kind convItemKind, n int) string {
 		what = "thinking"
 	case itemUser:
 		what = "prompt"
+	default: // a message
 	}
 	return fileSafe(conv) + "-" + what + "-" + strconv.Itoa(n) + ".md"
 }

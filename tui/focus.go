@@ -103,6 +103,7 @@ func (m *model) modeFor(f focus) mode {
 		if m.kind == kindRun {
 			return modePrompt
 		}
+	default: // focusPanel: the request's own mode, below
 	}
 	r := m.activeRequest()
 	switch {
@@ -116,6 +117,7 @@ func (m *model) modeFor(f focus) mode {
 		return modeConfirm
 	case subNote:
 		return modeNote
+	default: // subForm
 	}
 	if r.reviewing() {
 		return modeReview
@@ -177,8 +179,8 @@ func (a action) inBar(b ...key.Binding) action {
 }
 
 // kept shows a in the help bar and keeps it there on a narrow screen.
-func (a action) kept(b ...key.Binding) action {
-	a = a.inBar(b...)
+func (a action) kept() action {
+	a = a.inBar()
 	a.keep = true
 	return a
 }
@@ -260,8 +262,9 @@ func (m *model) paneFor(f focus) pane {
 		return transcriptKeys{m, f}
 	case modeAgents:
 		return agentsKeys{m, f}
+	default: // modeIdle
+		return idleKeys{m, f}
 	}
-	return idleKeys{m, f}
 }
 
 // handleKey is the one place a key goes through: quit first, then the
@@ -363,6 +366,7 @@ func (m *model) globals(f focus, typing bool) []action {
 		if f != focusPast {
 			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
 		}
+	default: // kindOneShot: one request, no other pane
 	}
 	out = append(out, m.helpAction(typing).kept(), m.quitAction())
 	for i := range out {

@@ -207,11 +207,3 @@ func (m *model) helpView() string {
 	bs, rank := barKeys(m.paneFor(m.focus))
 	return m.help.View(bs, rank, m.contentWidth())
 }
-
-func maxLineWidth(s string) int {
-	w := 0
-	for l := range strings.SplitSeq(s, "\n") {
-		w = max(w, cellWidth(l))
-	}
-	return w
-}

@@ -83,8 +83,9 @@ func (m *model) targetVisible() bool {
 		return m.kind == kindRun || m.frame().inboxRows > 0
 	case modeActivity:
 		return m.frame().wide
+	default:
+		return false
 	}
-	return false
 }
 
 // observe ends every Update: it notices a change of target, starts the

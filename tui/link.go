@@ -196,6 +196,7 @@ func (l *link) ConversationEvent(e conversation.Event) {
 			l.usage = map[string]int{}
 		}
 		l.usage[e.Conversation] = n
+	default: // queued as it is
 	}
 	l.closeTail()
 	l.conv = append(l.conv, e)

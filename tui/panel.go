@@ -56,18 +56,18 @@ func (m *model) layout(r *request, w, h int) panel {
 func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 	p := panel{width: w, height: h}
 	rest := h
-	take := func(n int) bool {
-		if rest >= n {
-			rest -= n
+	take := func() bool { // a row, if there is one left
+		if rest >= 1 {
+			rest--
 			return true
 		}
 		return false
 	}
-	p.who = m.kind.many() && take(1)
-	p.tabs = !r.single() && take(1)
+	p.who = m.kind.many() && take()
+	p.tabs = !r.single() && take()
 	q := r.current()
 	if q == nil {
-		p.tabsGap = p.tabs && rest >= 10 && take(1)
+		p.tabsGap = p.tabs && rest >= 10 && take()
 		p.formRows = rest
 		if fit {
 			p.formRows = min(rest, len(r.questions)+5) // the review's rows
@@ -85,16 +85,16 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 	natural := q.naturalRows(p.listW)
 	formMin := min(natural, formMinRows)
 	rest -= formMin + 1
-	p.header = r.single() && q.header != "" && take(1)
-	p.hint = take(1)
+	p.header = r.single() && q.header != "" && take()
+	p.hint = take()
 	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
 	rest -= more
 	extra := min(len(p.text)-1, max(rest, 0))
 	rest -= extra
 	p.textRows = 1 + extra
 	p.moreText = p.textRows < len(p.text)
-	p.formGap = take(1)
-	p.tabsGap = p.tabs && take(1)
+	p.formGap = take()
+	p.tabsGap = p.tabs && take()
 	p.formRows = max(formMin+more+max(rest, 0), 1)
 	if fit {
 		p.formRows = min(p.formRows, natural)

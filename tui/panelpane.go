@@ -65,6 +65,7 @@ func (p panelPane) actions() []action {
 		return m.confirmActions(r)
 	case subNote:
 		return m.noteActions()
+	default: // subForm
 	}
 	if r.reviewing() {
 		return append(m.reviewActions(r), m.globals(p.f, false)...)

@@ -28,7 +28,6 @@ const maxPast = 500
 // pastPane lists the answers given in this session, newest last, and
 // copies one's JSON to the clipboard.
 type pastPane struct {
-	keys    PastKeyMap
 	answers []pastAnswer
 	cursor  int
 }

@@ -146,13 +146,13 @@ func (h *harness) screen() string {
 
 // waitUntil returns the screen once cond holds for it, looking again
 // each time the program has handled a message.
-func (h *harness) waitUntil(cond func(screen string) bool) string {
+func (h *harness) waitUntil(cond func(screen string) bool) {
 	h.t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		s := h.screen()
 		if cond(s) {
-			return s
+			return
 		}
 		select {
 		case <-h.changed:

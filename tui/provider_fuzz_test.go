@@ -199,7 +199,6 @@ func (v *fuzzView) barrier(t testing.TB) {
 // options that are all drawable.
 type reqGen struct {
 	data []byte
-	n    int // questions or options made so far, for default names
 }
 
 func (g *reqGen) byte() byte {

@@ -240,6 +240,7 @@ func (m *model) runBody(w, h int) string {
 		return m.picker.View(w, h, st)
 	case modePast:
 		return m.past.View(w, h, st, m.log.color)
+	default: // the transcript, below
 	}
 	c := m.conv()
 	var top []string

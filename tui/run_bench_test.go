@@ -16,6 +16,7 @@ import (
 var streamText = strings.Repeat("The refund rounds down where Charge rounded half away from zero, so the **partial refund** test fails by one cent.\n\n- `refund.go` divides in integers\n- the test expects 2000\n\n```go\nfunc refund(c int) int {\n\treturn int(math.Round(float64(c) / 2))\n}\n```\n\n", 60)
 
 func benchRun(b *testing.B) (*model, string) {
+	b.Helper()
 	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
 	m.answers = newFakeInbox()
 	m.kind = kindRun

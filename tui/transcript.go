@@ -84,7 +84,7 @@ func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.
 		return it.messageLines(width, need, false, it.spilledLines(width, st), st, md)
 	}
 	if !r.valid {
-		r.lines = it.renderWhole(width, t, st, md)
+		r.lines = it.renderWhole(width, t, st)
 		r.valid = true
 	}
 	return r.lines, true
@@ -106,7 +106,7 @@ func (t *transcript) optsKey(it *convItem) string {
 }
 
 // renderWhole renders an item that is not a message in full.
-func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md *mdRenderer) []string {
+func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles) []string {
 	cs := st.Conversation
 	switch it.kind {
 	case itemUser:
@@ -124,11 +124,12 @@ func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles, md 
 	case itemPlan:
 		return renderPlan(it.plan, width, st)
 	case itemTool:
-		return renderTool(it, width, t, st, md)
+		return renderTool(it, width, t, st)
 	case itemSpilled:
 		return it.spilledLines(width, st)
+	default: // a message is rendered block by block
+		return nil
 	}
-	return nil
 }
 
 // thoughtLines renders thinking with its inline Markdown (agents title
@@ -406,14 +407,15 @@ func toolGlyph(k conversation.ToolKind) string {
 		return "∴"
 	case conversation.ToolFetch:
 		return "⇣"
+	default:
+		return "⚙"
 	}
-	return "⚙"
 }
 
 // renderTool draws a tool call: its kind, title and status, where it
 // works, and what it shows (text, diffs, terminal output), each capped
 // until expanded.
-func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *mdRenderer) []string {
+func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []string {
 	tc := it.tool
 	cs := st.Conversation
 	status := cs.ToolRunning.Render("…")
@@ -424,6 +426,7 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles, md *m
 		status = cs.ToolDone.Render("✓")
 	case conversation.ToolFailed:
 		status = cs.ToolFailed.Render("✗ failed")
+	default: // in progress
 	}
 	title := SanitizeLine(tc.Title)
 	if title == "" {

@@ -182,63 +182,95 @@ func buildForm(message string, s sdk.UnstableElicitationSchema, order func([]str
 // by the conventions above, and returns the companions attached. A
 // companion that fits no choice is asked as a field of its own.
 func attachCompanions(all []*field) map[*field]bool {
-	byKey := map[string]*field{}
+	c := companions{all: all, byKey: map[string]*field{}, attached: map[*field]bool{}}
 	for _, fd := range all {
-		byKey[fd.key] = fd
-	}
-	attached := map[*field]bool{}
-	attach := func(target, comp *field, kind companionKind) bool {
-		if target == nil || target == comp || attached[target] || target.companion != nil ||
-			(target.kind != fieldEnum && target.kind != fieldMulti) {
-			return false
-		}
-		target.companion, target.compKind = comp, kind
-		attached[comp] = true
-		if kind == compNote {
-			for i, c := range target.choices {
-				if i == len(target.choices)-1 && valueText(c.value) == codexOther {
-					target.otherAt = i
-				}
-			}
-		}
-		return true
-	}
-	// before is the nearest choice field before comp without a companion.
-	before := func(i int) *field {
-		for j := i - 1; j >= 0; j-- {
-			if t := all[j]; (t.kind == fieldEnum || t.kind == fieldMulti) && t.companion == nil && !attached[t] {
-				return t
-			}
-		}
-		return nil
+		c.byKey[fd.key] = fd
 	}
 	for i, fd := range all {
 		if fd.kind != fieldText || fd.required {
 			continue
 		}
-		switch {
-		case markedCustom(fd) != nil:
-			target := before(i)
-			if name, ok := markedCustom(fd).(string); ok && name != "" {
-				target = byKey[name]
-			}
-			attach(target, fd, compCustom)
-		case isCodexNote(fd):
-			cx, _ := fd.meta["codex"].(map[string]any)
-			name, _ := cx["questionId"].(string)
-			if name == "" {
-				name = strings.TrimSuffix(fd.key, "_note")
-			}
-			attach(byKey[name], fd, compNote)
-		case strings.HasSuffix(fd.key, customSuffix) && byKey[strings.TrimSuffix(fd.key, customSuffix)] != nil:
-			attach(byKey[strings.TrimSuffix(fd.key, customSuffix)], fd, compCustom)
-		case strings.HasSuffix(fd.key, "_other") && byKey[strings.TrimSuffix(fd.key, "_other")] != nil:
-			attach(byKey[strings.TrimSuffix(fd.key, "_other")], fd, compReplace)
-		case looksCustom(fd):
-			attach(before(i), fd, compReplace)
+		if target, kind, ok := c.targetOf(i, fd); ok {
+			c.attach(target, fd, kind)
 		}
 	}
-	return attached
+	return c.attached
+}
+
+// companions is attachCompanions' work: a form's fields, by key too, and
+// the companions attached so far.
+type companions struct {
+	all      []*field
+	byKey    map[string]*field
+	attached map[*field]bool
+}
+
+// targetOf returns the choice field that the optional text field fd, the
+// i-th, is a companion of (nil when it names none there is), and what it
+// carries; ok is false when fd is no companion.
+func (c *companions) targetOf(i int, fd *field) (target *field, kind companionKind, ok bool) {
+	switch {
+	case markedCustom(fd) != nil:
+		target = c.before(i)
+		if name, ok := markedCustom(fd).(string); ok && name != "" {
+			target = c.byKey[name]
+		}
+		return target, compCustom, true
+	case isCodexNote(fd):
+		cx, _ := fd.meta["codex"].(map[string]any)
+		name, _ := cx["questionId"].(string)
+		if name == "" {
+			name = strings.TrimSuffix(fd.key, "_note")
+		}
+		return c.byKey[name], compNote, true
+	}
+	if t := c.bySuffix(fd.key, customSuffix); t != nil {
+		return t, compCustom, true
+	}
+	if t := c.bySuffix(fd.key, "_other"); t != nil {
+		return t, compReplace, true
+	}
+	if looksCustom(fd) {
+		return c.before(i), compReplace, true
+	}
+	return nil, 0, false
+}
+
+// bySuffix returns the field whose key is key without suffix, if key has
+// it.
+func (c *companions) bySuffix(key, suffix string) *field {
+	if !strings.HasSuffix(key, suffix) {
+		return nil
+	}
+	return c.byKey[strings.TrimSuffix(key, suffix)]
+}
+
+// before returns the nearest choice field before the i-th without a
+// companion.
+func (c *companions) before(i int) *field {
+	for j := i - 1; j >= 0; j-- {
+		if t := c.all[j]; (t.kind == fieldEnum || t.kind == fieldMulti) && t.companion == nil && !c.attached[t] {
+			return t
+		}
+	}
+	return nil
+}
+
+// attach makes comp the companion of the choice field target, unless
+// target is none, or has one.
+func (c *companions) attach(target, comp *field, kind companionKind) {
+	if target == nil || target == comp || c.attached[target] || target.companion != nil ||
+		(target.kind != fieldEnum && target.kind != fieldMulti) {
+		return
+	}
+	target.companion, target.compKind = comp, kind
+	c.attached[comp] = true
+	if kind != compNote {
+		return
+	}
+	if last := len(target.choices) - 1; last >= 0 && valueText(target.choices[last].value) == codexOther {
+		target.otherAt = last
+	}
 }
 
 // markedCustom is the marker of an older claude-agent-acp companion (or
@@ -357,44 +389,7 @@ var titleSeparators = []string{": ", " — ", " – ", " - "}
 // {const, title, description}. Labels are unique and never empty; a
 // title that is the value followed by a description is split in two.
 func enumOf(raw map[string]any) (choices []choice, ok bool) {
-	if raw == nil {
-		return nil, false
-	}
-	if e, isList := raw["enum"].([]any); isList {
-		names, _ := raw["enumNames"].([]any)
-		for i, v := range e {
-			c := choice{value: v}
-			if i < len(names) {
-				c.label, _ = names[i].(string)
-			}
-			choices = append(choices, c)
-		}
-		ok = true
-	} else {
-		for _, k := range []string{"oneOf", "anyOf"} {
-			list, isList := raw[k].([]any)
-			if !isList {
-				continue
-			}
-			ok = true
-			for _, item := range list {
-				m, _ := item.(map[string]any)
-				v, has := m["const"]
-				if !has {
-					continue
-				}
-				c := choice{value: v}
-				c.label, _ = m["title"].(string)
-				c.desc, _ = m["description"].(string)
-				meta, _ := m["_meta"].(map[string]any)
-				opt, _ := meta[metaOption].(map[string]any)
-				c.preview, _ = opt["preview"].(string)
-				choices = append(choices, c)
-			}
-			break
-		}
-	}
-	if !ok {
+	if choices, ok = rawChoices(raw); !ok {
 		return nil, false
 	}
 	if len(choices) > interaction.MaxOptions {
@@ -403,26 +398,7 @@ func enumOf(raw map[string]any) (choices []choice, ok bool) {
 	used := map[string]bool{}
 	for i := range choices {
 		c := &choices[i]
-		vt := valueText(c.value)
-		label := strings.TrimSpace(c.label)
-		if label == "" {
-			label = vt
-		}
-		if vt != "" && label != vt {
-			for _, sep := range titleSeparators {
-				if rest, cut := strings.CutPrefix(label, vt+sep); cut && strings.TrimSpace(rest) != "" {
-					label = vt
-					if strings.TrimSpace(c.desc) == "" {
-						c.desc = strings.TrimSpace(rest)
-					}
-					break
-				}
-			}
-		}
-		label = strings.TrimSpace(clip(label, interaction.MaxLabelLen-12))
-		if label == "" {
-			label = "(empty)"
-		}
+		label := choiceLabel(c)
 		base := label
 		for n := 2; used[label]; n++ {
 			label = base + " (" + strconv.Itoa(n) + ")"
@@ -433,6 +409,75 @@ func enumOf(raw map[string]any) (choices []choice, ok bool) {
 		c.preview = clip(c.preview, interaction.MaxPreviewLen)
 	}
 	return choices, true
+}
+
+// rawChoices returns the choices of a schema as sent: its "enum" (with
+// "enumNames"), else the consts of its "oneOf" or "anyOf"; ok is false
+// when it has none of them.
+func rawChoices(raw map[string]any) (choices []choice, ok bool) {
+	if e, isList := raw["enum"].([]any); isList {
+		names, _ := raw["enumNames"].([]any)
+		for i, v := range e {
+			c := choice{value: v}
+			if i < len(names) {
+				c.label, _ = names[i].(string)
+			}
+			choices = append(choices, c)
+		}
+		return choices, true
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if list, isList := raw[k].([]any); isList {
+			return constChoices(list), true
+		}
+	}
+	return nil, false
+}
+
+// constChoices returns a choice for each schema of list with a "const".
+func constChoices(list []any) (choices []choice) {
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		v, has := m["const"]
+		if !has {
+			continue
+		}
+		c := choice{value: v}
+		c.label, _ = m["title"].(string)
+		c.desc, _ = m["description"].(string)
+		meta, _ := m["_meta"].(map[string]any)
+		opt, _ := meta[metaOption].(map[string]any)
+		c.preview, _ = opt["preview"].(string)
+		choices = append(choices, c)
+	}
+	return choices
+}
+
+// choiceLabel returns the label to show for c, within the limit: its
+// title, or else its value. A title that is the value, a separator and
+// more ("low - cheapest") shows the value, and the rest becomes the
+// description when c has none.
+func choiceLabel(c *choice) string {
+	vt := valueText(c.value)
+	label := strings.TrimSpace(c.label)
+	if label == "" {
+		label = vt
+	}
+	if vt != "" && label != vt {
+		for _, sep := range titleSeparators {
+			if rest, cut := strings.CutPrefix(label, vt+sep); cut && strings.TrimSpace(rest) != "" {
+				label = vt
+				if strings.TrimSpace(c.desc) == "" {
+					c.desc = strings.TrimSpace(rest)
+				}
+				break
+			}
+		}
+	}
+	if label = strings.TrimSpace(clip(label, interaction.MaxLabelLen-12)); label == "" {
+		return "(empty)"
+	}
+	return label
 }
 
 // valueText is an enum value as text.
@@ -500,6 +545,8 @@ func (f *form) request(ask []*field, problems map[*field]string) interaction.Req
 		case fieldBool:
 			q.Options = []interaction.Option{{Label: "Yes"}, {Label: "No"}}
 			q.NoOther = true
+		default:
+			// Text and numbers are typed: a free-text question.
 		}
 		req.Questions = append(req.Questions, q)
 	}
@@ -620,6 +667,8 @@ func (fd *field) hint() string {
 		if fd.minItems > 0 || fd.maxItems >= 0 {
 			parts = append(parts, fmt.Sprintf("Choose %s.", lengthWords(fd.minItems, fd.maxItems)))
 		}
+	default:
+		// A single choice or yes/no: its options say what it takes.
 	}
 	if fd.hasDef {
 		parts = append(parts, "Skip for the default, "+clip(defaultText(fd.def), 200)+".")
@@ -673,35 +722,12 @@ func defaultText(v any) string {
 func (fd *field) check(v any) (any, string) {
 	switch fd.kind {
 	case fieldEnum:
-		for _, c := range fd.choices {
-			if valueText(c.value) == valueText(v) {
-				return c.value, ""
-			}
+		if c, ok := fd.choiceOf(v); ok {
+			return c, ""
 		}
 		return nil, "choose one of the options"
 	case fieldMulti:
-		list, ok := v.([]any)
-		if !ok {
-			return nil, "choose from the options"
-		}
-		out := []any{}
-		for _, x := range list {
-			found := false
-			for _, c := range fd.choices {
-				if valueText(c.value) == valueText(x) {
-					out = append(out, c.value)
-					found = true
-					break
-				}
-			}
-			if !found {
-				return nil, "choose only from the options"
-			}
-		}
-		if fd.minItems > 0 && len(out) < fd.minItems || fd.maxItems >= 0 && len(out) > fd.maxItems {
-			return nil, "choose " + lengthWords(fd.minItems, fd.maxItems) + " options"
-		}
-		return out, ""
+		return fd.checkMulti(v)
 	case fieldBool:
 		b, ok := v.(bool)
 		if !ok {
@@ -709,34 +735,74 @@ func (fd *field) check(v any) (any, string) {
 		}
 		return b, ""
 	case fieldNumber, fieldInteger:
-		n, ok := v.(float64)
-		if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, "write a number"
-		}
-		if fd.kind == fieldInteger && n != math.Trunc(n) {
-			return nil, "write a whole number"
-		}
-		if fd.hasMin && n < fd.minimum || fd.hasMax && n > fd.maximum {
-			return nil, "write a number" + fd.rangeText()
-		}
-		if fd.kind == fieldInteger {
-			return int64(n), ""
-		}
-		return n, ""
+		return fd.checkNumber(v)
 	default:
-		s, ok := v.(string)
-		if !ok {
-			return nil, "write text"
-		}
-		n := utf8.RuneCountInString(s)
-		if fd.minLen > 0 && n < fd.minLen || fd.maxLen >= 0 && n > fd.maxLen {
-			return nil, fmt.Sprintf("write %s characters (this is %d)", lengthWords(fd.minLen, fd.maxLen), n)
-		}
-		if p := formatProblem(fd.format, s); p != "" {
-			return nil, p
-		}
-		return s, ""
+		return fd.checkText(v)
 	}
+}
+
+// choiceOf returns the value of the choice that v is (as text).
+func (fd *field) choiceOf(v any) (any, bool) {
+	for _, c := range fd.choices {
+		if valueText(c.value) == valueText(v) {
+			return c.value, true
+		}
+	}
+	return nil, false
+}
+
+// checkMulti is check for a multi-select field.
+func (fd *field) checkMulti(v any) (any, string) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, "choose from the options"
+	}
+	out := []any{}
+	for _, x := range list {
+		c, found := fd.choiceOf(x)
+		if !found {
+			return nil, "choose only from the options"
+		}
+		out = append(out, c)
+	}
+	if fd.minItems > 0 && len(out) < fd.minItems || fd.maxItems >= 0 && len(out) > fd.maxItems {
+		return nil, "choose " + lengthWords(fd.minItems, fd.maxItems) + " options"
+	}
+	return out, ""
+}
+
+// checkNumber is check for a number or integer field.
+func (fd *field) checkNumber(v any) (any, string) {
+	n, ok := v.(float64)
+	if !ok || math.IsNaN(n) || math.IsInf(n, 0) {
+		return nil, "write a number"
+	}
+	if fd.kind == fieldInteger && n != math.Trunc(n) {
+		return nil, "write a whole number"
+	}
+	if fd.hasMin && n < fd.minimum || fd.hasMax && n > fd.maximum {
+		return nil, "write a number" + fd.rangeText()
+	}
+	if fd.kind == fieldInteger {
+		return int64(n), ""
+	}
+	return n, ""
+}
+
+// checkText is check for a text field.
+func (fd *field) checkText(v any) (any, string) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, "write text"
+	}
+	n := utf8.RuneCountInString(s)
+	if fd.minLen > 0 && n < fd.minLen || fd.maxLen >= 0 && n > fd.maxLen {
+		return nil, fmt.Sprintf("write %s characters (this is %d)", lengthWords(fd.minLen, fd.maxLen), n)
+	}
+	if p := formatProblem(fd.format, s); p != "" {
+		return nil, p
+	}
+	return s, ""
 }
 
 // formatProblem checks text against a string format.
@@ -814,60 +880,11 @@ func (fd *field) value(item interaction.AnswerItem, content map[string]any) (any
 	switch fd.kind {
 	case fieldEnum, fieldMulti:
 		if custom != "" && fd.companion != nil {
-			content[fd.companion.key] = item.Custom
-			if fd.otherAt >= 0 {
-				// codex-acp reads the note field's text as the answer
-				// only beside its "None of the above".
-				v := fd.choices[fd.otherAt].value
-				if fd.kind == fieldMulti {
-					return []any{v}, true, ""
-				}
-				return v, true, ""
-			}
-			return nil, false, ""
+			return fd.companionValue(item, content)
 		}
-		var picked []any
-		if custom != "" {
-			for _, part := range splitChoices(custom, fd.kind == fieldMulti) {
-				v, ok := fd.match(part)
-				if !ok {
-					return nil, false, fmt.Sprintf("%q is not one of the options; choose from them", clip(part, 80))
-				}
-				picked = append(picked, v)
-			}
-		} else {
-			for _, l := range item.Selected {
-				if i := slices.IndexFunc(fd.choices, func(c choice) bool { return c.label == l }); i >= 0 {
-					picked = append(picked, fd.choices[i].value)
-				}
-			}
-		}
-		if len(picked) == 0 {
-			return nil, false, ""
-		}
-		if fd.kind == fieldEnum {
-			if len(picked) > 1 {
-				return nil, false, "choose only one"
-			}
-			return picked[0], true, ""
-		}
-		v, problem := fd.check(picked)
-		return v, problem == "", problem
+		return fd.choiceValue(item, custom)
 	case fieldBool:
-		answer := custom
-		if answer == "" && len(item.Selected) == 1 {
-			answer = item.Selected[0]
-		}
-		if answer == "" {
-			return nil, false, ""
-		}
-		switch strings.ToLower(answer) {
-		case "yes", "y", "true":
-			return true, true, ""
-		case "no", "n", "false":
-			return false, true, ""
-		}
-		return nil, false, "answer yes or no"
+		return boolValue(item, custom)
 	case fieldNumber, fieldInteger:
 		if custom == "" {
 			return nil, false, ""
@@ -887,6 +904,73 @@ func (fd *field) value(item interaction.AnswerItem, content map[string]any) (any
 		}
 		v, problem := fd.check(item.Custom)
 		return v, problem == "", problem
+	}
+}
+
+// companionValue is value for a choice whose "Other" text goes to its
+// companion field.
+func (fd *field) companionValue(item interaction.AnswerItem, content map[string]any) (any, bool, string) {
+	content[fd.companion.key] = item.Custom
+	if fd.otherAt < 0 {
+		return nil, false, ""
+	}
+	// codex-acp reads the note field's text as the answer only beside
+	// its "None of the above".
+	v := fd.choices[fd.otherAt].value
+	if fd.kind == fieldMulti {
+		return []any{v}, true, ""
+	}
+	return v, true, ""
+}
+
+// choiceValue is value for a choice without a companion: the options
+// selected, or those the "Other" text (custom) names.
+func (fd *field) choiceValue(item interaction.AnswerItem, custom string) (any, bool, string) {
+	var picked []any
+	if custom != "" {
+		for _, part := range splitChoices(custom, fd.kind == fieldMulti) {
+			v, ok := fd.match(part)
+			if !ok {
+				return nil, false, fmt.Sprintf("%q is not one of the options; choose from them", clip(part, 80))
+			}
+			picked = append(picked, v)
+		}
+	} else {
+		for _, l := range item.Selected {
+			if i := slices.IndexFunc(fd.choices, func(c choice) bool { return c.label == l }); i >= 0 {
+				picked = append(picked, fd.choices[i].value)
+			}
+		}
+	}
+	switch {
+	case len(picked) == 0:
+		return nil, false, ""
+	case fd.kind == fieldMulti:
+		v, problem := fd.check(picked)
+		return v, problem == "", problem
+	case len(picked) > 1:
+		return nil, false, "choose only one"
+	default:
+		return picked[0], true, ""
+	}
+}
+
+// boolValue is value for a yes/no field: the option selected, or the
+// "Other" text (custom).
+func boolValue(item interaction.AnswerItem, custom string) (any, bool, string) {
+	answer := custom
+	if answer == "" && len(item.Selected) == 1 {
+		answer = item.Selected[0]
+	}
+	switch strings.ToLower(answer) {
+	case "":
+		return nil, false, ""
+	case "yes", "y", "true":
+		return true, true, ""
+	case "no", "n", "false":
+		return false, true, ""
+	default:
+		return nil, false, "answer yes or no"
 	}
 }
 

@@ -109,8 +109,7 @@ func (g *guard) run() error {
 	sc := bufio.NewScanner(g.src)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var protoErr error
-	var notes, mark uint64
-	noteBytes := 0
+	var c guardCount
 	line := 0
 	for sc.Scan() {
 		line++
@@ -125,56 +124,78 @@ func (g *guard) run() error {
 				line, excerpt(b))
 			break
 		}
-		if p.Method == "elicitation/create" && len(p.ID) > 0 {
-			g.rememberOrder(b)
-		}
-		if len(p.ID) > 0 && (p.Method == "session/request_permission" || p.Method == "elicitation/create") {
-			// The SDK handles requests concurrently with notifications: let
-			// the tool call a question is about arrive first.
-			mark++
-			if g.writeMark(mark) != nil {
-				break
-			}
-			g.waitMark(mark, 0)
-		}
-		if err := g.write(b); err != nil {
+		if !g.pass(&c, p, b) {
 			break
 		}
-		if p.Method != "" && len(p.ID) == 0 {
-			notes++
-			noteBytes += len(b)
-			if notes == markEvery || noteBytes >= markBytes {
-				// Many small updates stream on while the SDK handles the
-				// ones before the last mark; after MiBs of them, the guard
-				// waits until they are handled, so that a flood of huge
-				// updates keeps at most one in the SDK (a 9 MiB update takes
-				// it most of a second to decode: a cancelled turn ends that
-				// much sooner).
-				wait := mark
-				if noteBytes >= markBytes {
-					wait = mark + 1
-				}
-				notes, noteBytes = 0, 0
-				mark++
-				if g.writeMark(mark) != nil {
-					break
-				}
-				g.waitMark(wait, 0)
-			}
-		}
 	}
-	if protoErr == nil {
-		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-			protoErr = interaction.Errorf(interaction.CodeAgentProtocol,
-				"the agent wrote a line longer than %d MiB on its standard output", maxLine>>20)
-		}
+	if err := sc.Err(); protoErr == nil && errors.Is(err, bufio.ErrTooLong) {
+		protoErr = interaction.Errorf(interaction.CodeAgentProtocol,
+			"the agent wrote a line longer than %d MiB on its standard output", maxLine>>20)
 	}
-	mark++
-	if g.writeMark(mark) == nil {
-		g.waitMark(mark, drainTimeout)
+	c.mark++
+	if g.writeMark(c.mark) == nil {
+		g.waitMark(c.mark, drainTimeout)
 	}
 	_ = g.dst.Close()
 	return protoErr
+}
+
+// guardCount is what run counts: the last mark written, and the
+// notifications (and their bytes) since the last mark they asked for.
+type guardCount struct {
+	mark, notes uint64
+	noteBytes   int
+}
+
+// pass passes the JSON-RPC message p, the line b, on to the SDK, with the
+// marks it needs, and reports whether the SDK's input is still open.
+func (g *guard) pass(c *guardCount, p probe, b []byte) bool {
+	if p.Method == "elicitation/create" && len(p.ID) > 0 {
+		g.rememberOrder(b)
+	}
+	if len(p.ID) > 0 && (p.Method == "session/request_permission" || p.Method == "elicitation/create") {
+		// The SDK handles requests concurrently with notifications: let
+		// the tool call a question is about arrive first.
+		c.mark++
+		if g.writeMark(c.mark) != nil {
+			return false
+		}
+		g.waitMark(c.mark, 0)
+	}
+	if g.write(b) != nil {
+		return false
+	}
+	if p.Method == "" || len(p.ID) > 0 {
+		return true
+	}
+	return g.noted(c, len(b))
+}
+
+// noted counts a notification of n bytes passed on; every markEvery of
+// them, or markBytes, it writes a mark and waits, and reports whether the
+// SDK's input is still open.
+func (g *guard) noted(c *guardCount, n int) bool {
+	c.notes++
+	c.noteBytes += n
+	if c.notes < markEvery && c.noteBytes < markBytes {
+		return true
+	}
+	// Many small updates stream on while the SDK handles the ones before
+	// the last mark; after MiBs of them, the guard waits until they are
+	// handled, so that a flood of huge updates keeps at most one in the
+	// SDK (a 9 MiB update takes it most of a second to decode: a cancelled
+	// turn ends that much sooner).
+	wait := c.mark
+	if c.noteBytes >= markBytes {
+		wait = c.mark + 1
+	}
+	c.notes, c.noteBytes = 0, 0
+	c.mark++
+	if g.writeMark(c.mark) != nil {
+		return false
+	}
+	g.waitMark(wait, 0)
+	return true
 }
 
 func (g *guard) write(b []byte) error {

@@ -13,7 +13,7 @@ import (
 
 // runGuard runs a guard over input with a reader that handles its marks
 // as the SDK would, and returns the lines passed on (marks left out).
-func runGuard(t testing.TB, input []byte) ([]string, error) {
+func runGuard(input []byte) ([]string, error) {
 	pr, pw := io.Pipe()
 	g := newGuard(bytes.NewReader(input), pw, make(chan struct{}))
 	lines := make(chan []string, 1)
@@ -43,12 +43,12 @@ func runGuard(t testing.TB, input []byte) ([]string, error) {
 func TestGuard(t *testing.T) {
 	ok := `{"jsonrpc":"2.0","method":"session/update","params":{}}`
 	req := `{"jsonrpc":"2.0","id":7,"method":"session/request_permission","params":{}}`
-	got, err := runGuard(t, []byte(ok+"\n\n"+req+"\n"+ok+"\nnot json\n"+ok+"\n"))
+	got, err := runGuard([]byte(ok + "\n\n" + req + "\n" + ok + "\nnot json\n" + ok + "\n"))
 	if want := []string{ok, req, ok}; !reflect.DeepEqual(got, want) || interaction.CodeOf(err) != interaction.CodeAgentProtocol {
 		t.Fatalf("passed %q, err %v; want %q and AGENT_PROTOCOL", got, err, want)
 	}
 	for _, bad := range []string{`{"id":1,"result":{}}`, `{"jsonrpc":"2.0"}`, `[1,2]`, `"x"`} {
-		if _, err := runGuard(t, []byte(bad+"\n")); interaction.CodeOf(err) != interaction.CodeAgentProtocol {
+		if _, err := runGuard([]byte(bad + "\n")); interaction.CodeOf(err) != interaction.CodeAgentProtocol {
 			t.Errorf("%s: %v, want AGENT_PROTOCOL", bad, err)
 		}
 	}
@@ -57,7 +57,7 @@ func TestGuard(t *testing.T) {
 	for range 3 * markEvery {
 		many.WriteString(ok + "\n")
 	}
-	if got, err := runGuard(t, many.Bytes()); err != nil || len(got) != 3*markEvery {
+	if got, err := runGuard(many.Bytes()); err != nil || len(got) != 3*markEvery {
 		t.Fatalf("%d lines, %v", len(got), err)
 	}
 }
@@ -69,7 +69,7 @@ func FuzzGuardLines(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"requestedSchema":{"properties":{"b":{},"a":{}}}}}` + "\n"))
 	f.Add([]byte("\n\n{}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := runGuard(t, data)
+		got, err := runGuard(data)
 		if err != nil && interaction.CodeOf(err) != interaction.CodeAgentProtocol {
 			t.Fatalf("uncoded error %v", err)
 		}

@@ -183,6 +183,8 @@ func (s *scenarioSession) Report(act interaction.Activity) {
 		}
 		s.update(sdk.UpdateToolCall(sdk.ToolCallId(act.CallID), sdk.WithUpdateStatus(status),
 			sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(act.Text))})))
+	default:
+		// Connecting, disconnecting and going idle have no session update.
 	}
 }
 
@@ -282,34 +284,7 @@ func (s *scenarioSession) askError(ctx context.Context, err error) error {
 // the question's number, so that their order survives JSON objects,
 // whose keys the SDK sorts.
 func (s *scenarioSession) askForm(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
-	props := map[string]any{}
-	keys := make([]string, len(req.Questions))
-	width := len(strconv.Itoa(len(req.Questions)))
-	for i, q := range req.Questions {
-		key := fmt.Sprintf("q%0*d_%s", width, i+1, q.ID)
-		keys[i] = key
-		// Form fields have no header: the question is the title.
-		title := q.Question
-		p := map[string]any{"type": "string", "title": title}
-		if len(q.Options) > 0 {
-			choices := make([]any, 0, len(q.Options))
-			for _, o := range q.Options {
-				c := map[string]any{"const": o.Label, "title": o.Label}
-				if o.Description != "" {
-					c["description"] = o.Description
-				}
-				choices = append(choices, c)
-			}
-			if q.MultiSelect {
-				p = map[string]any{"type": "array", "title": title, "items": map[string]any{"anyOf": choices}}
-			} else {
-				p["oneOf"] = choices
-			}
-			props[key+customSuffix] = map[string]any{"type": "string", "title": "Other",
-				"description": "Your own answer to: " + q.Question, "_meta": map[string]any{metaCustomAnswer: key}}
-		}
-		props[key] = p
-	}
+	props, keys := formSchema(req)
 	message := "Questions from " + req.Agent.DisplayName()
 	resp, err := s.a.conn.UnstableCreateElicitation(ctx, sdk.UnstableCreateElicitationRequest{Form: &sdk.UnstableCreateElicitationForm{
 		Mode: "form", Message: message, RequestedSchema: sdk.UnstableElicitationSchema{Type: "object", Properties: props},
@@ -326,35 +301,79 @@ func (s *scenarioSession) askForm(ctx context.Context, req interaction.Request) 
 		}
 		return interaction.Answer{}, interaction.Errorf(interaction.CodeAborted, "the client cancelled the question")
 	}
-	content := resp.Accept.Content
 	var ans interaction.Answer
 	for i, q := range req.Questions {
-		// As claude-agent-acp reads it: the companion's text is the
-		// answer when nothing was chosen, and a note beside a choice.
-		item := interaction.AnswerItem{ID: q.ID, Selected: []string{}}
-		other, _ := content[keys[i]+customSuffix].(string)
-		other = strings.TrimSpace(other)
-		switch v := content[keys[i]].(type) {
-		case string:
-			if len(q.Options) > 0 {
-				item.Selected, item.Note = []string{v}, other
-			} else {
-				item.Custom = v
-			}
-		case []any:
-			for _, x := range v {
-				if str, ok := x.(string); ok {
-					item.Selected = append(item.Selected, str)
-				}
-			}
-			item.Note = other
-		default:
-			item.Custom = other
-		}
-		if len(item.Selected) == 0 && item.Note != "" {
-			item.Custom, item.Note = item.Note, ""
-		}
-		ans.Answers = append(ans.Answers, item)
+		other, _ := resp.Accept.Content[keys[i]+customSuffix].(string)
+		ans.Answers = append(ans.Answers, formItem(q, resp.Accept.Content[keys[i]], strings.TrimSpace(other)))
 	}
 	return ans, nil
+}
+
+// formSchema returns the properties of askForm's form, and the key of
+// each question's.
+func formSchema(req interaction.Request) (props map[string]any, keys []string) {
+	props = map[string]any{}
+	keys = make([]string, len(req.Questions))
+	width := len(strconv.Itoa(len(req.Questions)))
+	for i, q := range req.Questions {
+		key := fmt.Sprintf("q%0*d_%s", width, i+1, q.ID)
+		keys[i] = key
+		props[key] = formProperty(q)
+		if len(q.Options) > 0 {
+			props[key+customSuffix] = map[string]any{"type": "string", "title": "Other",
+				"description": "Your own answer to: " + q.Question, "_meta": map[string]any{metaCustomAnswer: key}}
+		}
+	}
+	return props, keys
+}
+
+// formProperty is the schema of question q in askForm's form.
+func formProperty(q interaction.Question) map[string]any {
+	// Form fields have no header: the question is the title.
+	p := map[string]any{"type": "string", "title": q.Question}
+	if len(q.Options) == 0 {
+		return p
+	}
+	choices := make([]any, 0, len(q.Options))
+	for _, o := range q.Options {
+		c := map[string]any{"const": o.Label, "title": o.Label}
+		if o.Description != "" {
+			c["description"] = o.Description
+		}
+		choices = append(choices, c)
+	}
+	if q.MultiSelect {
+		return map[string]any{"type": "array", "title": q.Question, "items": map[string]any{"anyOf": choices}}
+	}
+	p["oneOf"] = choices
+	return p
+}
+
+// formItem reads the answer to question q from askForm's form: v, the
+// value of its field, and other, its companion's text. As
+// claude-agent-acp reads it, the companion's text is the answer when
+// nothing was chosen, and a note beside a choice.
+func formItem(q interaction.Question, v any, other string) interaction.AnswerItem {
+	item := interaction.AnswerItem{ID: q.ID, Selected: []string{}}
+	switch v := v.(type) {
+	case string:
+		if len(q.Options) > 0 {
+			item.Selected, item.Note = []string{v}, other
+		} else {
+			item.Custom = v
+		}
+	case []any:
+		for _, x := range v {
+			if str, ok := x.(string); ok {
+				item.Selected = append(item.Selected, str)
+			}
+		}
+		item.Note = other
+	default:
+		item.Custom = other
+	}
+	if len(item.Selected) == 0 && item.Note != "" {
+		item.Custom, item.Note = item.Note, ""
+	}
+	return item
 }

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // The HTTP layer: everything between the socket and the SDK's streamable
@@ -93,7 +94,9 @@ func (s *Server) WellKnownHandler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusNotFound)
-		_ = json.NewEncoder(w).Encode(map[string]string{
+		// jsonl leaves "<token>" as it is: encoding/json would write
+		// \u003ctoken\u003e, which is what a person reads in a client's log.
+		_ = jsonl.Write(w, map[string]string{
 			"error": "invalid_request",
 			"error_description": "asktui does not support OAuth: configure the client with a static bearer token, " +
 				`sent as "Authorization: Bearer <token>" (asktui serve --print-config prints the setup)`,
@@ -228,7 +231,7 @@ func (s *Server) oversized(w http.ResponseWriter, r *http.Request, head []byte) 
 		resp["error"] = map[string]any{"code": -32600, "message": msg}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(resp)
+	_ = jsonl.Write(w, resp)
 }
 
 // scanEnvelope reads a JSON-RPC message's id and method, wherever they

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,13 +139,20 @@ func TestOAuthDiscoveryAnswersJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The placeholder reads as written (issue 18: \u003ctoken\u003e).
+		if !bytes.Contains(raw, []byte(`Authorization: Bearer <token>`)) {
+			t.Errorf("%s: the body does not say Bearer <token> as written: %s", p, raw)
+		}
 		var body struct {
 			Error       string `json:"error"`
 			Description string `json:"error_description"`
 		}
-		err = json.NewDecoder(resp.Body).Decode(&body)
-		resp.Body.Close()
-		if err != nil {
+		if err := json.Unmarshal(raw, &body); err != nil {
 			t.Errorf("%s: the body is not JSON: %v", p, err)
 			continue
 		}

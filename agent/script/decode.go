@@ -353,107 +353,136 @@ func (d *decoder) place(n ast.Node) string {
 // the scenario's shape, into the entry that starts last at or before the
 // position, until it meets target.
 func (d *decoder) placeAt(target ast.Node, line, col int) string {
-	is := func(n ast.Node) bool {
-		return target != nil && n != nil && (n == target || d.resolve(n) == target || d.resolve(n) == d.resolve(target))
-	}
-	before := func(n ast.Node) bool { l, c := pos(n); return l > 0 && (l < line || l == line && c <= col) }
-	entry := func(n ast.Node) (i int, v ast.Node) {
-		if seq, ok := d.resolve(n).(*ast.SequenceNode); ok {
-			for j, e := range seq.Values {
-				if before(e) {
-					i, v = j, e
-				}
-			}
-		}
-		return i, v
-	}
-	field := func(n ast.Node) (key string, v ast.Node) {
-		for _, p := range pairs(d.resolve(n)) {
-			if before(p.Key) {
-				key, _ = scalarText(d.resolve(p.Key))
-				v = p.Value
-			}
-		}
-		return key, v
-	}
-	sub := func(where, key string) string {
-		if key == "" {
-			return where
-		}
-		return where + ": " + strconv.Quote(key)
-	}
+	w := placeWalk{d: d, target: target, line: line, col: col}
 	switch {
 	case d.body == nil || line == 0:
 		return ""
-	case is(d.body):
+	case w.is(d.body):
 		return "the top level"
 	}
-	key, agents := field(d.body)
+	key, agents := w.field(d.body)
 	switch {
 	case key == "":
 		return "the top level"
 	case key != "agents":
 		return strconv.Quote(key)
-	case is(agents):
+	case w.is(agents):
 		return `"agents"`
 	}
-	i, agent := entry(agents)
+	i, agent := w.entry(agents)
 	where := fmt.Sprintf("agent %d", i+1)
-	if agent == nil || is(agent) {
+	if agent == nil || w.is(agent) {
 		return where
 	}
-	key, steps := field(agent)
+	key, steps := w.field(agent)
 	if key != "steps" {
-		return sub(where, key)
+		return subPlace(where, key)
 	}
 	if id, ok := scalarText(d.resolve(d.value(agent, "id"))); ok {
 		where = fmt.Sprintf("agent %q", id)
 	}
-	if is(steps) {
-		return sub(where, "steps")
+	if w.is(steps) {
+		return subPlace(where, "steps")
 	}
+	return w.steps(where, steps)
+}
+
+// placeWalk is placeAt's walk down the scenario to its target node, or
+// to the position line:col.
+type placeWalk struct {
+	d         *decoder
+	target    ast.Node
+	line, col int
+}
+
+// is reports whether n is the target (or an alias of it).
+func (w placeWalk) is(n ast.Node) bool {
+	return w.target != nil && n != nil &&
+		(n == w.target || w.d.resolve(n) == w.target || w.d.resolve(n) == w.d.resolve(w.target))
+}
+
+// before reports whether n starts at or before the position.
+func (w placeWalk) before(n ast.Node) bool {
+	l, c := pos(n)
+	return l > 0 && (l < w.line || l == w.line && c <= w.col)
+}
+
+// entry returns the last entry of the list n that starts at or before
+// the position, and its index.
+func (w placeWalk) entry(n ast.Node) (i int, v ast.Node) {
+	if seq, ok := w.d.resolve(n).(*ast.SequenceNode); ok {
+		for j, e := range seq.Values {
+			if w.before(e) {
+				i, v = j, e
+			}
+		}
+	}
+	return i, v
+}
+
+// field returns the last key of the mapping n that starts at or before
+// the position, and its value.
+func (w placeWalk) field(n ast.Node) (key string, v ast.Node) {
+	for _, p := range pairs(w.d.resolve(n)) {
+		if w.before(p.Key) {
+			key, _ = scalarText(w.d.resolve(p.Key))
+			v = p.Value
+		}
+	}
+	return key, v
+}
+
+// subPlace names the key of the place where, if any.
+func subPlace(where, key string) string {
+	if key == "" {
+		return where
+	}
+	return where + ": " + strconv.Quote(key)
+}
+
+// steps goes on from placeAt inside a list of steps, and into the then
+// and else steps of a when.
+func (w placeWalk) steps(where string, steps ast.Node) string {
 	for {
-		j, step := entry(steps)
+		j, step := w.entry(steps)
 		where += fmt.Sprintf(" step %d", j+1)
-		kind, v := field(step)
-		if step == nil || is(step) || !slices.Contains(actionKeys, kind) {
+		kind, v := w.field(step)
+		if step == nil || w.is(step) || !slices.Contains(actionKeys, kind) {
 			return where
 		}
 		where += " (" + kind + ")"
-		if is(v) {
+		if w.is(v) {
 			return where
 		}
-		key, inner := field(v)
+		key, inner := w.field(v)
 		switch {
 		case key == "":
 			return where
 		case kind == "when" && (key == "then" || key == "else"):
-			if is(inner) {
-				return sub(where, key)
+			if w.is(inner) {
+				return subPlace(where, key)
 			}
 			where, steps = where+" "+key, inner
 			continue
 		case kind == "withdraw" && key == "ask":
-			if is(inner) {
-				return sub(where, key)
+			if w.is(inner) {
+				return subPlace(where, key)
 			}
-			where, v = sub(where, key), inner
-			if key, inner = field(v); key == "" {
+			where, v = subPlace(where, key), inner
+			if key, inner = w.field(v); key == "" {
 				return where
 			}
 		}
-		if kind != "ask" && kind != "withdraw" || is(inner) {
-			return sub(where, key)
+		if kind != "ask" && kind != "withdraw" || w.is(inner) {
+			return subPlace(where, key)
 		}
-		return d.askPlace(sub(where, key), key, inner, is, entry, field)
+		return w.ask(subPlace(where, key), key, inner)
 	}
 }
 
-// askPlace goes on from placeAt inside the "questions" or "keys" of an
-// ask.
-func (d *decoder) askPlace(where, key string, v ast.Node, is func(ast.Node) bool,
-	entry func(ast.Node) (int, ast.Node), field func(ast.Node) (string, ast.Node)) string {
-	i, e := entry(v)
+// ask goes on from steps inside the "questions" or "keys" of an ask.
+func (w placeWalk) ask(where, key string, v ast.Node) string {
+	i, e := w.entry(v)
 	switch {
 	case e == nil:
 		return where
@@ -463,19 +492,19 @@ func (d *decoder) askPlace(where, key string, v ast.Node, is func(ast.Node) bool
 		return where
 	}
 	where = fmt.Sprintf("%s: question %d", where[:len(where)-len(`: "questions"`)], i+1)
-	if is(e) {
+	if w.is(e) {
 		return where
 	}
-	key, v = field(e)
+	key, v = w.field(e)
 	if key == "" {
 		return where
 	}
 	where = where + ": " + strconv.Quote(key)
-	if i, e = entry(v); key != "options" || is(v) || e == nil {
+	if i, e = w.entry(v); key != "options" || w.is(v) || e == nil {
 		return where
 	}
 	where = fmt.Sprintf("%s: option %d", where, i+1)
-	if key, _ = field(e); key == "" || is(e) {
+	if key, _ = w.field(e); key == "" || w.is(e) {
 		return where
 	}
 	return where + ": " + strconv.Quote(key)
@@ -732,7 +761,7 @@ func (d *decoder) scenario(doc *obj[fileDoc]) (*Scenario, bool, error) {
 	}
 	seen := make(map[string]int, len(f.Agents.items))
 	for i, a := range f.Agents.items {
-		s, err := d.script(i, &a)
+		s, err := d.script(&a)
 		if err != nil {
 			return nil, false, err
 		}
@@ -746,7 +775,7 @@ func (d *decoder) scenario(doc *obj[fileDoc]) (*Scenario, bool, error) {
 	return sc, named, nil
 }
 
-func (d *decoder) script(i int, a *obj[agentDoc]) (Script, error) {
+func (d *decoder) script(a *obj[agentDoc]) (Script, error) {
 	var s Script
 	var err error
 	if a.v.ID == nil {
@@ -1090,40 +1119,8 @@ func (d *decoder) when(st *Step, w *obj[whenDoc], who interaction.Agent, scope *
 		return d.failAt(w.node, `has no condition; add one of "label", "custom", "skipped", "declined" or "withdrawn"`)
 	}
 	st.When.Match = Match(tests[0])
-	test := d.value(w.node, tests[0])
-	switch st.When.Match {
-	case MatchLabel:
-		if st.When.Value, err = d.text(test); err != nil {
-			return err
-		}
-		if !slices.Contains(labels, st.When.Value) {
-			if len(labels) == 0 {
-				return d.failAt(test, "question %q has no options; test its free text with \"custom\"", st.When.ID)
-			}
-			return d.failAt(test, "%q is not an option of question %q; its labels are %s",
-				st.When.Value, st.When.ID, quoteAll(labels))
-		}
-	case MatchCustom:
-		if b, ok := d.resolve(test).(*ast.BoolNode); ok {
-			if !b.Value {
-				return d.failAt(test, "custom: false matches nothing; use custom: true with \"else\"")
-			}
-			break
-		}
-		if st.When.Value, err = d.text(test); err != nil {
-			return err
-		}
-		if st.When.Value == "" {
-			return d.failAt(test, "is empty; use custom: true to match any custom text")
-		}
-	default: // skipped, declined, withdrawn
-		b, err := d.boolean(test)
-		if err != nil {
-			return err
-		}
-		if !b {
-			return d.failAt(test, "%s: false is not supported; use %s: true with \"else\"", tests[0], tests[0])
-		}
+	if err := d.whenTest(&st.When, d.value(w.node, tests[0]), labels); err != nil {
+		return err
 	}
 	if branches, _ := d.present(w.node, []string{"then", "else"}); len(branches) == 0 {
 		return d.failAt(w.node, `has neither "then" nor "else"; give the steps to run`)
@@ -1136,6 +1133,47 @@ func (d *decoder) when(st *Step, w *obj[whenDoc], who interaction.Agent, scope *
 			if *b.into, err = d.steps(b.l.items, who, scope, depth+1); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// whenTest decodes the test of a when step, c.Match, whose value is
+// test, against the labels of the question's options.
+func (d *decoder) whenTest(c *Condition, test ast.Node, labels []string) error {
+	var err error
+	switch c.Match {
+	case MatchLabel:
+		if c.Value, err = d.text(test); err != nil {
+			return err
+		}
+		if !slices.Contains(labels, c.Value) {
+			if len(labels) == 0 {
+				return d.failAt(test, "question %q has no options; test its free text with \"custom\"", c.ID)
+			}
+			return d.failAt(test, "%q is not an option of question %q; its labels are %s",
+				c.Value, c.ID, quoteAll(labels))
+		}
+	case MatchCustom:
+		if b, ok := d.resolve(test).(*ast.BoolNode); ok {
+			if !b.Value {
+				return d.failAt(test, "custom: false matches nothing; use custom: true with \"else\"")
+			}
+			break
+		}
+		if c.Value, err = d.text(test); err != nil {
+			return err
+		}
+		if c.Value == "" {
+			return d.failAt(test, "is empty; use custom: true to match any custom text")
+		}
+	default: // skipped, declined, withdrawn
+		b, err := d.boolean(test)
+		if err != nil {
+			return err
+		}
+		if !b {
+			return d.failAt(test, "%s: false is not supported; use %s: true with \"else\"", c.Match, c.Match)
 		}
 	}
 	return nil

@@ -317,6 +317,8 @@ func (a *agentRun) ask(ctx context.Context, st *Step, after time.Duration) error
 		switch interaction.CodeOf(err) {
 		case interaction.CodeProviderClosed, interaction.CodeNoProvider:
 			stop = err
+		default:
+			// Any other failure ends this ask only.
 		}
 	}
 	out := AskOutcome{Line: st.Line, Kind: interaction.Classify(ans, err)}
@@ -345,6 +347,8 @@ func (a *agentRun) holds(c Condition) bool {
 		return m.kind == interaction.OutcomeWithdrawn
 	case MatchSkipped:
 		return m.kind == interaction.OutcomeSkipped
+	default:
+		// The answer's content, below.
 	}
 	if m.kind != interaction.OutcomeAnswered {
 		return false
@@ -354,8 +358,9 @@ func (a *agentRun) holds(c Condition) bool {
 		return m.item.Custom == "" && slices.Contains(m.item.Selected, c.Value)
 	case MatchCustom:
 		return m.item.Custom != "" && (c.Value == "" || m.item.Custom == c.Value)
+	default:
+		return false
 	}
-	return false
 }
 
 // expand replaces {{answer.ID}} with the remembered answer: the custom

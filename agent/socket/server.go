@@ -215,13 +215,7 @@ func (c *conn) readLoop(ctx context.Context, wg *sync.WaitGroup) {
 func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(line, &fields); err != nil || fields == nil {
-		var syntax *json.SyntaxError
-		msg := "the line must be a JSON object such as " + lineExample
-		if errors.As(err, &syntax) {
-			msg = fmt.Sprintf("the line is not valid JSON (%v at byte offset %d); send one JSON object per line, such as %s",
-				syntax, max(syntax.Offset-1, 0), lineExample)
-		}
-		c.send(reply{Error: interaction.Errorf(interaction.CodeInvalidRequest, "%s", msg)})
+		c.send(reply{Error: notAnObject(err)})
 		return
 	}
 	id := fields["id"]
@@ -231,45 +225,83 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	fail := func(format string, args ...any) {
 		c.send(reply{ID: id, Error: interaction.Errorf(interaction.CodeInvalidRequest, format, args...)})
 	}
-
 	rawReq, hasReq := fields["request"]
-	if rawCancel, ok := fields["cancel"]; ok {
-		var cancel bool
-		if err := json.Unmarshal(rawCancel, &cancel); err != nil {
-			fail(`"cancel" must be true or false, as in {"id": 1, "cancel": true}`)
-			return
-		}
-		if cancel {
-			switch {
-			case hasReq:
-				fail(`a line either sends a "request" or cancels one with "cancel": true, not both`)
-			case id == nil:
-				fail(`a cancel line needs the "id" of the request to withdraw, as in {"id": 1, "cancel": true}`)
-			default:
-				c.withdraw(idKey(id), cancelReason(fields["reason"]))
-			}
-			return
-		}
+	if c.cancelLine(fields, id, hasReq, fail) {
+		return
 	}
 	if !hasReq {
 		fail(`the line has no "request"; send %s`, lineExample)
 		return
 	}
-
 	req, err := interaction.DecodeRequest(bytes.NewReader(rawReq))
 	if err != nil {
 		c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
 		return
 	}
-	var timeout time.Duration
-	if raw, ok := fields["timeout_ms"]; ok {
-		var ms int64
-		if err := json.Unmarshal(raw, &ms); err != nil || ms < 0 || ms > maxTimeoutMS {
-			fail(`"timeout_ms" must be a whole number of milliseconds from 0 (no timeout) to %d, as in "timeout_ms": 30000`, int64(maxTimeoutMS))
-			return
-		}
-		timeout = time.Duration(ms) * time.Millisecond
+	timeout, ok := timeoutOf(fields)
+	if !ok {
+		fail(`"timeout_ms" must be a whole number of milliseconds from 0 (no timeout) to %d, as in "timeout_ms": 30000`, int64(maxTimeoutMS))
+		return
 	}
+	c.identify(fields, &req)
+	c.ask(ctx, id, req, timeout, wg, fail)
+}
+
+// notAnObject is the error for a line that is not a JSON object; err is
+// why it did not decode, if it did not.
+func notAnObject(err error) *interaction.Error {
+	var syntax *json.SyntaxError
+	msg := "the line must be a JSON object such as " + lineExample
+	if errors.As(err, &syntax) {
+		msg = fmt.Sprintf("the line is not valid JSON (%v at byte offset %d); send one JSON object per line, such as %s",
+			syntax, max(syntax.Offset-1, 0), lineExample)
+	}
+	return interaction.Errorf(interaction.CodeInvalidRequest, "%s", msg)
+}
+
+// cancelLine acts on the line's "cancel", if it has one that is not
+// false, and reports whether it did: it withdraws the request, or fails
+// the line.
+func (c *conn) cancelLine(fields map[string]json.RawMessage, id json.RawMessage, hasReq bool, fail func(string, ...any)) bool {
+	rawCancel, ok := fields["cancel"]
+	if !ok {
+		return false
+	}
+	var cancel bool
+	if err := json.Unmarshal(rawCancel, &cancel); err != nil {
+		fail(`"cancel" must be true or false, as in {"id": 1, "cancel": true}`)
+		return true
+	}
+	switch {
+	case !cancel:
+		return false
+	case hasReq:
+		fail(`a line either sends a "request" or cancels one with "cancel": true, not both`)
+	case id == nil:
+		fail(`a cancel line needs the "id" of the request to withdraw, as in {"id": 1, "cancel": true}`)
+	default:
+		c.withdraw(idKey(id), cancelReason(fields["reason"]))
+	}
+	return true
+}
+
+// timeoutOf reads the line's "timeout_ms": 0 without one, and false when
+// it is not a whole number of milliseconds in range.
+func timeoutOf(fields map[string]json.RawMessage) (time.Duration, bool) {
+	raw, ok := fields["timeout_ms"]
+	if !ok {
+		return 0, true
+	}
+	var ms int64
+	if err := json.Unmarshal(raw, &ms); err != nil || ms < 0 || ms > maxTimeoutMS {
+		return 0, false
+	}
+	return time.Duration(ms) * time.Millisecond, true
+}
+
+// identify names the agent of req: the conversation whose token the line
+// carries, else the server's default agent when req names none.
+func (c *conn) identify(fields map[string]json.RawMessage, req *interaction.Request) {
 	if raw, ok := fields["conversation"]; ok && c.s.opts.Identify != nil {
 		var token string
 		if json.Unmarshal(raw, &token) == nil && token != "" {
@@ -282,7 +314,13 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 		agent := c.s.opts.DefaultAgent
 		req.Agent = &agent
 	}
+}
 
+// ask runs req, with the line's id and timeout, on a goroutine counted by
+// wg, once the connection's request before it is queued. It fails the
+// line when another request in flight has the same id.
+func (c *conn) ask(ctx context.Context, id json.RawMessage, req interaction.Request, timeout time.Duration,
+	wg *sync.WaitGroup, fail func(string, ...any)) {
 	actx, acancel := context.WithCancelCause(ctx)
 	if timeout > 0 {
 		// The inbox shows the countdown, and the history the outcome
@@ -296,13 +334,7 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	key := ""
 	if id != nil {
 		key = idKey(id)
-		c.mu.Lock()
-		_, busy := c.pending[key]
-		if !busy {
-			c.pending[key] = acancel
-		}
-		c.mu.Unlock()
-		if busy {
+		if !c.register(key, acancel) {
 			acancel(nil)
 			fail("request id %s is still waiting on this connection; give every request in flight its own id", key)
 			return
@@ -329,15 +361,33 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			delete(c.pending, key)
 			c.mu.Unlock()
 		}
-		if err != nil {
-			if interaction.CodeOf(err) == "" && actx.Err() != nil {
-				err = interaction.ContextError(actx)
-			}
-			c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
-			return
-		}
-		c.send(reply{ID: id, Answer: &ans})
+		c.sendOutcome(actx, id, ans, err)
 	})
+}
+
+// register notes the request in flight with the id key, and reports
+// whether the id was free.
+func (c *conn) register(key string, cancel context.CancelCauseFunc) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, busy := c.pending[key]; busy {
+		return false
+	}
+	c.pending[key] = cancel
+	return true
+}
+
+// sendOutcome sends the outcome of the ask with the given id, whose context was
+// actx.
+func (c *conn) sendOutcome(actx context.Context, id json.RawMessage, ans interaction.Answer, err error) {
+	if err == nil {
+		c.send(reply{ID: id, Answer: &ans})
+		return
+	}
+	if interaction.CodeOf(err) == "" && actx.Err() != nil {
+		err = interaction.ContextError(actx)
+	}
+	c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
 }
 
 // withdraw cancels the waiting request with the given id key, if any, with

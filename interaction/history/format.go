@@ -18,13 +18,18 @@ const (
 )
 
 // Format writes recs for a human, one block per record separated by blank
-// lines: a line with the local time, the agent, the outcome and the time
-// waited; then one line per question (its header, or else its text, cut to
+// lines: a line with the local time the record was written, the agent, the
+// outcome, and when the request was asked and how long it waited; then one line per question (its header, or else its text, cut to
 // one line) with its answer (the selected labels, custom text in quotes, or
 // "skipped"), or else what the draft of a request that ended without an
 // answer held, marked "(draft)", or "-"; and the error message.
 // Agent-supplied text is printed inert: control characters, escape
 // sequences and bidirectional overrides become U+FFFD.
+//
+// The time that leads a block is when the request ended (arrival plus the
+// time waited), or for an [Asked] record when it arrived: the time of the
+// record's line, so the records of a history, in the order [Read] returns
+// them, are in the order of their times.
 func Format(w io.Writer, recs []Record) error {
 	return format(w, recs, time.Local)
 }
@@ -50,11 +55,17 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 	if outcome == "" {
 		outcome = "unknown"
 	}
-	waited := "  waited " + roundWait(time.Duration(r.Waited)).String()
-	if r.Outcome == Asked {
-		waited = "  no outcome recorded: still waiting, or asktui stopped first"
+	asked := r.Time.In(loc)
+	stamp, waited := asked, "  no outcome recorded: still waiting, or asktui stopped first"
+	if r.Outcome != Asked {
+		stamp = r.Time.Add(time.Duration(r.Waited)).In(loc)
+		when := asked.Format(time.TimeOnly)
+		if asked.YearDay() != stamp.YearDay() || asked.Year() != stamp.Year() {
+			when = asked.Format(time.DateTime)
+		}
+		waited = "  asked " + when + ", waited " + roundWait(time.Duration(r.Waited)).String()
 	}
-	w.WriteString(r.Time.In(loc).Format(time.DateTime) + "  " + agent + "  " +
+	w.WriteString(stamp.Format(time.DateTime) + "  " + agent + "  " +
 		clean(outcome, maxQuestionShown) + waited)
 	if r.Truncated {
 		w.WriteString("  (request shortened)")

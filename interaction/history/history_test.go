@@ -536,26 +536,38 @@ func TestFormat(t *testing.T) {
 			ID: "k-1", Time: t0.Add(3 * time.Minute), Agent: agent, Outcome: Asked,
 			Request: interaction.Request{Questions: []interaction.Question{{ID: "wait", Question: "Still there?"}}},
 		},
+		// Asked the evening before, answered after all of the above.
+		{
+			Time: t0.Add(-18 * time.Hour), Agent: agent, Outcome: interaction.OutcomeSkipped, Waited: Duration(18*time.Hour + 5*time.Minute),
+			Request: interaction.Request{Questions: []interaction.Question{{ID: "late", Question: "Overnight?"}}},
+			Answer:  &interaction.Answer{Answers: []interaction.AnswerItem{{ID: "late", Selected: []string{}}}},
+		},
 	}
 	var b strings.Builder
 	if err := format(&b, recs, time.UTC); err != nil {
 		t.Fatal(err)
 	}
-	want := `2025-06-01 12:00:00  claude  answered  waited 12.5s
+	// Each record is stamped with the time of its line: when the request
+	// ended, or for one still waiting when it arrived (issue 18: the
+	// records came in the order they ended, stamped with their arrival).
+	want := `2025-06-01 12:00:12  claude  answered  asked 12:00:00, waited 12.5s
   Storage: SQLite
   Anything else?: "keep it small"
 
-2025-06-01 12:01:00  evil�]0;x�bot  withdrawn  waited 250ms
+2025-06-01 12:01:00  evil�]0;x�bot  withdrawn  asked 12:01:00, waited 250ms
   Pick�[31m red�2J�long long long long long long long long lon…: a, b (draft)
   Skip me?: -
   error: the request was withdrawn by its caller
 
-2025-06-01 12:02:00  (no agent)  declined  waited 3s
+2025-06-01 12:02:03  (no agent)  declined  asked 12:02:00, waited 3s
   Proceed?: -
   error: the human declined
 
 2025-06-01 12:03:00  claude  asked  no outcome recorded: still waiting, or asktui stopped first
   Still there?: -
+
+2025-06-01 12:05:00  claude  skipped  asked 2025-05-31 18:00:00, waited 18h5m0s
+  Overnight?: skipped
 `
 	if got := b.String(); got != want {
 		t.Errorf("Format:\n%s\nwant:\n%s", got, want)

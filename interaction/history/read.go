@@ -21,7 +21,9 @@ func Read(r io.Reader) (recs []Record, skipped int, err error) {
 }
 
 // ReadFile reads the history file at path and returns its last n records,
-// oldest first, or all of them when n <= 0, as [Read] does. skipped counts
+// or all of them when n <= 0, as [Read] does: in the order of their lines,
+// so a request comes where it ended (where it arrived, when no outcome
+// followed), and the newest last. skipped counts
 // the lines of the whole file that were not records. A missing file is an
 // error satisfying errors.Is(err, fs.ErrNotExist).
 func ReadFile(path string, n int) (recs []Record, skipped int, err error) {

@@ -82,10 +82,11 @@ The request comes from:
   -          standard input
   (nothing)  standard input, when it is not a terminal
   QUESTION   any other argument, or any argument with a question flag
-             (--option, --description, --multi, --header, --id): a
-             one-question request built from the flags; with no --option it
-             asks for free text. An argument ending in .json that names no
-             file is an error, not a question.
+             (--option, --description, --preview, --multi, --header,
+             --detail, --detail-file, --id): a one-question request built
+             from the flags; with no --option it asks for free text. An
+             argument ending in .json that names no file is an error, not a
+             question.
 
 The UI draws on the controlling terminal, not on standard output, so
 asktui works in pipes. Without a terminal asktui fails at once with NO_TTY.

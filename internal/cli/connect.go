@@ -72,7 +72,7 @@ the Codex entry passes XDG_RUNTIME_DIR and TMPDIR through (env_vars).`,
 			if path == "" {
 				path = e.socketPath()
 			}
-			ver, _ := e.build.info()
+			ver := e.build.version()
 			// Started by asktui run for one of its agents: the token
 			// names the conversation the calls belong to.
 			asker := socketAsker{path: path, conversation: e.getenv(conversationEnv)}

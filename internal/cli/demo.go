@@ -114,7 +114,7 @@ func runDemo(ctx context.Context, args []string, o demoOptions, e env) (err erro
 		return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
 	}
 	if o.acp {
-		ver, _ := e.build.info()
+		ver := e.build.version()
 		return acp.ServeScenario(ctx, sc, e.stdin, e.stdout, acp.ScenarioOptions{Speed: o.speed, Version: ver})
 	}
 

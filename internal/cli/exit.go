@@ -31,6 +31,28 @@ const (
 	exitTerminated  = 143 // SIGTERM: 128 + SIGTERM
 )
 
+// exitCodes are the exit codes with what each means, in Markdown, in
+// order: README.md's table of exit codes is generated from them, and a
+// test fails when the two differ, or when a code is missing here. The
+// meaning names the error codes that exit with the code (exitCode).
+var exitCodes = []struct {
+	code    int
+	meaning string
+}{
+	{exitAnswered, "answered (skipped questions count as answered)"},
+	{exitDeclined, "declined (`ASK_DECLINED`)"},
+	{exitUsage, "invalid request or usage (`INVALID_REQUEST`, `EMPTY_QUESTIONS`, bad flags)"},
+	{exitNoTTY, "no terminal to ask on (`NO_TTY`); asktui fails at once instead of waiting"},
+	{exitFailure, "any other failure (`PROVIDER_CLOSED`, `NO_PROVIDER`, `UNTRUSTED`, `ADDRESS_IN_USE`, `INTERNAL`, …)"},
+	{exitAgent, "`asktui run`: an agent exited or broke the protocol (`AGENT_EXITED`, `AGENT_PROTOCOL`), at start, in a turn or later"},
+	{exitAgentAuth, "`asktui run`: an agent wants you to sign in first (`AGENT_AUTH`), at start or in a turn"},
+	{exitTimeout, "`--timeout` elapsed (`ASK_TIMEOUT`), with `--connect` too"},
+	{exitNotFound, "`asktui run`: no such agent, or it is not installed (`AGENT_NOT_FOUND`)"},
+	{exitHangup, "hung up: the terminal closed, or SIGHUP (`ASK_ABORTED`)"},
+	{exitInterrupted, "interrupted: ctrl+c in the UI while a question waits, in every command (`PROVIDER_CLOSED` for the questions left), or SIGINT to `ask` (`ASK_ABORTED`), also while the request is read from standard input. ctrl+c with nothing waiting (closing an idle `serve`, `run` or `demo`) exits 0, as a signal that stops `serve`, `run` or `demo` does"},
+	{exitTerminated, "terminated by SIGTERM (`ASK_ABORTED`), also while the request is read from standard input"},
+}
+
 // signalError is the cause of a context ended by a signal.
 type signalError struct{ sig os.Signal }
 

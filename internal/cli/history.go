@@ -21,15 +21,24 @@ func newHistoryCmd(e env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "Show the questions asked through asktui serve and what became of them",
-		Long: `Show the history asktui serve keeps of every request: when it arrived,
-the agent, the outcome (answered, skipped, declined, withdrawn, timeout,
-closed, failed), how long it waited, and the answers, including what you
-had typed when an agent withdrew its question. Nothing you answered is lost
-when an agent's client gave up waiting: find it here.`,
+		Long: `Show the history asktui serve keeps of every request: when it ended,
+the agent, the outcome (answered, skipped, declined, withdrawn, elsewhere,
+timeout, closed, failed), when it was asked and how long it waited, and the
+answers, including what you had typed when an agent withdrew its question.
+Nothing you answered is lost when an agent's client gave up waiting: find
+it here.
+
+The records come in the order they ended, the newest last (a question
+still waiting, or left waiting when asktui stopped, where it arrived);
+-n keeps the last N.`,
 		Example: `  asktui history -n 5
   asktui history --json | jq -c '.answer'`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if n < 0 {
+				return interaction.Errorf(interaction.CodeInvalidRequest,
+					"-n %d: give the number of records to show, or 0 for all of them", n)
+			}
 			path := e.historyPath(file)
 			if path == "" {
 				return fmt.Errorf("no history file: pass --history PATH")

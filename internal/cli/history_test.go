@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
@@ -55,5 +58,52 @@ func TestHistoryJSONPrintsEveryRecord(t *testing.T) {
 	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--history", path)
 	if got := strings.Count(o.stdout, "answered"); o.code != 0 || got != 20 {
 		t.Errorf("history: exit %d, %d records; want 0 and the last 20", o.code, got)
+	}
+}
+
+// TestHistoryRefusesNegativeN: -n -1 was taken as "all" without a word
+// (issue 18).
+func TestHistoryRefusesNegativeN(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	for _, args := range [][]string{{"-n", "-1"}, {"--json", "-n", "-3"}} {
+		o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), append([]string{"history", "--history", path}, args...)...)
+		e := envelope(t, o.stderr)
+		if o.code != exitUsage || e.Code != interaction.CodeInvalidRequest || !strings.Contains(e.Message, "-n") || o.stdout != "" {
+			t.Errorf("history %s: exit %d, %+v, stdout %q; want exit %d, INVALID_REQUEST about -n", strings.Join(args, " "), o.code, e, o.stdout, exitUsage)
+		}
+	}
+}
+
+// TestHistoryInTheOrderOfItsTimes: the records come in the order they
+// ended, so each is stamped with when it ended (issue 18: they were
+// stamped with their arrival, out of order when an early question was
+// answered late).
+func TestHistoryInTheOrderOfItsTimes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	l, err := history.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2025, 6, 1, 10, 0, 0, 0, time.Local)
+	for _, r := range []history.Record{
+		{ID: "a", Time: t0, Outcome: history.Asked},
+		{ID: "b", Time: t0.Add(time.Minute), Outcome: history.Asked},
+		{ID: "b", Time: t0.Add(time.Minute), Outcome: interaction.OutcomeAnswered, Waited: history.Duration(time.Minute)},
+		{ID: "a", Time: t0, Outcome: interaction.OutcomeWithdrawn, Waited: history.Duration(5 * time.Minute)},
+		{ID: "c", Time: t0.Add(6 * time.Minute), Outcome: history.Asked},
+	} {
+		if err := l.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--history", path)
+	stamps := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`).FindAllString(o.stdout, -1)
+	want := []string{"2025-06-01 10:02:00", "2025-06-01 10:05:00", "2025-06-01 10:06:00"}
+	if o.code != 0 || !slices.Equal(stamps, want) {
+		t.Errorf("history: exit %d, stamps %q, want %q:\n%s", o.code, stamps, want, o.stdout)
+	}
+	if !strings.Contains(o.stdout, "withdrawn  asked 10:00:00, waited 5m0s") {
+		t.Errorf("history does not say when the withdrawn question was asked:\n%s", o.stdout)
 	}
 }

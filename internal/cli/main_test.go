@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/goleak"
@@ -594,14 +597,33 @@ func TestHelpAndVersion(t *testing.T) {
 	if got.code != 0 || !strings.Contains(got.stdout, "ask") || got.stderr != "" {
 		t.Errorf("asktui with no args = %+v, want help on stdout and exit 0", got)
 	}
+	// Every command the README names is listed (issue 18: man was hidden).
+	for _, c := range []string{"ask", "demo", "serve", "history", "mcp", "hook", "run", "setup", "completion", "man"} {
+		if !regexp.MustCompile(`(?m)^\s+` + c + `\b`).MatchString(got.stdout) {
+			t.Errorf("asktui --help does not list %s:\n%s", c, got.stdout)
+		}
+	}
 	got = runCLI(t, context.Background(), nil, mustNotOpenTTY(t), "ask", "--help")
 	for _, w := range []string{"--option", "--format", "--timeout", "--accessible", "--theme", "--inline", "--agent"} {
 		if !strings.Contains(got.stdout, w) {
 			t.Errorf("ask --help does not mention %s", w)
 		}
 	}
+	// The help's list of question flags is every one of them (issue 18:
+	// it left out --preview, --detail and --detail-file).
+	m := regexp.MustCompile(`question flag\s+\(([^)]*)\)`).FindStringSubmatch(newAskCmd(env{}).Long)
+	if m == nil {
+		t.Fatal("ask's help has no list of the question flags")
+	}
+	var listed []string
+	for _, f := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		listed = append(listed, strings.TrimPrefix(f, "--"))
+	}
+	if !slices.Equal(listed, questionFlags) {
+		t.Errorf("ask's help lists the question flags %q, want %q", listed, questionFlags)
+	}
 	got = runCLI(t, context.Background(), nil, mustNotOpenTTY(t), "--version")
-	ver, _ := Build{}.info()
+	ver := Build{}.version()
 	if got.code != 0 || !strings.Contains(got.stdout, ver) {
 		t.Errorf("--version = %+v, want %q", got, ver)
 	}

@@ -14,14 +14,14 @@ import (
 // generated on the CI machine.
 const defaultSocketHelp = "$XDG_RUNTIME_DIR/asktui/asktui.sock (without XDG_RUNTIME_DIR, in /run/user/UID when that is yours), else asktui-UID/asktui.sock in $TMPDIR"
 
-// newManCmd is the hidden `man` command: the man page, generated from the
+// newManCmd is the `man` command: the man page, generated from the
 // command tree as fang's own is, but with each paragraph of the help one
 // paragraph of the page (fang's starts a paragraph at every wrapped line).
+// The README and docs/install.md name it, so --help lists it too.
 func newManCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:                   "man",
 		Short:                 "Print the man page",
-		Hidden:                true,
 		DisableFlagsInUseLine: true,
 		Args:                  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -31,10 +31,55 @@ func newManCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("building the man page: %w", err)
 			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), page.Build(roff.NewDocument()))
+			_, err = fmt.Fprint(cmd.OutOrStdout(), page.Build(&manDocument{Document: roff.NewDocument()}))
 			return err
 		},
 	}
+}
+
+// manDocument is roff's document with the list markup mango leaves out:
+// mango opens a command's OPTIONS and COMMANDS lists with an indent and
+// starts a tagged paragraph before every item but the first, so the first
+// item's tag (--accessible) ran into its text. The first bold text right
+// after an indent is such an item (a command's short help, which also
+// follows an indent, is plain), and gets its .TP here.
+type manDocument struct {
+	*roff.Document
+	listOpened bool // the last call was Indent
+}
+
+// Indent opens an indented block, perhaps a list.
+func (d *manDocument) Indent(n int) {
+	d.Document.Indent(n)
+	d.listOpened = true
+}
+
+// TextBold writes bold text, as a list's first tag when a list was just
+// opened.
+func (d *manDocument) TextBold(text string) {
+	if d.listOpened {
+		d.Document.TaggedParagraph(-1)
+	}
+	d.listOpened = false
+	d.Document.TextBold(text)
+}
+
+// Text writes plain text.
+func (d *manDocument) Text(text string) {
+	d.listOpened = false
+	d.Document.Text(text)
+}
+
+// TaggedParagraph starts a tagged paragraph.
+func (d *manDocument) TaggedParagraph(indentation int) {
+	d.listOpened = false
+	d.Document.TaggedParagraph(indentation)
+}
+
+// IndentEnd closes an indented block.
+func (d *manDocument) IndentEnd() {
+	d.listOpened = false
+	d.Document.IndentEnd()
 }
 
 // unwrapLong rewrites the long help of c and its subcommands for the man

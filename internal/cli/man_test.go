@@ -32,6 +32,15 @@ func TestManPage(t *testing.T) {
 			t.Errorf("the page does not show %s", want)
 		}
 	}
+	// Every item of a list is a tagged paragraph, the first too (issue
+	// 18: mango leaves out the first one's .TP, and the tag ran into its
+	// text).
+	lines := strings.Split(page, "\n")
+	for i, line := range lines {
+		if strings.HasPrefix(line, `\fB-`) && (i == 0 || lines[i-1] != ".TP") {
+			t.Errorf("the option %s is not a tagged paragraph (the line before it is %q)", line, lines[i-1])
+		}
+	}
 	for _, local := range []string{"/run/user/4242", "/machine/tmp", "/home/someone", os.TempDir() + "/asktui-"} {
 		if strings.Contains(page, local) {
 			t.Errorf("the page holds the path %s of the machine that made it", local)

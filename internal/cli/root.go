@@ -71,8 +71,8 @@ func keepCoded(root *cobra.Command) *error {
 	return &failed
 }
 
-// newRootCmd builds the command tree. fang adds --version, the hidden
-// `man` command and styled help; cobra adds `completion`.
+// newRootCmd builds the command tree. fang adds styled help; cobra adds
+// `completion`.
 func newRootCmd(e env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "asktui",

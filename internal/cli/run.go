@@ -133,6 +133,41 @@ func (a *agentErrors) Start(ctx context.Context, name, resume string, sink conve
 	return conv, err
 }
 
+// openRunLog opens --log, the protocol log, for appending: a logger and
+// what closes it, or none without --log.
+func openRunLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return nil, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
+}
+
+// startSpecs says how to start each agent named: afresh, resuming the
+// session resume, or (--resume alone) resuming its newest session in
+// cwd, which it must have.
+func startSpecs(ctx context.Context, l *acp.Launcher, names []string, resume, cwd string) ([]tui.StartSpec, error) {
+	specs := make([]tui.StartSpec, 0, len(names))
+	for _, name := range names {
+		spec := tui.StartSpec{Agent: name, Resume: resume}
+		if resume == resumeLatest {
+			past, err := l.Sessions(ctx, name)
+			if err != nil {
+				return nil, err
+			}
+			if len(past) == 0 {
+				return nil, interaction.Errorf(interaction.CodeInvalidRequest, "%s has no past session in %s to resume", name, cwd)
+			}
+			spec.Resume = past[0].Session
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}
+
 // endSink passes events on, noting how conversations end.
 type endSink struct {
 	conversation.Sink
@@ -147,6 +182,8 @@ func (s endSink) ConversationEvent(e conversation.Event) {
 		if agentFailure(e.Err) {
 			s.errs.note(e.Err)
 		}
+	default:
+		// Only an end carries a failure.
 	}
 	s.Sink.ConversationEvent(e)
 }
@@ -157,8 +194,9 @@ func agentFailure(err error) bool {
 	switch interaction.CodeOf(err) {
 	case interaction.CodeAgentAuth, interaction.CodeAgentExited, interaction.CodeAgentProtocol:
 		return true
+	default:
+		return false
 	}
-	return false
 }
 
 // Pace passes the screen's pace on (conversation.Pacer).
@@ -182,7 +220,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		configPath = filepath.Join(dir, acp.ConfigFile)
 	}
 	svc := interaction.NewService()
-	ver, _ := e.build.info()
+	ver := e.build.version()
 	if o.list {
 		l, err := acp.NewLauncher(acp.Options{Asker: svc, Cwd: cwd, ConfigPath: configPath, Getenv: e.getenv})
 		if err != nil {
@@ -217,15 +255,11 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
 	}
 
-	var logger *slog.Logger
-	if o.log != "" {
-		f, err := os.OpenFile(o.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
-		}
-		defer func() { _ = f.Close() }()
-		logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logger, closeLog, err := openRunLog(o.log)
+	if err != nil {
+		return err
 	}
+	defer closeLog()
 	l, err := acp.NewLauncher(acp.Options{
 		Asker: svc, Cwd: cwd, MCP: mcpServer, ConfigPath: configPath,
 		Getenv: e.getenv, Environ: e.environ, Version: ver, Logger: logger,
@@ -240,20 +274,9 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	if err := checkAgents(l, names); err != nil {
 		return err
 	}
-	specs := make([]tui.StartSpec, 0, len(names))
-	for _, name := range names {
-		spec := tui.StartSpec{Agent: name, Resume: o.resume}
-		if o.resume == resumeLatest {
-			past, err := l.Sessions(ctx, name)
-			if err != nil {
-				return err
-			}
-			if len(past) == 0 {
-				return interaction.Errorf(interaction.CodeInvalidRequest, "%s has no past session in %s to resume", name, cwd)
-			}
-			spec.Resume = past[0].Session
-		}
-		specs = append(specs, spec)
+	specs, err := startSpecs(ctx, l, names, o.resume, cwd)
+	if err != nil {
+		return err
 	}
 
 	in, out, err := e.openTTY()

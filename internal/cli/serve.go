@@ -24,6 +24,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -57,8 +58,11 @@ type serveOptions struct {
 // Clients whose configuration --print-config knows.
 var configClients = []string{"claude", "codex", "gemini", "json"}
 
-func newServeCmd(e env) *cobra.Command {
-	o := &serveOptions{}
+func newServeCmd(e env) *cobra.Command { return serveCommand(e, new(serveOptions), runServe) }
+
+// serveCommand builds the serve command around o, which its flags fill
+// in, and run, which it calls with them.
+func serveCommand(e env, o *serveOptions, run func(context.Context, serveOptions, env) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Answer every agent's questions in one inbox: an MCP server and the session view",
@@ -90,7 +94,7 @@ asktui setup writes a client's configuration for it.`,
 			if len(args) == 1 {
 				o.ssh.addr = args[0]
 			}
-			return runServe(cmd.Context(), *o, e)
+			return run(cmd.Context(), *o, e)
 		},
 	}
 	f := cmd.Flags()
@@ -114,31 +118,13 @@ asktui setup writes a client's configuration for it.`,
 }
 
 func runServe(ctx context.Context, o serveOptions, e env) error {
-	theme, err := o.theme.theme(e)
+	c, err := checkServe(o, e)
 	if err != nil {
 		return err
 	}
-	plan, err := checkListen(o)
-	if err != nil {
-		return err
-	}
-	if o.sessionTimeout < 0 {
-		return fmt.Errorf("invalid --session-timeout %v: use a positive duration, or 0 to keep sessions", o.sessionTimeout)
-	}
-	progressEach, err := progressInterval(o.progressEach)
-	if err != nil {
-		return err
-	}
-	token := ""
-	if !o.noAuth {
-		var err error
-		if token, err = loadToken(o.tokenFile, e); err != nil {
-			return err
-		}
-	}
-	url := plan.url(o.listen)
+	url := c.plan.url(o.listen)
 	if o.printConfig != "" {
-		return printConfig(e.stdout, e.stderr, o.printConfig, url, token)
+		return printConfig(e.stdout, e.stderr, o.printConfig, url, c.token)
 	}
 
 	var in, out *os.File
@@ -154,46 +140,19 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	}
 	defer func() { _ = l.Close() }()
 	// The address actually bound: --listen 127.0.0.1:0 picks a free port.
-	url = plan.url(l.Addr().String())
+	url = c.plan.url(l.Addr().String())
 	limitGC(e)
-	sockPath := o.socket
-	if sockPath == "" {
-		sockPath = e.socketPath()
+	sl, sockPath, err := listenSocket(o.socket, e)
+	if err != nil {
+		return err
 	}
-	var sl net.Listener
-	if sockPath != "off" {
-		listen := socket.Listen
-		if filepath.Dir(sockPath) == filepath.Dir(e.socketPath()) {
-			// The default directory may be in a shared place.
-			listen = socket.ListenPrivate
-		}
-		if sl, err = listen(sockPath); err != nil {
-			code := interaction.CodeInternal
-			if errors.Is(err, socket.ErrAlreadyServing) {
-				code = interaction.CodeAddressInUse
-			}
-			return interaction.WrapError(code, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
-		}
-	}
-	status := "MCP: " + url
-	if sl != nil {
-		status += "  ·  socket: " + sockPath
-	}
-	if o.noAuth {
-		status += "  ⚠ no token required (--no-auth)"
-		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
-	}
-	if plan.insecure {
-		status += "  ⚠ plain HTTP off loopback"
-		_, _ = fmt.Fprintln(e.stderr, "asktui: WARNING: --insecure-listen: "+url+" serves plain HTTP beyond this machine; the token and every question and answer cross the network unencrypted")
-	}
+	status := serveStatus(e.stderr, url, sockPath, sl != nil, o.noAuth, c.plan.insecure)
 
 	// The inbox: this terminal is one view of it, each SSH session
 	// another; every request and its outcome goes to the history, so an
 	// answer is never lost even when the agent's client gave up waiting.
 	box := inbox.New(nil)
 	defer box.Close()
-	var provider interaction.Provider = box
 	svc := interaction.NewService()
 	// Failures serve survives show in the activity log, on the status
 	// line once there is a view, and on stderr.
@@ -202,34 +161,25 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
 	})
 	defer warn.flush()
-	if path := e.historyPath(o.history); path != "" {
-		hlog, err := history.Open(path)
-		if errors.Is(err, history.ErrRefused) {
-			return interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
-		}
-		if err != nil {
-			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
-		}
-		defer func() { _ = hlog.Close() }()
-		provider = history.Wrap(provider, hlog, nil, func(err error) {
-			warn.warn(fmt.Sprintf("a history record was not written: %v", err))
-		})
+	provider, closeHistory, err := withHistory(box, e.historyPath(o.history), warn)
+	if err != nil {
+		return err
 	}
+	defer closeHistory()
 	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
 	}
 	defer unregister()
 
-	ver, _ := e.build.info()
 	srv, err := mcp.NewServer(svc, mcp.Options{
-		Token: token, ProgressInterval: progressEach, Version: ver,
-		Hosts: plan.hosts, SessionTimeout: o.sessionTimeout,
+		Token: c.token, ProgressInterval: c.progressEach, Version: e.build.version(),
+		Hosts: c.plan.hosts, SessionTimeout: o.sessionTimeout,
 	})
 	if err != nil {
 		return err
 	}
-	sshSvc, err := startSSH(o.ssh, e, box, theme, o.alerts)
+	sshSvc, err := startSSH(o.ssh, e, box, c.theme, o.alerts)
 	if err != nil {
 		return err
 	}
@@ -242,18 +192,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	httpSrv := srv.HTTPServer(mux)
 
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		var err error
-		if plan.cert != nil {
-			httpSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*plan.cert}, MinVersion: tls.VersionTLS12}
-			err = httpSrv.ServeTLS(l, "", "")
-		} else {
-			err = httpSrv.Serve(l)
-		}
-		if !errors.Is(err, http.ErrServerClosed) {
-			warn.warn(fmt.Sprintf("the MCP server at %s stopped serving: %v", url, err))
-		}
-	})
+	wg.Go(func() { serveMCP(httpSrv, l, c.plan.cert, url, warn) })
 	sockCtx, stopSock := context.WithCancel(ctx)
 	defer stopSock()
 	if sl != nil {
@@ -270,7 +209,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		<-ctx.Done() // a signal is how a headless inbox is stopped
 	} else {
 		p := tui.New(tui.Options{
-			Input: in, Output: out, Theme: theme, Session: true,
+			Input: in, Output: out, Theme: c.theme, Session: true,
 			Alerts: o.alerts, Status: status, Environ: e.environ,
 			Inbox: box, Name: "this terminal",
 		})
@@ -283,19 +222,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	// is recorded as closed), then the servers stop.
 	box.Close()
 	_ = srv.Close()
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if sshSvc != nil {
-		_ = sshSvc.srv.Shutdown(shutdown)
-		if err := <-sshSvc.served; err != nil {
-			_, _ = fmt.Fprintf(e.stderr, "asktui: the SSH server failed: %v\n", err)
-		}
-		sshSvc.log.release()
-	}
-	if err := httpSrv.Shutdown(shutdown); err != nil {
-		// Out of time: close what is still open rather than leave it.
-		_ = httpSrv.Close()
-	}
+	stopServers(e.stderr, sshSvc, httpSrv)
 	wg.Wait()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
@@ -304,6 +231,133 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		return interaction.WrapError(interaction.CodeInternal, uiErr, "the terminal UI failed: %v", uiErr)
 	}
 	return nil
+}
+
+// serveConfig is what serve decides from its flags before it starts
+// anything.
+type serveConfig struct {
+	theme        styles.Theme
+	plan         listenPlan
+	progressEach time.Duration
+	token        string // "" with --no-auth
+}
+
+// checkServe checks serve's flags and loads the token.
+func checkServe(o serveOptions, e env) (serveConfig, error) {
+	var c serveConfig
+	var err error
+	if c.theme, err = o.theme.theme(e); err != nil {
+		return c, err
+	}
+	if c.plan, err = checkListen(o); err != nil {
+		return c, err
+	}
+	if o.sessionTimeout < 0 {
+		return c, fmt.Errorf("invalid --session-timeout %v: use a positive duration, or 0 to keep sessions", o.sessionTimeout)
+	}
+	if c.progressEach, err = progressInterval(o.progressEach); err != nil {
+		return c, err
+	}
+	if !o.noAuth {
+		c.token, err = loadToken(o.tokenFile, e)
+	}
+	return c, err
+}
+
+// listenSocket listens on the socket for scripts (--socket, or the
+// default), and returns it with its path; none for --socket off.
+func listenSocket(flag string, e env) (net.Listener, string, error) {
+	path := flag
+	if path == "" {
+		path = e.socketPath()
+	}
+	if path == "off" {
+		return nil, path, nil
+	}
+	listen := socket.Listen
+	if filepath.Dir(path) == filepath.Dir(e.socketPath()) {
+		// The default directory may be in a shared place.
+		listen = socket.ListenPrivate
+	}
+	sl, err := listen(path)
+	if err != nil {
+		code := interaction.CodeInternal
+		if errors.Is(err, socket.ErrAlreadyServing) {
+			code = interaction.CodeAddressInUse
+		}
+		return nil, path, interaction.WrapError(code, err, "cannot listen on the socket: %v (use --socket to put it elsewhere, or --socket off)", err)
+	}
+	return sl, path, nil
+}
+
+// serveStatus is the view's status line: where serve listens, and the
+// warnings of --no-auth and --insecure-listen, which also go to stderr.
+func serveStatus(stderr io.Writer, url, sockPath string, socketOpen, noAuth, insecure bool) string {
+	status := "MCP: " + url
+	if socketOpen {
+		status += "  ·  socket: " + sockPath
+	}
+	if noAuth {
+		status += "  ⚠ no token required (--no-auth)"
+		_, _ = fmt.Fprintln(stderr, "asktui: WARNING: --no-auth: any program that can reach "+url+" can ask you questions")
+	}
+	if insecure {
+		status += "  ⚠ plain HTTP off loopback"
+		_, _ = fmt.Fprintln(stderr, "asktui: WARNING: --insecure-listen: "+url+" serves plain HTTP beyond this machine; the token and every question and answer cross the network unencrypted")
+	}
+	return status
+}
+
+// withHistory wraps the inbox in the history at path, if there is one,
+// and returns the provider to register and what closes the history.
+func withHistory(box *inbox.Inbox, path string, warn *warner) (interaction.Provider, func(), error) {
+	if path == "" {
+		return box, func() {}, nil
+	}
+	hlog, err := history.Open(path)
+	if errors.Is(err, history.ErrRefused) {
+		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "%v", err)
+	}
+	if err != nil {
+		return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
+	}
+	provider := history.Wrap(box, hlog, nil, func(err error) {
+		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
+	})
+	return provider, func() { _ = hlog.Close() }, nil
+}
+
+// serveMCP serves MCP on l until the server is shut down, over TLS when
+// there is a certificate; any other end is a warning.
+func serveMCP(httpSrv *http.Server, l net.Listener, cert *tls.Certificate, url string, warn *warner) {
+	var err error
+	if cert != nil {
+		httpSrv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{*cert}, MinVersion: tls.VersionTLS12}
+		err = httpSrv.ServeTLS(l, "", "")
+	} else {
+		err = httpSrv.Serve(l)
+	}
+	if !errors.Is(err, http.ErrServerClosed) {
+		warn.warn(fmt.Sprintf("the MCP server at %s stopped serving: %v", url, err))
+	}
+}
+
+// stopServers shuts the SSH server, if any, and the MCP server down,
+// giving their connections 5 s to end.
+func stopServers(stderr io.Writer, sshSvc *sshService, httpSrv *http.Server) {
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if sshSvc != nil {
+		_ = sshSvc.srv.Shutdown(shutdown)
+		if err := <-sshSvc.served; err != nil {
+			_, _ = fmt.Fprintf(stderr, "asktui: the SSH server failed: %v\n", err)
+		}
+		sshSvc.log.release()
+	}
+	if err := httpSrv.Shutdown(shutdown); err != nil {
+		// Out of time: close what is still open rather than leave it.
+		_ = httpSrv.Close()
+	}
 }
 
 // progressInterval turns --progress-interval into

@@ -39,20 +39,24 @@ func addSSHFlags(cmd *cobra.Command, o *sshFlags) {
 	f.BoolVar(&o.headless, "headless", false, "serve MCP, the socket and SSH with no view on this terminal (for a server or a container); ctrl+c or SIGTERM stops")
 }
 
-// sshAddrArg lets --ssh take its address as the next word (--ssh ADDR,
-// as well as --ssh=ADDR): a flag with an optional value cannot, so serve
-// takes one argument, and only right after a bare --ssh.
+// sshAddrArg lets --ssh take its value as the next word (--ssh ADDR and
+// --ssh off, as well as --ssh=ADDR): a flag with an optional value cannot,
+// so serve takes one argument, an address or "off", and only right after
+// a bare --ssh.
 func sshAddrArg(o *sshFlags) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		switch {
 		case len(args) == 0:
 			return nil
 		case len(args) == 1 && cmd.Flags().Changed("ssh") && o.addr == sshserve.DefaultAddr:
+			if args[0] == "off" {
+				return nil
+			}
 			if _, _, err := net.SplitHostPort(args[0]); err == nil {
 				return nil
 			}
 		}
-		return fmt.Errorf("serve takes no arguments, but was given %q (to name the SSH address, write --ssh=HOST:PORT)", strings.Join(args, " "))
+		return fmt.Errorf("serve takes no arguments, but was given %q (to name the SSH address, write --ssh HOST:PORT; for no SSH, --ssh off)", strings.Join(args, " "))
 	}
 }
 

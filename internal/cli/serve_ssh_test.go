@@ -158,3 +158,47 @@ func TestServeHeadlessOverSSH(t *testing.T) {
 		t.Fatalf("history (exit %d):\n%s", code, hist.String())
 	}
 }
+
+// TestServeSSHFlagForms: --ssh takes its value after "=" or as the next
+// word, as the README writes it (issue 18: --ssh off was refused), and
+// alone means the default address.
+func TestServeSSHFlagForms(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		addr     string
+		explicit bool
+		err      string
+	}{
+		{args: nil},
+		{args: []string{"--ssh"}, addr: "127.0.0.1:2222", explicit: true},
+		{args: []string{"--ssh", "off"}, addr: "off", explicit: true},
+		{args: []string{"--ssh=off"}, addr: "off", explicit: true},
+		{args: []string{"--ssh", "0.0.0.0:2222"}, addr: "0.0.0.0:2222", explicit: true},
+		{args: []string{"--ssh=0.0.0.0:2222", "--headless"}, addr: "0.0.0.0:2222", explicit: true},
+		{args: []string{"--ssh", "now"}, err: `given "now"`},
+		{args: []string{"off"}, err: `given "off"`},
+		{args: []string{"--ssh=off", "off"}, err: `given "off"`},
+	} {
+		var got *sshFlags
+		cmd := serveCommand(env{stdout: io.Discard, stderr: io.Discard}, new(serveOptions),
+			func(_ context.Context, o serveOptions, _ env) error {
+				got = &o.ssh
+				return nil
+			})
+		cmd.SetArgs(c.args)
+		cmd.SetOut(io.Discard)
+		cmd.SetErr(io.Discard)
+		cmd.SilenceUsage = true
+		err := cmd.Execute()
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("serve %q: error %v, want one saying %s", c.args, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("serve %q: %v", c.args, err)
+		case got.addr != c.addr || got.explicit != c.explicit:
+			t.Errorf("serve %q: --ssh %q (given: %v), want %q (%v)", c.args, got.addr, got.explicit, c.addr, c.explicit)
+		}
+	}
+}

@@ -153,56 +153,62 @@ func runSetup(client string, o setupOptions, e env) error {
 			return setupError(err)
 		}
 	}
-	w := e.stdout
 	home, _ := e.home()
 	wrote := false
 	for i, t := range targets {
-		c := changes[i]
-		name := tildePath(t.path, home)
-		if !c.Changed() || c.Before == nil && o.undo {
-			_, _ = fmt.Fprintf(w, "%s: %s, unchanged\n", name, t.unchanged(o.undo))
-			continue
-		}
-		if o.dryRun {
-			_, _ = io.WriteString(w, c.Diff(name))
-			continue
-		}
-		backup, err := applyChange(t, o.undo, c)
+		w, err := t.apply(e.stdout, changes[i], o, home)
 		if err != nil {
-			return setupError(err)
+			return err
 		}
-		wrote = true
-		verb := "updated"
-		switch {
-		case c.Before == nil:
-			verb = "created"
-		case o.undo:
-			verb = "removed asktui from"
-		}
-		_, _ = fmt.Fprintf(w, "%s %s: %s\n", verb, name, t.what())
-		if backup != "" {
-			_, _ = fmt.Fprintf(w, "  backup: %s\n", tildePath(backup, home))
-		}
-		if t.token && !o.undo {
-			if _, mode, err := configfile.Read(t.path); err == nil && mode&0o077 != 0 {
-				_, _ = fmt.Fprintf(w, "  WARNING: %s holds asktui's token and others can read it: chmod 600 %s\n", name, name)
-			}
-		}
+		wrote = wrote || w
 	}
-	if o.dryRun || o.undo {
+	if o.dryRun || o.undo || !wrote {
 		return nil
 	}
-	if wrote {
-		for _, n := range notes {
-			_, _ = fmt.Fprintln(w, n)
-		}
-		undo := "asktui setup " + client + " --undo"
-		if o.project {
-			undo += " --project"
-		}
-		_, _ = fmt.Fprintf(w, "Restart %s to load it. To take it out again: %s\n", clientName(client), undo)
+	for _, n := range notes {
+		_, _ = fmt.Fprintln(e.stdout, n)
 	}
+	undo := "asktui setup " + client + " --undo"
+	if o.project {
+		undo += " --project"
+	}
+	_, _ = fmt.Fprintf(e.stdout, "Restart %s to load it. To take it out again: %s\n", clientName(client), undo)
 	return nil
+}
+
+// apply makes the change c to the target, or with --dry-run shows it,
+// and says on w what it did; it reports whether it wrote the file.
+func (t setupTarget) apply(w io.Writer, c configfile.Change, o setupOptions, home string) (bool, error) {
+	name := tildePath(t.path, home)
+	if !c.Changed() || c.Before == nil && o.undo {
+		_, _ = fmt.Fprintf(w, "%s: %s, unchanged\n", name, t.unchanged(o.undo))
+		return false, nil
+	}
+	if o.dryRun {
+		_, _ = io.WriteString(w, c.Diff(name))
+		return false, nil
+	}
+	backup, err := applyChange(t, o.undo, c)
+	if err != nil {
+		return false, setupError(err)
+	}
+	verb := "updated"
+	switch {
+	case c.Before == nil:
+		verb = "created"
+	case o.undo:
+		verb = "removed asktui from"
+	}
+	_, _ = fmt.Fprintf(w, "%s %s: %s\n", verb, name, t.what())
+	if backup != "" {
+		_, _ = fmt.Fprintf(w, "  backup: %s\n", tildePath(backup, home))
+	}
+	if t.token && !o.undo {
+		if _, mode, err := configfile.Read(t.path); err == nil && mode&0o077 != 0 {
+			_, _ = fmt.Fprintf(w, "  WARNING: %s holds asktui's token and others can read it: chmod 600 %s\n", name, name)
+		}
+	}
+	return true, nil
 }
 
 // setupServer is how the MCP server entry reaches asktui: the bridge, or
@@ -234,103 +240,19 @@ func setupServer(o setupOptions, e env, exe string) (mcpServer, error) {
 
 // setupTargets lists the files setup edits for client, with their edits.
 func setupTargets(client string, o setupOptions, e env, exe string, s mcpServer) ([]setupTarget, []string, error) {
-	var base string // the user's configuration directory, or the project
-	home, err := e.home()
-	if o.project {
-		if base, err = os.Getwd(); err != nil {
-			return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find the current directory: %v", err)
-		}
-	} else if err != nil {
-		return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find your home directory: %v", err)
-	}
-	var c hookCLI
-	for _, h := range hookCLIs {
-		if h.use == client {
-			c = h
-		}
-	}
-	hooks, err := hookGroups(c.hooksBlock(exe, o.socket, defaultHookTimeout))
+	p, err := newSetupPlan(client, o, e, exe, s)
 	if err != nil {
 		return nil, nil, err
-	}
-	hooksEdit := func(path ...string) setupEdit {
-		ours := func(h map[string]any) bool { return ourHook(h, exe) }
-		return setupEdit{
-			what:       "hooks " + strings.Join(sortedKeys(hooks), ", ") + " (asktui hook " + client + ")",
-			setJSON:    func(d *configfile.JSON) (bool, error) { return d.SetHooks(hooks, ours, path...) },
-			deleteJSON: func(d *configfile.JSON) (bool, error) { return d.DeleteHooks(ours, path...) },
-		}
-	}
-	serverWhat := `MCP server "asktui" (` + s.describe() + ")"
-	jsonServer := func(entry map[string]any) setupEdit {
-		return setupEdit{
-			what:       serverWhat,
-			setJSON:    func(d *configfile.JSON) (bool, error) { return d.Set(entry, "mcpServers", "asktui") },
-			deleteJSON: func(d *configfile.JSON) (bool, error) { return d.Delete("mcpServers", "asktui") },
-		}
 	}
 	var mcpT, hooksT setupTarget
 	var notes []string
 	switch client {
 	case "claude":
-		dir := e.getenv("CLAUDE_CONFIG_DIR")
-		mcpFile := filepath.Join(dir, ".claude.json")
-		if dir == "" {
-			dir, mcpFile = filepath.Join(home, ".claude"), filepath.Join(home, ".claude.json")
-		}
-		mcpT = setupTarget{path: mcpFile, mode: 0o600, edits: []setupEdit{jsonServer(s.claudeEntry())}, token: s.token != ""}
-		hooksT = setupTarget{path: filepath.Join(dir, "settings.json"), mode: 0o644, edits: []setupEdit{hooksEdit("hooks")}}
-		if o.project {
-			mcpT = setupTarget{path: filepath.Join(base, ".mcp.json"), mode: 0o644, edits: []setupEdit{jsonServer(s.jsonEntry())}}
-			hooksT.path = filepath.Join(base, ".claude", "settings.json")
-			notes = append(notes, "Claude Code asks you once before it starts the servers of a project's .mcp.json.")
-			if s.token != "" {
-				notes = append(notes, tokenHint(s.token))
-			}
-		}
+		mcpT, hooksT, notes = p.claude()
 	case "codex":
-		dir := e.getenv("CODEX_HOME")
-		if dir == "" {
-			dir = filepath.Join(home, ".codex")
-		}
-		if o.project {
-			dir = filepath.Join(base, ".codex")
-			notes = append(notes, "Codex reads a project's .codex/ only once you trust the project.")
-		}
-		table := s.codexTable()
-		mcpT = setupTarget{path: filepath.Join(dir, "config.toml"), toml: true, mode: 0o600, edits: []setupEdit{{
-			what:       serverWhat,
-			setTOML:    func(d *configfile.TOML) (bool, error) { return d.SetTable(table, "mcp_servers", "asktui") },
-			deleteTOML: func(d *configfile.TOML) (bool, error) { return d.DeleteTable("mcp_servers", "asktui") },
-		}}}
-		hooksT = setupTarget{path: filepath.Join(dir, "hooks.json"), mode: 0o644, edits: []setupEdit{hooksEdit("hooks")}}
-		if o.hooks {
-			notes = append(notes, "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust asktui's.")
-		}
-		if s.token != "" {
-			notes = append(notes, "asktui: Codex reads the token from ASKTUI_TOKEN; export it where codex runs: export ASKTUI_TOKEN="+shellQuote(s.token))
-		}
+		mcpT, hooksT, notes = p.codex()
 	case "gemini":
-		dir := e.getenv("GEMINI_CLI_HOME")
-		if dir == "" {
-			dir = home
-		}
-		if o.project {
-			dir = base
-			notes = append(notes, strings.TrimPrefix(geminiTrustHint, "asktui: ")+".")
-		}
-		// One file holds both.
-		t := setupTarget{path: filepath.Join(dir, ".gemini", "settings.json"), mode: 0o644}
-		if o.mcp {
-			t.edits = append(t.edits, jsonServer(s.geminiEntry()))
-			t.token = s.token != ""
-			if t.token {
-				t.mode = 0o600
-			}
-		}
-		if o.hooks {
-			t.edits = append(t.edits, hooksEdit("hooks"))
-		}
+		t, notes := p.gemini() // one file holds both
 		return []setupTarget{t}, notes, nil
 	}
 	var targets []setupTarget
@@ -341,6 +263,139 @@ func setupTargets(client string, o setupOptions, e env, exe string, s mcpServer)
 		targets = append(targets, hooksT)
 	}
 	return targets, notes, nil
+}
+
+// setupPlan is what setupTargets knows while it lists a client's files.
+type setupPlan struct {
+	client string
+	o      setupOptions
+	e      env
+	exe    string
+	s      mcpServer
+	home   string
+	base   string // the user's configuration directory, or the project
+	hooks  map[string][]any
+}
+
+// newSetupPlan finds the directories setup edits in, and the hooks it
+// writes.
+func newSetupPlan(client string, o setupOptions, e env, exe string, s mcpServer) (*setupPlan, error) {
+	p := &setupPlan{client: client, o: o, e: e, exe: exe, s: s}
+	var err error
+	p.home, err = e.home()
+	if o.project {
+		if p.base, err = os.Getwd(); err != nil {
+			return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find the current directory: %v", err)
+		}
+	} else if err != nil {
+		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find your home directory: %v", err)
+	}
+	var c hookCLI
+	for _, h := range hookCLIs {
+		if h.use == client {
+			c = h
+		}
+	}
+	if p.hooks, err = hookGroups(c.hooksBlock(exe, o.socket, defaultHookTimeout)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// hooksEdit is the edit of the hooks object at path.
+func (p *setupPlan) hooksEdit(path ...string) setupEdit {
+	ours := func(h map[string]any) bool { return ourHook(h, p.exe) }
+	return setupEdit{
+		what:       "hooks " + strings.Join(sortedKeys(p.hooks), ", ") + " (asktui hook " + p.client + ")",
+		setJSON:    func(d *configfile.JSON) (bool, error) { return d.SetHooks(p.hooks, ours, path...) },
+		deleteJSON: func(d *configfile.JSON) (bool, error) { return d.DeleteHooks(ours, path...) },
+	}
+}
+
+// serverWhat names the MCP server entry in the report.
+func (p *setupPlan) serverWhat() string { return `MCP server "asktui" (` + p.s.describe() + ")" }
+
+// jsonServer is the edit of the MCP server entry, entry, in a JSON file.
+func (p *setupPlan) jsonServer(entry map[string]any) setupEdit {
+	return setupEdit{
+		what:       p.serverWhat(),
+		setJSON:    func(d *configfile.JSON) (bool, error) { return d.Set(entry, "mcpServers", "asktui") },
+		deleteJSON: func(d *configfile.JSON) (bool, error) { return d.Delete("mcpServers", "asktui") },
+	}
+}
+
+// claude lists Claude Code's files: ~/.claude.json and
+// ~/.claude/settings.json, or a project's .mcp.json and
+// .claude/settings.json.
+func (p *setupPlan) claude() (mcpT, hooksT setupTarget, notes []string) {
+	dir := p.e.getenv("CLAUDE_CONFIG_DIR")
+	mcpFile := filepath.Join(dir, ".claude.json")
+	if dir == "" {
+		dir, mcpFile = filepath.Join(p.home, ".claude"), filepath.Join(p.home, ".claude.json")
+	}
+	mcpT = setupTarget{path: mcpFile, mode: 0o600, edits: []setupEdit{p.jsonServer(p.s.claudeEntry())}, token: p.s.token != ""}
+	hooksT = setupTarget{path: filepath.Join(dir, "settings.json"), mode: 0o644, edits: []setupEdit{p.hooksEdit("hooks")}}
+	if p.o.project {
+		mcpT = setupTarget{path: filepath.Join(p.base, ".mcp.json"), mode: 0o644, edits: []setupEdit{p.jsonServer(p.s.jsonEntry())}}
+		hooksT.path = filepath.Join(p.base, ".claude", "settings.json")
+		notes = append(notes, "Claude Code asks you once before it starts the servers of a project's .mcp.json.")
+		if p.s.token != "" {
+			notes = append(notes, tokenHint(p.s.token))
+		}
+	}
+	return mcpT, hooksT, notes
+}
+
+// codex lists Codex's files: config.toml and hooks.json, in CODEX_HOME
+// (~/.codex) or a project's .codex.
+func (p *setupPlan) codex() (mcpT, hooksT setupTarget, notes []string) {
+	dir := p.e.getenv("CODEX_HOME")
+	if dir == "" {
+		dir = filepath.Join(p.home, ".codex")
+	}
+	if p.o.project {
+		dir = filepath.Join(p.base, ".codex")
+		notes = append(notes, "Codex reads a project's .codex/ only once you trust the project.")
+	}
+	table := p.s.codexTable()
+	mcpT = setupTarget{path: filepath.Join(dir, "config.toml"), toml: true, mode: 0o600, edits: []setupEdit{{
+		what:       p.serverWhat(),
+		setTOML:    func(d *configfile.TOML) (bool, error) { return d.SetTable(table, "mcp_servers", "asktui") },
+		deleteTOML: func(d *configfile.TOML) (bool, error) { return d.DeleteTable("mcp_servers", "asktui") },
+	}}}
+	hooksT = setupTarget{path: filepath.Join(dir, "hooks.json"), mode: 0o644, edits: []setupEdit{p.hooksEdit("hooks")}}
+	if p.o.hooks {
+		notes = append(notes, "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust asktui's.")
+	}
+	if p.s.token != "" {
+		notes = append(notes, "asktui: Codex reads the token from ASKTUI_TOKEN; export it where codex runs: export ASKTUI_TOKEN="+shellQuote(p.s.token))
+	}
+	return mcpT, hooksT, notes
+}
+
+// gemini lists Gemini CLI's file, .gemini/settings.json in
+// GEMINI_CLI_HOME (~) or the project, which holds both entries.
+func (p *setupPlan) gemini() (t setupTarget, notes []string) {
+	dir := p.e.getenv("GEMINI_CLI_HOME")
+	if dir == "" {
+		dir = p.home
+	}
+	if p.o.project {
+		dir = p.base
+		notes = append(notes, strings.TrimPrefix(geminiTrustHint, "asktui: ")+".")
+	}
+	t = setupTarget{path: filepath.Join(dir, ".gemini", "settings.json"), mode: 0o644}
+	if p.o.mcp {
+		t.edits = append(t.edits, p.jsonServer(p.s.geminiEntry()))
+		t.token = p.s.token != ""
+		if t.token {
+			t.mode = 0o600
+		}
+	}
+	if p.o.hooks {
+		t.edits = append(t.edits, p.hooksEdit("hooks"))
+	}
+	return t, notes
 }
 
 // plan reads the target and returns the change its edits make (or, with

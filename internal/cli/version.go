@@ -48,13 +48,10 @@ func (b Build) provenance() provenance {
 	return resolveProvenance(b, info)
 }
 
-// info returns the version and commit to report: the ones set with
-// -ldflags, else what the Go toolchain recorded (a module version for
-// `go install …@v1.2.3`, the VCS revision for a build in a clone).
-func (b Build) info() (ver, sha string) {
-	p := b.provenance()
-	return p.Version, p.Commit
-}
+// version returns the version to report: the one set with -ldflags, else
+// what the Go toolchain recorded (a module version for `go install
+// …@v1.2.3`), else "devel".
+func (b Build) version() string { return b.provenance().Version }
 
 // resolveProvenance is [Build.provenance] with the build info given (nil
 // when the binary has none). The -ldflags win; the toolchain's VCS stamps

@@ -41,68 +41,76 @@ func (d *JSON) SetHooks(groups map[string][]any, ours func(handler map[string]an
 	}
 	changed := false
 	for _, event := range sortedKeys(groups) {
-		evPath := append(slices.Clone(path), event)
-		want := make([]any, len(groups[event]))
-		for i, g := range groups[event] {
-			if want[i], err = normalize(g); err != nil {
-				return false, err
-			}
-		}
-		ev, err := d.lookup(evPath)
+		c, err := d.setEventHooks(append(slices.Clone(path), event), groups[event], ours)
 		if err != nil {
 			return false, err
 		}
-		if ev == nil {
-			if _, err := d.Set(want, evPath...); err != nil {
-				return false, err
-			}
-			changed = true
-			continue
-		}
-		arr, err := d.array(ev, evPath)
-		if err != nil {
-			return false, err
-		}
-		found := d.ourHandlers(arr, ours)
-		var solo []int
-		others := false
-		for _, f := range found {
-			if !f.solo {
-				others = true
-			} else if !slices.Contains(solo, f.group) {
-				solo = append(solo, f.group)
-			}
-		}
-		if !others && len(solo) == len(want) && slices.EqualFunc(solo, want, func(i int, w any) bool {
-			return reflect.DeepEqual(decode(arr.Elements[i]), w)
-		}) {
-			continue
-		}
-		changed = true
-		if len(want) == 1 && len(solo) > 0 {
-			// Our group alone: replace it where it stands.
-			d.replace(&arr.Elements[solo[0]], want[0])
-			if err := d.reload(); err != nil {
-				return false, err
-			}
-			found = slices.DeleteFunc(found, func(f handlerAt) bool { return f.group == solo[0] })
-			if err := d.removeHandlers(evPath, found); err != nil {
-				return false, err
-			}
-			continue
-		}
-		if err := d.removeHandlers(evPath, found); err != nil {
-			return false, err
-		}
-		for _, w := range want {
-			ev, _ := d.lookup(evPath)
-			d.appendElement(ev, w)
-			if err := d.reload(); err != nil {
-				return false, err
-			}
-		}
+		changed = changed || c
 	}
 	return changed, nil
+}
+
+// setEventHooks is SetHooks for one event, at evPath, and its groups.
+func (d *JSON) setEventHooks(evPath []string, groups []any, ours func(handler map[string]any) bool) (bool, error) {
+	want := make([]any, len(groups))
+	for i, g := range groups {
+		var err error
+		if want[i], err = normalize(g); err != nil {
+			return false, err
+		}
+	}
+	ev, err := d.lookup(evPath)
+	if err != nil {
+		return false, err
+	}
+	if ev == nil {
+		_, err := d.Set(want, evPath...)
+		return err == nil, err
+	}
+	arr, err := d.array(ev, evPath)
+	if err != nil {
+		return false, err
+	}
+	found := d.ourHandlers(arr, ours)
+	solo, others := soloGroups(found)
+	if !others && len(solo) == len(want) && slices.EqualFunc(solo, want, func(i int, w any) bool {
+		return reflect.DeepEqual(decode(arr.Elements[i]), w)
+	}) {
+		return false, nil
+	}
+	if len(want) == 1 && len(solo) > 0 {
+		// Our group alone: replace it where it stands.
+		d.replace(&arr.Elements[solo[0]], want[0])
+		if err := d.reload(); err != nil {
+			return false, err
+		}
+		found = slices.DeleteFunc(found, func(f handlerAt) bool { return f.group == solo[0] })
+		return true, d.removeHandlers(evPath, found)
+	}
+	if err := d.removeHandlers(evPath, found); err != nil {
+		return false, err
+	}
+	for _, w := range want {
+		ev, _ := d.lookup(evPath)
+		d.appendElement(ev, w)
+		if err := d.reload(); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// soloGroups returns the groups, in order, that hold only handlers of
+// ours among found, and whether some of ours share a group with others'.
+func soloGroups(found []handlerAt) (solo []int, others bool) {
+	for _, f := range found {
+		if !f.solo {
+			others = true
+		} else if !slices.Contains(solo, f.group) {
+			solo = append(solo, f.group)
+		}
+	}
+	return solo, others
 }
 
 // DeleteHooks takes every handler that ours claims out of the hooks

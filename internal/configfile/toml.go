@@ -234,7 +234,7 @@ func (d *TOML) layout(key []string) (tomlLayout, error) {
 	}
 	for p.NextExpression() {
 		e := p.Expression()
-		k, first, last := keyOf(&p, e)
+		k, first, last := keyOf(e)
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
 			closeRegion()
@@ -269,6 +269,9 @@ func (d *TOML) layout(key []string) (tomlLayout, error) {
 			if open != nil {
 				open.end = end
 			}
+		default:
+			// Comments and whitespace between expressions are kept as
+			// they are; values belong to their key/value.
 		}
 	}
 	if err := p.Error(); err != nil {
@@ -280,7 +283,7 @@ func (d *TOML) layout(key []string) (tomlLayout, error) {
 
 // keyOf returns the key of a table header or key/value expression, and
 // the offsets of the start of its first part and the end of its last.
-func keyOf(p *unstable.Parser, e *unstable.Node) (key []string, first, last int) {
+func keyOf(e *unstable.Node) (key []string, first, last int) {
 	first = -1
 	it := e.Key()
 	for it.Next() {

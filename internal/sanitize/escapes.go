@@ -71,6 +71,8 @@ func StripEscapes(s string) string {
 			n := min(utf8Len(c), len(s)-i)
 			b.WriteString(s[i : i+n])
 			i += n - 1
+		case drop:
+			// part of an escape sequence, or a stray byte: left out
 		}
 		st = next
 	}
@@ -97,77 +99,106 @@ func isC0(c byte) bool {
 
 // transition is the parser's move from st on byte c.
 func transition(st state, c byte) (state, action) {
+	var (
+		next state
+		act  action // drop, unless the move says otherwise
+		ok   bool
+	)
 	switch st {
 	case ground:
-		if c < 0x80 && c != 0x18 && c != 0x1a && c != esc {
-			return ground, keep // text, C0 controls and DEL
-		}
+		next, act, ok = ground, keep, c < 0x80 && c != 0x18 && c != 0x1a && c != esc // text, C0 controls and DEL
 	case escape, escInter:
-		switch {
-		case isC0(c):
-			return st, keep
-		case c == 0x7f:
-			return st, drop
-		case 0x20 <= c && c <= 0x2f:
-			return escInter, drop
-		case st == escape && c == 'P':
-			return dcsEntry, drop
-		case st == escape && (c == 'X' || c == '^' || c == '_'):
-			return sosString, drop
-		case st == escape && c == '[':
-			return csiEntry, drop
-		case st == escape && c == ']':
-			return oscString, drop
-		case 0x30 <= c && c <= 0x7e:
-			return ground, drop // the final byte
-		}
+		next, act, ok = inEscape(st, c)
 	case csiEntry, csiParam, csiInter:
-		switch {
-		case isC0(c):
-			return st, keep
-		case c == 0x7f:
-			return st, drop
-		case 0x20 <= c && c <= 0x2f:
-			return csiInter, drop
-		case 0x30 <= c && c <= 0x3f && st == csiInter:
-			return ground, drop // malformed: a parameter after an intermediate
-		case 0x30 <= c && c <= 0x3f:
-			return csiParam, drop
-		case 0x40 <= c && c <= 0x7e:
-			return ground, drop // the final byte
-		}
+		next, act, ok = inCSI(st, c)
 	case dcsEntry, dcsParam, dcsInter:
-		switch {
-		case st == dcsEntry && (0x08 <= c && c <= 0x0d || c == esc):
-			return dcsString, drop
-		case isC0(c), c == 0x7f:
-			return st, drop
-		case 0x20 <= c && c <= 0x2f:
-			return dcsInter, drop
-		case 0x30 <= c && c <= 0x3f && st != dcsInter:
-			return dcsParam, drop
-		case 0x30 <= c && c <= 0x7e:
-			return dcsString, drop
-		}
-	case dcsString, oscString:
-		switch {
-		case c == esc:
-			return escape, drop
-		case c == 0x9c, c == 0x18, c == 0x1a, c == 0x07 && st == oscString:
-			return ground, drop // ST, CAN, SUB, and BEL for OSC
-		}
-		return st, drop
-	case sosString:
-		switch {
-		case c == esc:
-			return escape, drop
-		case c == 0x9c, c == 0x18, c == 0x1a:
-			return ground, drop
-		case c < 0x80:
-			return st, drop
-		}
+		next, ok = inDCS(st, c)
+	case dcsString, oscString, sosString:
+		next, ok = inString(st, c)
+	}
+	if ok {
+		return next, act
 	}
 	return anywhere(c)
+}
+
+// inEscape is the move from escape or escInter on c, if they have one of
+// their own.
+func inEscape(st state, c byte) (state, action, bool) {
+	switch {
+	case isC0(c):
+		return st, keep, true
+	case c == 0x7f:
+		return st, drop, true
+	case 0x20 <= c && c <= 0x2f:
+		return escInter, drop, true
+	case st == escInter:
+		// only a final byte, below, ends it
+	case c == 'P':
+		return dcsEntry, drop, true
+	case c == 'X' || c == '^' || c == '_':
+		return sosString, drop, true
+	case c == '[':
+		return csiEntry, drop, true
+	case c == ']':
+		return oscString, drop, true
+	}
+	if 0x30 <= c && c <= 0x7e {
+		return ground, drop, true // the final byte
+	}
+	return st, drop, false
+}
+
+// inCSI is the move within a CSI sequence on c, if it has one of its own.
+func inCSI(st state, c byte) (state, action, bool) {
+	switch {
+	case isC0(c):
+		return st, keep, true
+	case c == 0x7f:
+		return st, drop, true
+	case 0x20 <= c && c <= 0x2f:
+		return csiInter, drop, true
+	case 0x30 <= c && c <= 0x3f && st == csiInter:
+		return ground, drop, true // malformed: a parameter after an intermediate
+	case 0x30 <= c && c <= 0x3f:
+		return csiParam, drop, true
+	case 0x40 <= c && c <= 0x7e:
+		return ground, drop, true // the final byte
+	}
+	return st, drop, false
+}
+
+// inDCS is the move within a DCS sequence's parameters and intermediates
+// on c, if it has one of its own; c is dropped.
+func inDCS(st state, c byte) (state, bool) {
+	switch {
+	case st == dcsEntry && (0x08 <= c && c <= 0x0d || c == esc):
+		return dcsString, true
+	case isC0(c), c == 0x7f:
+		return st, true
+	case 0x20 <= c && c <= 0x2f:
+		return dcsInter, true
+	case 0x30 <= c && c <= 0x3f && st != dcsInter:
+		return dcsParam, true
+	case 0x30 <= c && c <= 0x7e:
+		return dcsString, true
+	}
+	return st, false
+}
+
+// inString is the move within a DCS, OSC, SOS, PM or APC string on c, if
+// it has one of its own: every byte but an end (and, in SOS, PM and APC, a
+// byte of 0x80 and above) is consumed, and c is dropped.
+func inString(st state, c byte) (state, bool) {
+	switch {
+	case c == esc:
+		return escape, true
+	case c == 0x9c, c == 0x18, c == 0x1a, c == 0x07 && st == oscString:
+		return ground, true // ST, CAN, SUB, and BEL for OSC
+	case st != sosString, c < 0x80:
+		return st, true
+	}
+	return st, false
 }
 
 // anywhere is the move on c that is the same from every state, unless the
