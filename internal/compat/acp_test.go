@@ -42,7 +42,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 	var term *vterm
 	var p *ptytest.Process
 	for try := 1; ; try++ {
-		term = newVTerm(t, 120, 40)
+		term = newVTerm(t)
 		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
 			"--socket", w.socket, "--log", log, "--"}, agent...)...)
 		started := false
@@ -92,7 +92,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 
 	t.Log("the shell tool shown, allowed: the model gets its output")
 	mark, mmark := prompt(promptShell)
-	waitQuestion(term, mark, "compat-%s")
+	waitQuestion(term, mark)
 	term.Type(pick(t, term, allow...))
 	mock.WaitFor(mmark, "the shell command's output", ranShell)
 	turnEnd(mark, resulted)
@@ -100,7 +100,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 
 	t.Log("the shell tool denied: the model gets the refusal")
 	mark, mmark = prompt(promptShell)
-	waitQuestion(term, mark, "compat-%s")
+	waitQuestion(term, mark)
 	term.Type(pick(t, term, deny...))
 	if a.denyEndsTurn {
 		turnEnd(mark, "turn cancelled")

@@ -196,7 +196,7 @@ func (w *world) with(vars ...string) []string {
 }
 
 // writeFile writes a file under w's home, making its directories.
-func (w *world) writeFile(t *testing.T, rel string, data []byte) string {
+func (w *world) writeFile(t *testing.T, rel string, data []byte) {
 	t.Helper()
 	p := filepath.Join(w.home, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -205,17 +205,16 @@ func (w *world) writeFile(t *testing.T, rel string, data []byte) string {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 // writeJSON writes v as a JSON file under w's home.
-func (w *world) writeJSON(t *testing.T, rel string, v any) string {
+func (w *world) writeJSON(t *testing.T, rel string, v any) {
 	t.Helper()
 	j, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w.writeFile(t, rel, j)
+	w.writeFile(t, rel, j)
 }
 
 // asktui runs asktui with args in w, as a process of its own on term.
@@ -261,7 +260,7 @@ func (w *world) start(t *testing.T, term *vterm, env []string, name string, args
 // socket is there.
 func (w *world) serve(t *testing.T) *vterm {
 	t.Helper()
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	p := w.asktui(t, term, w.env, "serve", "--theme", "dark", "--history", "off", "--no-auth",
 		"--listen", "127.0.0.1:0", "--ssh=off", "--socket", w.socket)
 	waitUntil(t, "asktui serve's socket", func() bool {
@@ -321,11 +320,12 @@ func optionKey(screen string, labels ...string) string {
 	return ""
 }
 
-// waitQuestion waits until the screen shows a question holding want, and
+// waitQuestion waits until the screen shows the question about the
+// script's shell command (its text, "compat-%s", is in the question), and
 // the question (shown after mark) takes keys.
-func waitQuestion(term *vterm, mark int, want string) {
+func waitQuestion(term *vterm, mark int) {
 	term.t.Helper()
-	term.WaitScreen(want)
+	term.WaitScreen("compat-%s")
 	term.WaitSeen(mark)
 }
 

@@ -64,7 +64,7 @@ func TestClaudeHooks(t *testing.T) {
 	claudeHome(t, w, hookConfig(t, w, "claude"))
 	inbox := w.serve(t)
 
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	w.start(t, term, claudeEnv(w, mock), tl.claude)
 	claudeRoundTrips(t, w, mock, inbox, term)
 }
@@ -87,7 +87,7 @@ func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, ter
 	t.Log("a Bash permission, allowed in the inbox")
 	mark := inbox.Mark()
 	mmark := prompt(promptShell)
-	waitQuestion(inbox, mark, "compat-%s")
+	waitQuestion(inbox, mark)
 	inbox.Type(pick(t, inbox, allow...))
 	mock.WaitFor(mmark, "the shell command's output", ranShell)
 	term.WaitScreen(resulted)
@@ -129,7 +129,7 @@ func TestGeminiHooks(t *testing.T) {
 		filepath.Join(tl.bin, "gemini"), "--approval-mode", "yolo", "-p", promptShell2)
 
 	t.Log("the first command, denied in the inbox")
-	waitQuestion(inbox, mark, "compat-%s")
+	waitQuestion(inbox, mark)
 	inbox.Type(pick(t, inbox, deny...))
 	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
 	w.noShellFile(t)
@@ -163,7 +163,7 @@ func TestCodexHooks(t *testing.T) {
 	w.writeJSON(t, ".codex/hooks.json", hookConfig(t, w, "codex"))
 	inbox := w.serve(t)
 
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"), "--dangerously-bypass-hook-trust")
 	term.WaitScreen("›")
 	prompt := func(text string) int {
@@ -177,7 +177,7 @@ func TestCodexHooks(t *testing.T) {
 	t.Log("a command, allowed in the inbox")
 	mark := inbox.Mark()
 	mmark := prompt(promptShell)
-	waitQuestion(inbox, mark, "compat-%s")
+	waitQuestion(inbox, mark)
 	inbox.Type(pick(t, inbox, allow...))
 	mock.WaitFor(mmark, "the shell command's output", ranShell)
 	term.WaitScreen(resulted)

@@ -86,7 +86,7 @@ func TestPrintConfigCodex(t *testing.T) {
 	codexHome(t, w, mock, printConfig(t, w, "codex"))
 	inbox := w.serve(t)
 
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"))
 	term.WaitScreen("›")
 	mark, mmark := inbox.Mark(), mock.Mark()

@@ -26,8 +26,10 @@ type vterm struct {
 	changed chan struct{} // a send after each read, dropped when full
 }
 
-func newVTerm(t *testing.T, cols, rows int) *vterm {
+// newVTerm is a 120x40 terminal whose screen the tests read.
+func newVTerm(t *testing.T) *vterm {
 	t.Helper()
+	const cols, rows = 120, 40
 	v := &vterm{t: t, emu: vt.NewEmulator(cols, rows), changed: make(chan struct{}, 1)}
 	v.Terminal = ptytest.New(t, ptytest.Options{Cols: cols, Rows: rows, OnRead: func(chunk []byte) {
 		v.mu.Lock()

@@ -65,7 +65,7 @@ func TestSetupClaude(t *testing.T) {
 	setup(t, w, "claude")
 	inbox := w.serve(t)
 
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	w.start(t, term, claudeEnv(w, mock), tl.claude)
 	term.WaitScreen("for shortcuts")
 	mark, mmark := inbox.Mark(), mock.Mark()
@@ -104,7 +104,7 @@ func TestSetupCodex(t *testing.T) {
 	setup(t, w, "codex")
 	inbox := w.serve(t)
 
-	term := newVTerm(t, 120, 40)
+	term := newVTerm(t)
 	w.start(t, term, w.with("COMPAT_MOCK_KEY=compat-mock-key"), filepath.Join(cx.bin, "codex"), "--dangerously-bypass-hook-trust")
 	term.WaitScreen("›")
 	mark, mmark := inbox.Mark(), mock.Mark()

@@ -18,14 +18,17 @@ func NewAnthropic(t testing.TB, script Script) *Server {
 
 type anthropic struct{ ids atomic.Int64 }
 
+// anthropicMessage is one message of a request.
+type anthropicMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
 type anthropicRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	Tools []struct {
+	Model    string             `json:"model"`
+	Stream   bool               `json:"stream"`
+	Messages []anthropicMessage `json:"messages"`
+	Tools    []struct {
 		Name string `json:"name"`
 	} `json:"tools"`
 }
@@ -51,6 +54,38 @@ func anthropicBlocks(raw json.RawMessage) []anthropicBlock {
 	return bs
 }
 
+// humanPrompt finds the human's last message: a user message with text of
+// its own (not only tool results and system reminders). It returns its
+// text and the index of the message after it.
+func humanPrompt(msgs []anthropicMessage) (string, int) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role != "user" {
+			continue
+		}
+		human := false
+		for _, b := range anthropicBlocks(m.Content) {
+			if b.Type == "tool_result" {
+				human = false
+				break
+			}
+			if b.Type == "text" && !strings.HasPrefix(strings.TrimSpace(b.Text), "<system-reminder>") {
+				human = true
+			}
+		}
+		if human {
+			var texts []string
+			for _, b := range anthropicBlocks(m.Content) {
+				if b.Type == "text" {
+					texts = append(texts, b.Text)
+				}
+			}
+			return strings.Join(texts, "\n"), i + 1
+		}
+	}
+	return "", 0
+}
+
 func (a *anthropic) read(w http.ResponseWriter, r *http.Request, body []byte) (Turn, bool, bool) {
 	path := r.URL.Path
 	switch {
@@ -73,36 +108,8 @@ func (a *anthropic) read(w http.ResponseWriter, r *http.Request, body []byte) (T
 	for _, t := range req.Tools {
 		turn.Tools = append(turn.Tools, t.Name)
 	}
-	// The human's last message: a user message with text of its own
-	// (not only tool results and system reminders).
-	start := 0
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		m := req.Messages[i]
-		if m.Role != "user" {
-			continue
-		}
-		human := false
-		for _, b := range anthropicBlocks(m.Content) {
-			if b.Type == "tool_result" {
-				human = false
-				break
-			}
-			if b.Type == "text" && !strings.HasPrefix(strings.TrimSpace(b.Text), "<system-reminder>") {
-				human = true
-			}
-		}
-		if human {
-			var texts []string
-			for _, b := range anthropicBlocks(m.Content) {
-				if b.Type == "text" {
-					texts = append(texts, b.Text)
-				}
-			}
-			turn.Prompt = strings.Join(texts, "\n")
-			start = i + 1
-			break
-		}
-	}
+	var start int
+	turn.Prompt, start = humanPrompt(req.Messages)
 	names := map[string]string{}
 	for _, m := range req.Messages[start:] {
 		for _, b := range anthropicBlocks(m.Content) {
