@@ -119,7 +119,7 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 	if theme == "" || theme == styles.ThemeAuto {
 		theme = styles.ThemeDark
 	}
-	m := newModel(theme, true, true, time.Now)
+	m := newModel(theme, true, time.Now)
 	m.embedded = true
 	done := &panelAnswerer{id: 1}
 	m.answers = done

@@ -68,7 +68,7 @@ func (f *fakeInbox) Name() string { return "test" }
 // fixed display clock and a fake key clock. Call it inside run.
 func testModel(t *testing.T, w, h int) *model {
 	t.Helper()
-	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
 	m.clock = func() time.Time { return fixedNow } // the key clock; see advance
 	m.answers = newFakeInbox()
 	send(m, tea.WindowSizeMsg{Width: w, Height: h})

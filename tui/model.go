@@ -105,7 +105,9 @@ type model struct {
 	startSpecs []StartSpec
 }
 
-func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.Time) *model {
+// newModel builds the root model drawing in theme, for a dark background
+// until the terminal reports its own (Init asks for it with ThemeAuto).
+func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	keys := DefaultKeyMap()
 	m := &model{
 		keys:       keys,
@@ -125,7 +127,7 @@ func newModel(theme styles.Theme, isDark bool, altScreen bool, now func() time.T
 	m.acts = activityPane{log: m.log}
 	m.picker = agentPicker{}
 	m.panel.note = newNoteEditor()
-	m.setStyles(styles.For(theme, isDark))
+	m.setStyles(styles.For(theme, true))
 	return m
 }
 

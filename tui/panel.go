@@ -177,22 +177,31 @@ func (m *model) requestView(r *request, p panel) string {
 			rows = append(rows, "")
 		}
 	}
-	if m.mode() == modeNote {
-		room := max(p.height-len(rows), 1)
-		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.note.View(r, p.width, room, st)))
-		return strings.Join(rows, "\n")
-	}
-	if m.mode() == modeConfirm {
-		room := max(p.height-len(rows), 1)
-		box := m.panel.confirm.View(r, p.width, room, st)
-		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, box))
-		return strings.Join(rows, "\n")
-	}
+	room := max(p.height-len(rows), 1)
 	q := r.current()
-	if q == nil {
+	switch {
+	case m.mode() == modeNote:
+		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.note.View(r, p.width, room, st)))
+	case m.mode() == modeConfirm:
+		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.confirm.View(r, p.width, room, st)))
+	case q == nil:
 		rows = append(rows, m.panel.review.View(r, p.width, p.height-len(rows), st))
-		return strings.Join(rows, "\n")
+	default:
+		rows = append(rows, m.questionRows(r, q, p)...)
+		if p.formGap {
+			rows = append(rows, "")
+		}
+		rows = append(rows, m.formRows(q, p)...)
 	}
+	return strings.Join(rows, "\n")
+}
+
+// questionRows are question q's header, the rows of its text shown (with
+// where it is scrolled to when it does not fit) and the hint, or the
+// hold's cue in the hint's place.
+func (m *model) questionRows(r *request, q *question, p panel) []string {
+	st := m.styles
+	var rows []string
 	if p.header {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, p.width, "…")))
 	}
@@ -215,60 +224,64 @@ func (m *model) requestView(r *request, p panel) string {
 		}
 	}
 	rows = append(rows, text...)
-	if m.heldFor(r) {
+	switch {
+	case m.heldFor(r):
 		cue := "⏸ keys held a moment: " + r.agent + "'s question just came up"
 		if cellWidth(cue) > p.width {
 			cue = "⏸ keys held a moment: new question"
 		}
-		cue = st.App.Notice.Render(cue)
+		cue = ansi.Truncate(st.App.Notice.Render(cue), p.width, "…")
 		if p.hint {
-			rows = append(rows, ansi.Truncate(cue, p.width, "…"))
+			rows = append(rows, cue)
 		} else {
-			rows[0] = ansi.Truncate(cue, p.width, "…")
+			rows[0] = cue
 		}
-	} else if p.hint {
+	case p.hint:
 		rows = append(rows, st.Question.Hint.Render(ansi.Truncate(hint, p.width, "…")))
 	}
-	if p.formGap {
-		rows = append(rows, "")
+	return rows
+}
+
+// formRows are question q's field, and the preview of the option under
+// the cursor beside it or below it.
+func (m *model) formRows(q *question, p panel) []string {
+	if q.form == nil {
+		return nil
 	}
-	if q.form != nil {
-		listRows := p.formRows - p.previewRows
-		form := strings.Split(q.fieldView(), "\n")
-		form = form[:min(len(form), listRows)]
-		cursor := -1
-		if q.draft != nil {
-			cursor = q.draft.Cursor
+	st := m.styles
+	listRows := p.formRows - p.previewRows
+	form := strings.Split(q.fieldView(), "\n")
+	form = form[:min(len(form), listRows)]
+	cursor := -1
+	if q.draft != nil {
+		cursor = q.draft.Cursor
+	}
+	switch {
+	case p.previewW > 0:
+		for len(form) < listRows && !m.inline {
+			form = append(form, "") // the divider runs the panel's height
 		}
-		switch {
-		case p.previewW > 0:
-			for len(form) < listRows && !m.inline {
-				form = append(form, "") // the divider runs the panel's height
+		prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.panel.raw)
+		div := st.Divider.Render(" │ ")
+		rows := make([]string, 0, max(len(form), len(prev)))
+		for i := range max(len(form), len(prev)) {
+			left, right := "", ""
+			if i < len(form) {
+				left = form[i]
 			}
-			prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.panel.raw)
-			div := st.Divider.Render(" │ ")
-			for i := range max(len(form), len(prev)) {
-				left := ""
-				if i < len(form) {
-					left = form[i]
-				}
-				right := ""
-				if i < len(prev) {
-					right = prev[i]
-				}
-				rows = append(rows, fitLine(left, p.listW)+div+right)
+			if i < len(prev) {
+				right = prev[i]
 			}
-		case p.previewRows > 0:
-			rows = append(rows, form...)
-			if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.panel.raw); prev != nil {
-				rows = append(rows, st.Divider.Render(strings.Repeat("┈", min(p.width, 20))+" preview"))
-				rows = append(rows, prev...)
-			}
-		default:
-			rows = append(rows, form...)
+			rows = append(rows, fitLine(left, p.listW)+div+right)
+		}
+		return rows
+	case p.previewRows > 0:
+		if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.panel.raw); prev != nil {
+			form = append(form, st.Divider.Render(strings.Repeat("┈", min(p.width, 20))+" preview"))
+			form = append(form, prev...)
 		}
 	}
-	return strings.Join(rows, "\n")
+	return form
 }
 
 // hint says what kind of answer the question takes.

@@ -146,7 +146,7 @@ func New(opts Options) *Program {
 		p.inbox, p.ownInbox = inbox.New(now), true
 	}
 	p.provider = p.inbox
-	p.model = newModel(opts.Theme, true, !opts.Inline, now)
+	p.model = newModel(opts.Theme, !opts.Inline, now)
 	if opts.clock != nil {
 		p.model.clock = opts.clock
 	}

@@ -88,7 +88,7 @@ func BenchmarkPreviewDown(b *testing.B) {
 	for i := range opts {
 		opts[i] = interaction.Option{Label: fmt.Sprintf("option %d", i), Preview: fmt.Sprintf("# Option %d\n\n", i) + src.String()}
 	}
-	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
 	m.answers = newFakeInbox()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(askMsg{req: &inbox.Request{ID: 1, Request: interaction.Request{Questions: []interaction.Question{{ID: "q", Question: "Pick?", Options: opts}}}, Arrived: fixedNow}})

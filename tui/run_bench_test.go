@@ -17,7 +17,7 @@ var streamText = strings.Repeat("The refund rounds down where Charge rounded hal
 
 func benchRun(b *testing.B) (*model, string) {
 	b.Helper()
-	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
 	m.answers = newFakeInbox()
 	m.kind = kindRun
 	m.focus = focusPrompt

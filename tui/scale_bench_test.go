@@ -84,7 +84,7 @@ type scaleRig struct {
 
 func startScaleRig(b *testing.B) *scaleRig {
 	b.Helper()
-	m := newModel(styles.ThemeDark, true, true, time.Now)
+	m := newModel(styles.ThemeDark, true, time.Now)
 	m.kind = kindSession
 	probe := &viewProbe{model: m, onView: make(chan struct{}, 1)}
 	prog := tea.NewProgram(probe,
@@ -259,7 +259,7 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 // requests waiting: the cost every message pays, since bubbletea renders
 // after each one.
 func BenchmarkSessionRender(b *testing.B) {
-	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
 	m.kind = kindSession
 	m.answers = newFakeInbox()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

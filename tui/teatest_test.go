@@ -16,7 +16,7 @@ import (
 // inbox hands the request in through the link, the test reads the
 // rendered terminal output and presses a key, and the answer comes back.
 func TestTeatestRoundTrip(t *testing.T) {
-	m := newModel(styles.ThemeDark, true, true, func() time.Time { return fixedNow })
+	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	done := make(chan struct{})
 	go func() { tm.WaitFinished(t); close(done) }()

@@ -524,101 +524,13 @@ func (c *Choice) render() string {
 		lines = append(lines, c.filterLine(w))
 	}
 	avail := h - len(lines)
-	nf, nRows, cur := c.nf(), c.nRows(), c.row
-	if nf == 0 && c.filtered && avail >= 2 {
+	if c.nf() == 0 && c.filtered && avail >= 2 {
 		lines = append(lines, c.g.noCursor+o.Description.Render(noMatches))
 		avail--
 	}
-
-	// Does everything fit? Only a short list can, so only a short one is
-	// measured in full.
-	scroll := true
-	if nRows <= avail {
-		total := 0
-		for r := 0; r < nRows && total <= avail; r++ {
-			total += c.rowHeight(r)
-		}
-		scroll = total > avail
-	}
-
-	// Every cut is marked: with room for a row and a marker, a "↓ N
-	// more" line; with room for two rows and both markers, "↑ N more"
-	// too; with less, one line carries both counts.
-	off, budget, up, indicators, both := 0, avail, false, false, false
-	if scroll {
-		indicators = avail >= 2
-		if indicators {
-			budget-- // the ↓ line
-		}
-		off = c.fit(cur, c.draft.Offset, budget)
-		if off > 0 && indicators {
-			if budget >= 3 {
-				budget-- // the ↑ line
-				up = true
-				off = c.fit(cur, off, budget)
-			} else {
-				both = true
-			}
-		}
-		// Near the end, pull the window up to use the space left below.
-		used := 0
-		last := off
-		for ; last < nRows && used <= budget; last++ {
-			used += c.rowHeight(last)
-		}
-		if last == nRows && used < budget {
-			for off > 0 {
-				h := c.rowHeight(off - 1)
-				room := budget - used
-				if off == 1 && up {
-					room++ // the ↑ line goes too
-				}
-				if h > room {
-					break
-				}
-				off--
-				used += h
-			}
-			if off == 0 && up {
-				up = false
-				budget++
-			}
-		}
-	}
-	c.draft.Offset = off
-
-	if up {
-		lines = append(lines, c.scrollLine("↑", off))
-	}
-	used, shown, r := 0, 0, off
-	for ; r < nRows && used < budget; r++ {
-		start := len(lines)
-		lines = c.appendRow(lines, r)
-		rh := len(lines) - start
-		if used+rh > budget {
-			if r != cur && shown > 0 {
-				lines = lines[:start]
-				break
-			}
-			// Clip a row taller than the window, and say so.
-			lines = lines[:start+budget-used]
-			last := len(lines) - 1
-			lines[last] = ansi.Truncate(lines[last], max(w-1, 0), "") + ellipsis
-			rh = budget - used
-		}
-		used += rh
-		shown++
-	}
-	switch {
-	case both && r < nRows:
-		lines = append(lines, c.bothScrollLine(off, nRows-r))
-	case both:
-		lines = append(lines, c.scrollLine("↑", off))
-	case r < nRows && indicators:
-		lines = append(lines, c.scrollLine("↓", nRows-r))
-	}
-	c.pageRows = max(shown, 1)
-
+	win := c.window(avail)
+	c.draft.Offset = win.off
+	lines = c.drawRows(lines, win, w)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -638,6 +550,122 @@ func (c *Choice) render() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// rowWindow is which rows a render shows: from off, in budget lines,
+// with which scroll markers.
+type rowWindow struct {
+	off, budget int
+	// up is an "↑ N more" line above; indicators a "↓ N more" line below
+	// when rows are cut there; both one line carrying both counts.
+	up, indicators, both bool
+}
+
+// window chooses the rows to show in avail lines. Every cut is marked:
+// with room for a row and a marker, a "↓ N more" line; with room for two
+// rows and both markers, "↑ N more" too; with less, one line carries both
+// counts.
+func (c *Choice) window(avail int) rowWindow {
+	win := rowWindow{budget: avail}
+	if !c.scrolls(avail) {
+		return win
+	}
+	win.indicators = avail >= 2
+	if win.indicators {
+		win.budget-- // the ↓ line
+	}
+	win.off = c.fit(c.row, c.draft.Offset, win.budget)
+	if win.off > 0 && win.indicators {
+		if win.budget >= 3 {
+			win.budget-- // the ↑ line
+			win.up = true
+			win.off = c.fit(c.row, win.off, win.budget)
+		} else {
+			win.both = true
+		}
+	}
+	c.pullUp(&win)
+	return win
+}
+
+// scrolls reports whether the rows need more than avail lines. Only a
+// short list can fit, so only a short one is measured in full.
+func (c *Choice) scrolls(avail int) bool {
+	nRows := c.nRows()
+	if nRows > avail {
+		return true
+	}
+	total := 0
+	for r := 0; r < nRows && total <= avail; r++ {
+		total += c.rowHeight(r)
+	}
+	return total > avail
+}
+
+// pullUp moves the window up near the end of the list, to use the space
+// left below the last row.
+func (c *Choice) pullUp(win *rowWindow) {
+	nRows := c.nRows()
+	used, last := 0, win.off
+	for ; last < nRows && used <= win.budget; last++ {
+		used += c.rowHeight(last)
+	}
+	if last != nRows || used >= win.budget {
+		return
+	}
+	for win.off > 0 {
+		h := c.rowHeight(win.off - 1)
+		room := win.budget - used
+		if win.off == 1 && win.up {
+			room++ // the ↑ line goes too
+		}
+		if h > room {
+			break
+		}
+		win.off--
+		used += h
+	}
+	if win.off == 0 && win.up {
+		win.up = false
+		win.budget++
+	}
+}
+
+// drawRows appends the rows of win and its scroll markers to lines.
+func (c *Choice) drawRows(lines []string, win rowWindow, w int) []string {
+	nRows, cur := c.nRows(), c.row
+	if win.up {
+		lines = append(lines, c.scrollLine("↑", win.off))
+	}
+	used, shown, r := 0, 0, win.off
+	for ; r < nRows && used < win.budget; r++ {
+		start := len(lines)
+		lines = c.appendRow(lines, r)
+		rh := len(lines) - start
+		if used+rh > win.budget {
+			if r != cur && shown > 0 {
+				lines = lines[:start]
+				break
+			}
+			// Clip a row taller than the window, and say so.
+			lines = lines[:start+win.budget-used]
+			last := len(lines) - 1
+			lines[last] = ansi.Truncate(lines[last], max(w-1, 0), "") + ellipsis
+			rh = win.budget - used
+		}
+		used += rh
+		shown++
+	}
+	switch {
+	case win.both && r < nRows:
+		lines = append(lines, c.bothScrollLine(win.off, nRows-r))
+	case win.both:
+		lines = append(lines, c.scrollLine("↑", win.off))
+	case r < nRows && win.indicators:
+		lines = append(lines, c.scrollLine("↓", nRows-r))
+	}
+	c.pageRows = max(shown, 1)
+	return lines
 }
 
 // Height returns the lines the field needs to show every row at its width
