@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -188,7 +189,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 // formKeys is huh's keymap with every binding asktui handles itself
 // switched off, so a key does one thing only and a kept form never
 // completes or moves on by itself: Enter and Tab belong to the panel.
-var formKeys = func() *huh.KeyMap {
+var formKeys = sync.OnceValue(func() *huh.KeyMap {
 	k := huh.NewDefaultKeyMap()
 	k.Quit.SetEnabled(false)
 	k.Text.Next.SetEnabled(false)
@@ -196,7 +197,7 @@ var formKeys = func() *huh.KeyMap {
 	k.Text.Submit.SetEnabled(false)
 	k.Text.Editor.SetEnabled(false)
 	return k
-}()
+})
 
 // formRefreshMsg makes a form redraw its content after a resize or a
 // restyle; huh's group renders into a viewport only when it updates.
@@ -272,7 +273,7 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 		WithShowHelp(false).
 		WithShowErrors(false).
 		WithTheme(st.HuhTheme()).
-		WithKeyMap(formKeys).
+		WithKeyMap(formKeys()).
 		WithWidth(w).
 		WithHeight(h)
 	return q.form.Init()

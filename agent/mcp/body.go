@@ -42,7 +42,7 @@ const maxString = 6 * (interaction.MaxQuestionLen + 1)
 const maxLiteral = 1 << 10
 
 // errLongLiteral fails a body with a number longer than maxLiteral.
-var errLongLiteral = fmt.Errorf("a number or literal is longer than %d bytes", maxLiteral)
+var errLongLiteral = errors.New("a number or literal is longer than 1,024 bytes")
 
 // jsonGuard is an io.Reader that passes the JSON text read from r on,
 // bounded as described above. It also counts what it read.
@@ -438,12 +438,17 @@ func (w *bodyWalker) options(ref string) error {
 	return w.expect(']')
 }
 
-// fieldLimits are the longest a question's fields may be.
-var fieldLimits = map[string]int{
-	"id":       interaction.MaxIDLen,
-	"header":   interaction.MaxHeaderLen,
-	"question": interaction.MaxQuestionLen,
-	"detail":   interaction.MaxDetailLen,
+// fieldLimit is the longest a question's field may be.
+func fieldLimit(key string) int {
+	switch strings.ToLower(key) {
+	case "id":
+		return interaction.MaxIDLen
+	case "header":
+		return interaction.MaxHeaderLen
+	case "detail":
+		return interaction.MaxDetailLen
+	}
+	return interaction.MaxQuestionLen
 }
 
 // field reads a question's field other than its options: decoded whole
@@ -454,10 +459,7 @@ func (w *bodyWalker) field(ref, key string) error {
 		return err
 	}
 	if w.cutWithin(start) {
-		limit := interaction.MaxQuestionLen
-		if l, ok := fieldLimits[strings.ToLower(key)]; ok {
-			limit = l
-		}
+		limit := fieldLimit(key)
 		w.refuse("%s: %q holds a string of more than %d bytes, over the limit of %d bytes; shorten it",
 			ref, key, maxString, limit)
 	}
