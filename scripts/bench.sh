@@ -167,6 +167,19 @@ if [[ -n $scale ]]; then
 		go test -run '^$' -bench SSHViews -benchtime 100x ./internal/sshserve 2>&1 | grep -E '^Benchmark'
 		echo '```'
 		echo
+		echo "\`BenchmarkSSHLargestViews\` runs \`asktui serve --headless\` as its own process"
+		echo "and opens eight views (the most it allows) whose clients claim the largest"
+		echo "terminals every way a client can: a 10000x10000 pty, a size report of"
+		echo "4096x244 typed into the session, and a second of window changes between"
+		echo "10000x10000 and 200x150 as fast as the connection takes them. Each view is"
+		echo "bounded to 400x150 and follows window changes at most 30 times a second;"
+		echo "\`peak-RSS\` is serve's VmHWM."
+		echo
+		echo '```'
+		echo "\$ go test -run '^\$' -bench SSHLargestViews -benchtime 1x -count 3 ./internal/cli"
+		go test -run '^$' -bench SSHLargestViews -benchtime 1x -count 3 ./internal/cli 2>&1 | grep -E '^Benchmark'
+		echo '```'
+		echo
 		echo "Why the goal of 5 ms for 8 views is missed, and what it would take: see"
 		echo "[SSH views and bubbletea's frame ticker](#ssh-views-and-bubbleteas-frame-ticker)"
 		echo "below."
