@@ -53,15 +53,15 @@ type Question struct {
 // decoding errors carry plain field paths, and it accepts both spellings of
 // the multi-select flag.
 type wireQuestion struct {
-	ID               string   `json:"id"`
-	Question         string   `json:"question"`
-	Header           string   `json:"header"`
-	Detail           string   `json:"detail"`
+	ID               string     `json:"id"`
+	Question         string     `json:"question"`
+	Header           string     `json:"header"`
+	Detail           string     `json:"detail"`
 	Options          optionList `json:"options"`
 	MultiSelect      bool       `json:"multiSelect"`
-	MultiSelectSnake bool     `json:"multi_select"`
-	Multiple         bool     `json:"multiple"`
-	NoOther          bool     `json:"noOther"`
+	MultiSelectSnake bool       `json:"multi_select"`
+	Multiple         bool       `json:"multiple"`
+	NoOther          bool       `json:"noOther"`
 }
 
 func (w wireQuestion) question() Question {
