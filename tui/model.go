@@ -203,10 +203,12 @@ func (m *model) pace() tea.Cmd {
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if !m.sized || msg.Width != m.width || msg.Height != m.height {
+			// The screen drawn for the old size is not reused: the next
+			// View draws at once (the first frame waits for this message).
+			m.drawn = ""
+		}
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
-		// The screen drawn for the old size is not reused: the next View
-		// draws at once (the first frame waits for this message).
-		m.drawn = ""
 		return nil
 	case tea.BackgroundColorMsg:
 		if m.theme == styles.ThemeAuto {
