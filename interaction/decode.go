@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -39,7 +40,7 @@ func DecodeRequest(r io.Reader) (Request, error) {
 // decodeRequest is DecodeRequest with the size limit as a parameter, so
 // tests can probe the boundary without 64 MiB inputs.
 func decodeRequest(r io.Reader, limit int) (Request, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	data, err := readAll(r, limit+1)
 	if err != nil {
 		return Request{}, WrapError(CodeInvalidRequest, err, "could not read the request: %v", err)
 	}
@@ -79,6 +80,38 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 		return Request{}, err
 	}
 	return req, nil
+}
+
+// readAll reads r to its end, or to at most limit bytes. When r can say
+// how long it is (a file, a bytes.Reader), it reads into one buffer of
+// that size: io.ReadAll grows its buffer as it reads, which for a request
+// of a few MB copies it many times over into fresh memory, as slow as the
+// decoding in a process just started.
+func readAll(r io.Reader, limit int) ([]byte, error) {
+	size := -1
+	switch r := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = int(min(fi.Size(), int64(limit)))
+		}
+	case interface{ Len() int }:
+		size = min(r.Len(), limit)
+	}
+	lr := io.LimitReader(r, int64(limit))
+	if size < 0 {
+		return io.ReadAll(lr)
+	}
+	// One byte more, to see the end (or that a file grew since).
+	buf := make([]byte, size+1)
+	n, err := io.ReadFull(lr, buf)
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	rest, err := io.ReadAll(lr)
+	return append(buf, rest...), err
 }
 
 // lenientOptions rewrites options given as plain strings, as models often
@@ -187,15 +220,22 @@ func decodeTop[Q any](data []byte) ([]Q, *Agent, error) {
 		Questions []Q    `json:"questions"`
 		Agent     *Agent `json:"agent"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&top); err != nil {
+	// Unmarshal, not a Decoder, which would copy the request into a
+	// buffer it grows as it reads: fresh memory, slow in a process just
+	// started.
+	if err := json.Unmarshal(data, &top); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			switch msg := syntax.Error(); {
+			case strings.HasSuffix(msg, "after top-level value"):
+				return nil, nil, Errorf(CodeInvalidRequest,
+					"unexpected data after the request object at %s; send exactly one JSON object",
+					position(data, max(int(syntax.Offset)-1, 0)))
+			case msg == "unexpected end of JSON input":
+				err = io.ErrUnexpectedEOF // as a Decoder says it
+			}
+		}
 		return nil, nil, decodeError(data, err)
-	}
-	if end := int(dec.InputOffset()); len(trimLeftSpace(data[end:])) > 0 {
-		off := len(data) - len(trimLeftSpace(data[end:]))
-		return nil, nil, Errorf(CodeInvalidRequest,
-			"unexpected data after the request object at %s; send exactly one JSON object",
-			position(data, off))
 	}
 	if err := tooManyQuestions(len(top.Questions)); err != nil {
 		return nil, nil, err

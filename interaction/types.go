@@ -53,15 +53,15 @@ type Question struct {
 // decoding errors carry plain field paths, and it accepts both spellings of
 // the multi-select flag.
 type wireQuestion struct {
-	ID               string   `json:"id"`
-	Question         string   `json:"question"`
-	Header           string   `json:"header"`
-	Detail           string   `json:"detail"`
-	Options          []Option `json:"options"`
-	MultiSelect      bool     `json:"multiSelect"`
-	MultiSelectSnake bool     `json:"multi_select"`
-	Multiple         bool     `json:"multiple"`
-	NoOther          bool     `json:"noOther"`
+	ID               string     `json:"id"`
+	Question         string     `json:"question"`
+	Header           string     `json:"header"`
+	Detail           string     `json:"detail"`
+	Options          optionList `json:"options"`
+	MultiSelect      bool       `json:"multiSelect"`
+	MultiSelectSnake bool       `json:"multi_select"`
+	Multiple         bool       `json:"multiple"`
+	NoOther          bool       `json:"noOther"`
 }
 
 func (w wireQuestion) question() Question {
@@ -212,4 +212,59 @@ type ProviderFunc func(ctx context.Context, req Request) (Answer, error)
 // Ask calls f(ctx, req).
 func (f ProviderFunc) Ask(ctx context.Context, req Request) (Answer, error) {
 	return f(ctx, req)
+}
+
+// optionList decodes a question's options into a slice made to measure:
+// encoding/json appends to a slice it grows by a quarter at a time, which
+// for 100,000 options copies and clears it twenty times over.
+type optionList []Option
+
+// UnmarshalJSON counts the options before decoding them.
+func (l *optionList) UnmarshalJSON(data []byte) error {
+	opts := make([]Option, 0, countElements(data))
+	if err := json.Unmarshal(data, &opts); err != nil {
+		return err
+	}
+	*l = opts
+	return nil
+}
+
+// countElements counts the elements of a JSON array that encoding/json
+// has already found well formed (or 0 for any other value).
+func countElements(data []byte) int {
+	if data = trimLeftSpace(data); len(data) == 0 || data[0] != '[' {
+		return 0
+	}
+	n, depth, inString, escaped, empty := 0, 0, false, false, true
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+			empty = false
+		case c == '[' || c == '{':
+			depth++
+			if depth > 1 {
+				empty = false
+			}
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 1:
+			n++
+		case c > ' ' && depth == 1:
+			empty = false
+		}
+	}
+	if empty {
+		return 0
+	}
+	return n + 1
 }

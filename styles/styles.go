@@ -12,10 +12,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/glamour/v2/ansi"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
-	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // Theme names a palette choice, as given to --theme.
@@ -265,6 +263,9 @@ type Styles struct {
 		Added, Removed, Context, Hunk, LineNo, Path lipgloss.Style
 	}
 
+	// Markdown styles rendered Markdown.
+	Markdown MarkdownStyles
+
 	Conversation struct {
 		// User is the human's prompt in the transcript; Agent the agent's
 		// name before its message; Thought its thinking (dimmed).
@@ -292,9 +293,7 @@ type Styles struct {
 	// Help styles the help bar.
 	Help help.Styles
 
-	huh           *huh.Styles
-	markdown      ansi.StyleConfig
-	codeFormatter string
+	huh *huh.Styles
 }
 
 // New builds the styles for a palette.
@@ -431,11 +430,7 @@ func New(p Palette) *Styles {
 	}
 
 	s.huh = huhTheme(p, s)
-	s.markdown = markdownStyle(p)
-	s.codeFormatter = "terminal256"
-	if _, ok := p.Muted.(xansi.BasicColor); ok {
-		s.codeFormatter = "terminal16"
-	}
+	s.Markdown = markdownStyles(p, s.Mono)
 	return s
 }
 

@@ -5,12 +5,11 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	syntax "github.com/asktui/asktui/internal/highlight"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -185,60 +184,5 @@ func numWidth(lines []diffLine) int {
 // highlight colours text as the language path's name suggests, line by
 // line; plain text when none does.
 func highlight(path, text string, st *styles.Styles) []string {
-	raw := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	lexer := lexers.Match(path)
-	if lexer == nil || len(text) > 1<<20 {
-		for i, l := range raw {
-			raw[i] = st.Code.Plain.Render(l)
-		}
-		return raw
-	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, text)
-	if err != nil {
-		return raw
-	}
-	out := make([]string, 0, len(raw))
-	var cur strings.Builder
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		style := codeStyle(tok.Type, st)
-		parts := strings.Split(tok.Value, "\n")
-		for i, p := range parts {
-			if i > 0 {
-				out = append(out, cur.String())
-				cur.Reset()
-			}
-			if p != "" {
-				cur.WriteString(style.Render(p))
-			}
-		}
-	}
-	if cur.Len() > 0 || len(out) < len(raw) {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
-// codeStyle maps a token to the palette's code colours.
-func codeStyle(t chroma.TokenType, st *styles.Styles) lipgloss.Style {
-	c := st.Code
-	switch {
-	case t.InCategory(chroma.Keyword):
-		if t == chroma.KeywordType {
-			return c.Type
-		}
-		return c.Keyword
-	case t.InSubCategory(chroma.NameFunction), t == chroma.NameFunction:
-		return c.Function
-	case t.InSubCategory(chroma.NameClass), t == chroma.NameClass, t == chroma.NameBuiltin:
-		return c.Type
-	case t.InSubCategory(chroma.LiteralString):
-		return c.String
-	case t.InSubCategory(chroma.LiteralNumber):
-		return c.Number
-	case t.InCategory(chroma.Comment):
-		return c.Comment
-	case t.InCategory(chroma.Operator), t.InCategory(chroma.Punctuation):
-		return c.Operator
-	}
-	return c.Plain
+	return syntax.Lines(syntax.File(path), text, st)
 }

@@ -322,3 +322,12 @@ func glance(m *model) {
 	advance(m, time.Second)
 	send(m, holdMsg{seq: m.hold.seq})
 }
+
+// maxLineWidth is the widest line of s, in cells.
+func maxLineWidth(s string) int {
+	w := 0
+	for l := range strings.SplitSeq(s, "\n") {
+		w = max(w, cellWidth(l))
+	}
+	return w
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -312,45 +313,48 @@ func relabel(b key.Binding, helpKey, desc string) key.Binding {
 	return b
 }
 
-// namedKeys are the key names [Program.Press] understands; any other
+// namedKeys are the key names [Program.Press] understands (built on
+// first use: package initialisers stay small); any other
 // string is typed rune by rune.
-var namedKeys = map[string]tea.Key{
-	"enter":      {Code: tea.KeyEnter},
-	"esc":        {Code: tea.KeyEscape},
-	"tab":        {Code: tea.KeyTab},
-	"shift+tab":  {Code: tea.KeyTab, Mod: tea.ModShift},
-	"up":         {Code: tea.KeyUp},
-	"down":       {Code: tea.KeyDown},
-	"left":       {Code: tea.KeyLeft},
-	"right":      {Code: tea.KeyRight},
-	"shift+up":   {Code: tea.KeyUp, Mod: tea.ModShift},
-	"shift+down": {Code: tea.KeyDown, Mod: tea.ModShift},
-	"space":      {Code: tea.KeySpace, Text: " "},
-	"backspace":  {Code: tea.KeyBackspace},
-	"home":       {Code: tea.KeyHome},
-	"end":        {Code: tea.KeyEnd},
-	"pgup":       {Code: tea.KeyPgUp},
-	"pgdown":     {Code: tea.KeyPgDown},
-	"f1":         {Code: tea.KeyF1},
-	"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
-	"ctrl+a":     {Code: 'a', Mod: tea.ModCtrl},
-	"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
-	"ctrl+e":     {Code: 'e', Mod: tea.ModCtrl},
-	"ctrl+g":     {Code: 'g', Mod: tea.ModCtrl},
-	"ctrl+l":     {Code: 'l', Mod: tea.ModCtrl},
-	"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
-	"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
-	"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
-	"ctrl+u":     {Code: 'u', Mod: tea.ModCtrl},
-	"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
-	"ctrl+r":     {Code: 'r', Mod: tea.ModCtrl},
-}
+var namedKeys = sync.OnceValue(func() map[string]tea.Key {
+	return map[string]tea.Key{
+		"enter":      {Code: tea.KeyEnter},
+		"esc":        {Code: tea.KeyEscape},
+		"tab":        {Code: tea.KeyTab},
+		"shift+tab":  {Code: tea.KeyTab, Mod: tea.ModShift},
+		"up":         {Code: tea.KeyUp},
+		"down":       {Code: tea.KeyDown},
+		"left":       {Code: tea.KeyLeft},
+		"right":      {Code: tea.KeyRight},
+		"shift+up":   {Code: tea.KeyUp, Mod: tea.ModShift},
+		"shift+down": {Code: tea.KeyDown, Mod: tea.ModShift},
+		"space":      {Code: tea.KeySpace, Text: " "},
+		"backspace":  {Code: tea.KeyBackspace},
+		"home":       {Code: tea.KeyHome},
+		"end":        {Code: tea.KeyEnd},
+		"pgup":       {Code: tea.KeyPgUp},
+		"pgdown":     {Code: tea.KeyPgDown},
+		"f1":         {Code: tea.KeyF1},
+		"alt+enter":  {Code: tea.KeyEnter, Mod: tea.ModAlt},
+		"ctrl+a":     {Code: 'a', Mod: tea.ModCtrl},
+		"ctrl+c":     {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+e":     {Code: 'e', Mod: tea.ModCtrl},
+		"ctrl+g":     {Code: 'g', Mod: tea.ModCtrl},
+		"ctrl+l":     {Code: 'l', Mod: tea.ModCtrl},
+		"ctrl+n":     {Code: 'n', Mod: tea.ModCtrl},
+		"ctrl+p":     {Code: 'p', Mod: tea.ModCtrl},
+		"ctrl+t":     {Code: 't', Mod: tea.ModCtrl},
+		"ctrl+u":     {Code: 'u', Mod: tea.ModCtrl},
+		"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
+		"ctrl+r":     {Code: 'r', Mod: tea.ModCtrl},
+	}
+})
 
 // parseKeys turns a key name ("enter", "shift+tab", "space") into its key
 // press, or any other text into one press per rune. A name with a "+"
 // that is not known is an error rather than text, to catch typos.
 func parseKeys(name string) ([]tea.KeyPressMsg, error) {
-	if k, ok := namedKeys[name]; ok {
+	if k, ok := namedKeys()[name]; ok {
 		return []tea.KeyPressMsg{tea.KeyPressMsg(k)}, nil
 	}
 	if len(name) > 1 && strings.Contains(name, "+") && !strings.Contains(name, " ") {

@@ -3,6 +3,7 @@ package tui
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -10,18 +11,22 @@ import (
 
 // mdInline finds the inline Markdown agents write in messages, questions
 // and descriptions: **bold** and `code`.
-var mdInline = regexp.MustCompile("\\*\\*([^*\n]+)\\*\\*|`([^`\n]+)`")
+var mdInline = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("\\*\\*([^*\n]+)\\*\\*|`([^`\n]+)`")
+})
 
 // mdListItem finds a list item's marker and the space after it: "- ",
 // "* ", "+ ", "1. ", "2) ", indented or not.
-var mdListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+`)
+var mdListItem = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[-*+]|\d{1,3}[.)])\s+`)
+})
 
 // inlineMarkdown renders **bold** and `code` in one line of text; the
 // rest stays as written.
 func inlineMarkdown(line string, base, code lipgloss.Style) string {
 	var b strings.Builder
 	last := 0
-	for _, m := range mdInline.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range mdInline().FindAllStringSubmatchIndex(line, -1) {
 		b.WriteString(base.Render(line[last:m[0]]))
 		if m[2] >= 0 {
 			b.WriteString(base.Bold(true).Render(line[m[2]:m[3]]))
@@ -38,7 +43,7 @@ func inlineMarkdown(line string, base, code lipgloss.Style) string {
 // where it cannot be styled: a notice, the window title, a desktop
 // notification.
 func plainMarkdown(line string) string {
-	return mdInline.ReplaceAllString(line, "$1$2")
+	return mdInline().ReplaceAllString(line, "$1$2")
 }
 
 // wrapMarkdown styles text's inline Markdown and wraps it to width. A list
@@ -49,7 +54,7 @@ func wrapMarkdown(text string, width int, base, code lipgloss.Style) []string {
 	var out []string
 	for line := range strings.SplitSeq(text, "\n") {
 		head := ""
-		if loc := mdListItem.FindStringIndex(line); loc != nil && cellWidth(line[:loc[1]]) < width/2 {
+		if loc := mdListItem().FindStringIndex(line); loc != nil && cellWidth(line[:loc[1]]) < width/2 {
 			head = line[:loc[1]]
 		}
 		body := inlineMarkdown(line[len(head):], base, code)

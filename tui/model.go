@@ -208,6 +208,11 @@ func (m *model) pace() tea.Cmd {
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if !m.sized || msg.Width != m.width || msg.Height != m.height {
+			// The screen drawn for the old size is not reused: the next
+			// View draws at once (the first frame waits for this message).
+			m.drawn = ""
+		}
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		return nil
 	case tea.BackgroundColorMsg:
@@ -300,6 +305,11 @@ func (m *model) View() tea.View {
 	var v tea.View
 	if m.quitting {
 		return v // Program.Run prints an inline prompt's summary
+	}
+	if !m.sized {
+		// Nothing is laid out before the terminal's size is known.
+		v.AltScreen = m.altScreen
+		return v
 	}
 	if !m.redrawing || m.drawn == "" {
 		m.drawn, m.drawnAt = m.render(), m.wall()

@@ -73,6 +73,11 @@ type Options struct {
 	// Remote marks a view that is not on this machine's terminal (an SSH
 	// session): ctrl+z does not suspend it.
 	Remote bool
+	// ClampSize, when set, bounds every size the program is given: Width
+	// and Height, [Program.Resize], and the size reports a terminal may
+	// send on its input. A remote client can claim any size, and the
+	// renderer keeps two cells of memory for every cell of the screen.
+	ClampSize func(width, height int) (int, int)
 	// FPS is how many times a second the screen may be redrawn, at most
 	// 120; zero means 60. A higher rate shows the first frame and each
 	// key's effect sooner at the cost of more wakeups while idle: worth it
@@ -177,15 +182,27 @@ func New(opts Options) *Program {
 		teaOpts = append(teaOpts, tea.WithEnvironment(opts.Environ))
 	}
 	if opts.Width > 0 && opts.Height > 0 {
-		teaOpts = append(teaOpts, tea.WithWindowSize(opts.Width, opts.Height))
+		w, h := opts.Width, opts.Height
+		if opts.ClampSize != nil {
+			w, h = opts.ClampSize(w, h)
+		}
+		teaOpts = append(teaOpts, tea.WithWindowSize(w, h))
 	}
 	if opts.ColorProfile != 0 {
 		teaOpts = append(teaOpts, tea.WithColorProfile(opts.ColorProfile))
 	}
-	if opts.Remote {
+	if opts.Remote || opts.ClampSize != nil {
 		teaOpts = append(teaOpts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			if _, ok := msg.(tea.SuspendMsg); ok {
-				return tea.ResumeMsg{}
+			switch m := msg.(type) {
+			case tea.SuspendMsg:
+				if opts.Remote {
+					return tea.ResumeMsg{}
+				}
+			case tea.WindowSizeMsg:
+				if opts.ClampSize != nil {
+					m.Width, m.Height = opts.ClampSize(m.Width, m.Height)
+					return m
+				}
 			}
 			return msg
 		}))

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		// A text input's cursor blinks on a timer that ends on its own
 		// within half a second of its program.
 		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
-		// chroma's regexp engine (glamour's code highlighting) keeps a
+		// chroma's regexp engine (code highlighting, internal/highlight) keeps a
 		// clock goroutine for the life of the process.
 		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 		// teatest waits for a SIGINT for the life of the test binary.

@@ -218,7 +218,7 @@ func (g *reqGen) exhausted() bool { return len(g.data) == 0 }
 const nasty = "\x1b[2J\x1b]0;pwned\x07\x1b[31mred\x1b[0m \u202eevil\u202c 界界 e\u0301 👩‍👩‍👧 \t tab\r\nline\x00\x7f\u0085"
 
 // markdown is Markdown as agents send it in details and previews.
-const markdown = "# Plan\n\n1. **Add** the index\n2. Drop `old`\n\n```sql\nCREATE INDEX i ON t (c);\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted [link](http://x) ![img](y)\n"
+const markdownText = "# Plan\n\n1. **Add** the index\n2. Drop `old`\n\n```sql\nCREATE INDEX i ON t (c);\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted [link](http://x) ![img](y)\n"
 
 // str makes a string of at most about limit bytes: raw input bytes (which
 // may be invalid UTF-8 or escape sequences), or, for a few length codes,
@@ -237,7 +237,7 @@ func (g *reqGen) str(limit int, def string) string {
 	case 252:
 		return nasty
 	case 253:
-		return markdown
+		return markdownText
 	case 254:
 		return strings.Repeat("word ", min(limit, 20_000)/5) // long, wraps
 	case 255:

@@ -1,13 +1,10 @@
 package mcp
 
 import (
-	"bytes"
 	"container/list"
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -32,8 +29,9 @@ import (
 //   - connections are capped (MaxConns), and so are those that have not
 //     yet sent an authorised request (MaxUnauthConns: past a short grace,
 //     the oldest goes when a new one comes);
-//   - a POST body is read whole before the SDK sees it; one over
-//     MaxBodyBytes is answered with a coded error in JSON-RPC;
+//   - a POST body is decoded as it is read, before the SDK sees it; one
+//     over MaxBodyBytes, or a call over a request's limits, is answered
+//     with a coded error in JSON-RPC as soon as that is seen (body.go);
 //   - a session with no request in flight for SessionTimeout is closed.
 
 // Defaults of the HTTP layer; see [Options].
@@ -58,8 +56,9 @@ const (
 // arguments: the HTTP body cap is the request limit plus this.
 const bodySlack = 1 << 20
 
-// oversizeScan bounds how much of an oversized body is read to find its
-// JSON-RPC id, beyond which the request gets a plain 413.
+// oversizeScan bounds how much of a refused body is read, in multiples of
+// the cap: to find its JSON-RPC id, and so that a client still sending
+// gets the answer. Past it, the request gets a plain 413.
 const oversizeScan = 2
 
 // HTTPServer returns an *http.Server that serves h (a mux with
@@ -181,106 +180,65 @@ func (s *Server) authorize(next http.Handler) http.Handler {
 	})
 }
 
-// readBody reads an authorised POST's body whole, within the read
-// deadline. (Once a request has been read, net/http lifts the deadline
-// itself, so the response, an SSE stream that lasts as long as the human
-// takes, is never cut by it: TestWaitingCallOutlivesReadTimeout.)
+// readBody reads an authorised POST's body within the read deadline,
+// decoding it as it comes (body.go), and hands the SDK what it read.
+// (Once a request has been read, net/http lifts the deadline itself, so
+// the response, an SSE stream that lasts as long as the human takes, is
+// never cut by it: TestWaitingCallOutlivesReadTimeout.)
 //
-// A body over MaxBodyBytes gets, instead of the SDK's bare 413, a coded
+// A body over MaxBodyBytes, or a call with more questions or options, or
+// longer strings, than a request may have, gets instead a coded
 // INVALID_REQUEST in JSON-RPC: a tool error for tools/call, an error
-// response for any other request.
+// response for any other request. A body that is not JSON gets a 400.
 func (s *Server) readBody(next http.Handler) http.Handler {
 	limit := s.opts.MaxBodyBytes
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Body != nil {
-			body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-			if err != nil {
-				refuse(w, http.StatusBadRequest, "Bad Request: the body could not be read: "+err.Error())
-				return
-			}
-			if int64(len(body)) > limit {
-				s.oversized(w, r, body)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			r.ContentLength = int64(len(body))
+		if r.Method != http.MethodPost || r.Body == nil || !isJSON(r.Header.Get("Content-Type")) {
+			// The SDK refuses other content, reading at most the cap.
+			next.ServeHTTP(w, r)
+			return
 		}
-		next.ServeHTTP(w, r)
+		kept, size, env, oversize, err := readMessage(r.Body, limit)
+		switch {
+		case kept != nil:
+			r.Body, r.ContentLength = kept, int64(size)
+			next.ServeHTTP(w, r)
+		case env.problem != nil:
+			answerRefused(w, env, env.problem, http.StatusBadRequest)
+		case oversize:
+			answerRefused(w, env, interaction.Errorf(interaction.CodeInvalidRequest,
+				"the request is over %d bytes, the limit of one request (%d MiB of questions); send fewer or shorter questions and options",
+				limit, interaction.MaxRequestBytes>>20), http.StatusRequestEntityTooLarge)
+		default:
+			refuse(w, http.StatusBadRequest, "Bad Request: the body is not a JSON-RPC message: "+err.Error())
+		}
 	})
 }
 
-// oversized answers a POST whose body passed the cap. It reads on (up
-// to oversizeScan times the cap) to find the JSON-RPC id and method.
-func (s *Server) oversized(w http.ResponseWriter, r *http.Request, head []byte) {
-	limit := s.opts.MaxBodyBytes
-	id, method, ok := scanEnvelope(io.MultiReader(bytes.NewReader(head),
-		io.LimitReader(r.Body, (oversizeScan-1)*limit)))
-	if !ok || len(id) == 0 || string(id) == "null" {
-		refuse(w, http.StatusRequestEntityTooLarge,
-			fmt.Sprintf("Request Entity Too Large: the body is over %d bytes", limit))
+// isJSON reports whether a Content-Type names JSON.
+func isJSON(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+}
+
+// answerRefused answers a message that broke a limit with the coded
+// error cause, in JSON-RPC when the message had an id (a tool error for
+// tools/call, so the model reads it), and otherwise (a notification, a
+// batch, an id never found) with status and the message.
+func answerRefused(w http.ResponseWriter, env envelope, cause *interaction.Error, status int) {
+	msg := interaction.NewErrorEnvelope(cause).Error.Error()
+	if env.batch || len(env.id) == 0 || string(env.id) == "null" {
+		refuse(w, status, http.StatusText(status)+": "+msg)
 		return
 	}
-	cause := interaction.Errorf(interaction.CodeInvalidRequest,
-		"the request is over %d bytes, the limit of one request (%d MiB of questions); send fewer or shorter questions and options",
-		limit, interaction.MaxRequestBytes>>20)
-	msg := interaction.NewErrorEnvelope(cause).Error.Error()
-	resp := map[string]any{"jsonrpc": "2.0", "id": id}
-	if method == "tools/call" {
+	resp := map[string]any{"jsonrpc": "2.0", "id": env.id}
+	if env.method == "tools/call" {
 		resp["result"] = &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
 	} else {
 		resp["error"] = map[string]any{"code": -32600, "message": msg}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = jsonl.Write(w, resp)
-}
-
-// scanEnvelope reads a JSON-RPC message's id and method, wherever they
-// are among its keys, token by token: it holds one token at a time, not
-// the whole message. It reports false when r does not hold a whole JSON
-// object.
-func scanEnvelope(r io.Reader) (id json.RawMessage, method string, ok bool) {
-	dec := json.NewDecoder(r)
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, "", false
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, "", false
-		}
-		switch key {
-		case "id":
-			err = dec.Decode(&id)
-		case "method":
-			err = dec.Decode(&method)
-		default:
-			err = skipValue(dec)
-		}
-		if err != nil {
-			return nil, "", false
-		}
-	}
-	return id, method, true
-}
-
-// skipValue reads the next value from dec and forgets it.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
 }
 
 // sessionUse is what keeps a session alive: the requests of it in flight

@@ -362,7 +362,7 @@ func TestOversizedCallIsACodedToolError(t *testing.T) {
 	}
 }
 
-func TestScanEnvelope(t *testing.T) {
+func TestReadMessageFindsEnvelope(t *testing.T) {
 	tests := []struct {
 		in, id, method string
 		ok             bool
@@ -370,13 +370,16 @@ func TestScanEnvelope(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"a":[1,{"b":"c"}]}}`, "7", "tools/call", true},
 		{`{"method":"tools/call","params":{"x":"y"},"jsonrpc":"2.0","id":"abc"}`, `"abc"`, "tools/call", true},
 		{`{"method":"notifications/x"}`, "", "notifications/x", true},
-		{`[{"id":1}]`, "", "", false},
-		{`{"id":1,"params":{"q":"unterminated`, "", "", false},
+		{` { "id" : 1.50 , "method" : "ping" } `, "1.50", "ping", true},
+		{`[{"id":1,"method":"ping"},{"id":2,"method":"tools/list"}]`, "1", "ping", true},
+		{`{"id":1,"params":{"q":"unterminated`, "1", "", false},
+		{`{"id":1} {"id":2}`, "1", "", false},
+		{`"just a string"`, "", "", false},
 	}
 	for _, tt := range tests {
-		id, method, ok := scanEnvelope(strings.NewReader(tt.in))
-		if string(id) != tt.id || method != tt.method || ok != tt.ok {
-			t.Errorf("%s: %s %q %v", tt.in, id, method, ok)
+		kept, _, env, _, err := readMessage(strings.NewReader(tt.in), 1<<20)
+		if string(env.id) != tt.id || env.method != tt.method || (err == nil) != tt.ok || (kept != nil) != tt.ok {
+			t.Errorf("%s: id %s method %q kept %v err %v", tt.in, env.id, env.method, kept != nil, err)
 		}
 	}
 }

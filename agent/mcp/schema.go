@@ -3,6 +3,7 @@ package mcp
 import (
 	_ "embed" // the tool description
 	"fmt"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -26,17 +27,16 @@ type toolInput struct {
 	Agent     string                 `json:"agent,omitempty" jsonschema:"Name of the sub-agent asking, when it is not the main agent."`
 }
 
-// The tool's schemas, generated from the Go types so that they cannot
-// drift from what the server decodes and returns.
-var inputSchema, outputSchema = mustSchemas()
-
-func mustSchemas() (in, out *jsonschema.Schema) {
+// schemas are the tool's schemas, generated from the Go types so that
+// they cannot drift from what the server decodes and returns; built when
+// the first server is.
+var schemas = sync.OnceValues(func() (in, out *jsonschema.Schema) {
 	in, out, err := toolSchemas()
 	if err != nil {
 		panic(err) // a type the generator cannot describe: caught by every test
 	}
 	return in, out
-}
+})
 
 // toolSchemas derives the input schema from [toolInput] and the output
 // schema from [interaction.Answer].

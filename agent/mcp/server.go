@@ -195,12 +195,13 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 			InitializedHandler: s.initialized,
 			Capabilities:       &sdk.ServerCapabilities{}, // no logging; tools are inferred
 		})
+	in, out := schemas()
 	s.sdk.AddTool(&sdk.Tool{
 		Name:         ToolName,
 		Title:        "Ask the user",
 		Description:  toolDescription,
-		InputSchema:  inputSchema,
-		OutputSchema: outputSchema,
+		InputSchema:  in,
+		OutputSchema: out,
 		Annotations: &sdk.ToolAnnotations{
 			Title:         "Ask the user",
 			ReadOnlyHint:  true,

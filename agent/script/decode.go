@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -210,7 +211,9 @@ var shapes = map[StepKind]reflect.Type{
 }
 
 // answerRef matches a reference to a remembered answer in text.
-var answerRef = regexp.MustCompile(`\{\{\s*answer\.([^{}\s]+)\s*\}\}`)
+var answerRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{\{\s*answer\.([^{}\s]+)\s*\}\}`)
+})
 
 // decoder decodes one scenario file.
 type decoder struct {
@@ -1210,7 +1213,7 @@ func (s *agentScope) known() string {
 // refs checks that every {{answer.ID}} in the text s of node n refers to
 // a question asked earlier.
 func (d *decoder) refs(n ast.Node, s string, scope *agentScope) error {
-	for _, m := range answerRef.FindAllStringSubmatch(s, -1) {
+	for _, m := range answerRef().FindAllStringSubmatch(s, -1) {
 		if _, ok := scope.asked[m[1]]; !ok {
 			return d.failAt(n, "%s refers to question %q, which no earlier ask of this agent has; %s",
 				m[0], m[1], scope.known())

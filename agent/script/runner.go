@@ -371,8 +371,8 @@ func (a *agentRun) expand(s string, inJSON bool) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
-	return answerRef.ReplaceAllStringFunc(s, func(ref string) string {
-		id := answerRef.FindStringSubmatch(ref)[1]
+	return answerRef().ReplaceAllStringFunc(s, func(ref string) string {
+		id := answerRef().FindStringSubmatch(ref)[1]
 		text := "(no answer)"
 		if m, ok := a.memory[id]; ok {
 			switch {

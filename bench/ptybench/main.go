@@ -8,8 +8,10 @@
 // alternating which goes first, and measures the time to the first frame
 // and until the output settles, the latency of ↓, of a filter character and
 // of Enter (until the process exits with its answer), and the peak RSS of
-// the child from its rusage. It prints a Markdown report; scripts/bench.sh
-// builds everything and writes it to docs/benchmarks.md.
+// the child from its rusage. It then runs each program's --version with
+// GODEBUG=inittrace=1 to report its package initialisers, what every start
+// pays before main. It prints a Markdown report; scripts/bench.sh builds
+// everything and writes it to docs/benchmarks.md.
 //
 // `ptybench stream -asktui PATH` measures `asktui run` against an agent
 // that floods it (see stream.go), and `ptybench agent` is that agent.
@@ -72,6 +74,7 @@ type options struct {
 	reps        int
 	repsLarge   int
 	large       int
+	initReps    int
 	cfg         config
 	verbose     bool
 	out         string
@@ -91,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.reps, "reps", 10, "pairs per list size")
 	fs.IntVar(&o.repsLarge, "reps-large", 5, "pairs per list size from -large options on")
 	fs.IntVar(&o.large, "large", 100000, "list size from which -reps-large applies")
+	fs.IntVar(&o.initReps, "init-reps", 20, "runs of each program's --version for the package initialisers (0: none)")
 	fs.DurationVar(&o.cfg.settle, "settle", 250*time.Millisecond, "silence that ends start-up (the settled time is the last output before it)")
 	fs.DurationVar(&o.cfg.keyQuiet, "key-quiet", 100*time.Millisecond, "how long the screen must rest before each key")
 	fs.DurationVar(&o.cfg.jitter, "jitter", 50*time.Millisecond, "keys wait a further random delay below this, so that they land at random phases of the programs' frame tickers")
@@ -175,6 +179,15 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 		results = append(results, r)
 	}
 
+	var inits *initResult
+	if o.initReps > 0 {
+		res, err := measureInits(o.asktui, o.gum, o.cfg.env, o.initReps)
+		if err != nil {
+			return err
+		}
+		inits = &res
+	}
+
 	w := stdout
 	if o.out != "" {
 		f, err := os.Create(o.out)
@@ -193,6 +206,7 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 		a:       a,
 		b:       b,
 		results: results,
+		inits:   inits,
 		began:   began,
 		took:    time.Since(began),
 		gumVer:  versionOf(o.gum, "--version"),

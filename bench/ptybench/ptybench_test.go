@@ -159,3 +159,24 @@ func TestVmHWM(t *testing.T) {
 		t.Errorf("vmHWM of no process = %d, want 0", kib)
 	}
 }
+
+func TestParseInittrace(t *testing.T) {
+	out := []byte("init internal/bytealg @0.005 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
+		"init github.com/asktui/asktui/tui @24 ms, 0.017 ms clock, 2352 bytes, 10 allocs\n" +
+		"asktui version devel\n" +
+		"init github.com/yuin/goldmark/util @14 ms, 1.2 ms clock, 146136 bytes, 1967 allocs\n")
+	ps := parseInittrace(out)
+	if len(ps) != 3 || ps[1] != (initPackage{pkg: "github.com/asktui/asktui/tui", ms: 0.017, bytes: 2352, allocs: 10}) {
+		t.Fatalf("parsed %+v", ps)
+	}
+	r := initRun{packages: ps}
+	if ms, b, a := totals(r, own); ms != 0.017 || b != 2352 || a != 10 {
+		t.Errorf("own: %v ms, %d bytes, %d allocs", ms, b, a)
+	}
+	if _, b, _ := totals(r, libraries); b != 146136 {
+		t.Errorf("libraries: %d bytes", b)
+	}
+	if h := heaviest([]initRun{r}, 1); len(h) != 1 || h[0].pkg != "github.com/yuin/goldmark/util" {
+		t.Errorf("heaviest %+v", h)
+	}
+}

@@ -31,7 +31,7 @@ func (w *watched) Write(p []byte) (int, error) { return w.out.Write(p) }
 func (w *watched) String() string { return sanitize.StripEscapes(w.out.String()) }
 
 // waitMatch waits until the text matches re and returns the submatches.
-func (w *watched) waitMatch(t *testing.T, re *regexp.Regexp) []string {
+func (w *watched) waitMatch(t testing.TB, re *regexp.Regexp) []string {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for {

@@ -9,7 +9,8 @@
 // the view runs: no exec, no subsystem, no port forwarding (agent
 // forwarding is accepted by the protocol library but never used). Limits:
 // a cap on sessions, a cap and a per-address rate on connections before
-// they authenticate, and a login grace time.
+// they authenticate, a login grace time, and a bound on each view's size
+// (whatever size the client claims, and however often it changes it).
 package sshserve
 
 import (
@@ -42,6 +43,33 @@ import (
 
 // DefaultAddr is where serve --ssh listens unless told otherwise.
 const DefaultAddr = "127.0.0.1:2222"
+
+// A view's size is the client's terminal's, within these bounds. The
+// renderer keeps two buffers of 112 bytes a cell, each as large as the
+// widest and the tallest the view has ever been (a client alternating a
+// wide and a tall size costs the area of both): a client claiming a
+// 10000x10000 terminal would cost 22 GB. 400 columns and 150 rows are a
+// 4K screen filled with a terminal in a 10-pixel font; a bigger terminal
+// shows the view in its top-left corner.
+const (
+	MaxWidth  = 400
+	MaxHeight = 150
+)
+
+// ResizeEvery is how often a view follows its client's window changes at
+// most: a flood of them (a window dragged, or a client sending them in a
+// loop) is applied once per ResizeEvery, the last size winning.
+const ResizeEvery = time.Second / 30
+
+// ViewSize is the size a view draws at for a client whose terminal is
+// width x height: within MaxWidth and MaxHeight, and 80x24 for a terminal
+// that reports no size.
+func ViewSize(width, height int) (int, int) {
+	if width <= 0 || height <= 0 {
+		return 80, 24
+	}
+	return min(width, MaxWidth), min(height, MaxHeight)
+}
 
 // Config configures a Server.
 type Config struct {
@@ -82,6 +110,9 @@ type Server struct {
 	mu    sync.Mutex
 	views map[*tui.Program]struct{}
 	done  bool
+
+	// resized, when set (by tests), learns every size a view follows.
+	resized func(w, h int)
 
 	sessions atomic.Int64
 	pending  atomic.Int64 // connections not yet authenticated
@@ -258,14 +289,14 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 			return
 		}
 		env := append(append([]string(nil), sess.Environ()...), "TERM="+pty.Term)
-		w, h := pty.Window.Width, pty.Window.Height
-		if w <= 0 || h <= 0 {
-			w, h = 80, 24
-		}
+		w, h := ViewSize(pty.Window.Width, pty.Window.Height)
 		name := "ssh " + sess.User() + "@" + hostOf(sess.RemoteAddr())
 		p := tui.New(tui.Options{
 			Input: sess, Output: sess, Environ: env,
 			Width: w, Height: h,
+			// The size reports a client may type into its session are
+			// bounded too.
+			ClampSize:    ViewSize,
 			ColorProfile: colorprofile.Env(env),
 			Remote:       true,
 			FPS:          120,
@@ -284,25 +315,75 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 		s.views[p] = struct{}{}
 		s.mu.Unlock()
 		ctx, cancel := context.WithCancel(sess.Context())
-		go func() {
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case win, ok := <-winch:
-					if !ok {
-						return
-					}
-					p.Resize(win.Width, win.Height)
-				}
+		go followWindow(ctx, winch, size{w, h}, ResizeEvery, func(sz size) {
+			p.Resize(sz.w, sz.h)
+			if s.resized != nil {
+				s.resized(sz.w, sz.h)
 			}
-		}()
+		})
 		_ = p.Run(ctx)
 		cancel()
 		s.mu.Lock()
 		delete(s.views, p)
 		s.mu.Unlock()
 		next(sess)
+	}
+}
+
+// size is a view's size in cells.
+type size struct{ w, h int }
+
+// followWindow applies the client's window changes to its view until ctx
+// ends or winch closes: each clamped by ViewSize, a size the view already
+// has skipped, and at most one every interval. A change after a quiet
+// interval is applied at once; those that follow within the interval
+// wait for its end, and only the last of them is applied.
+func followWindow(ctx context.Context, winch <-chan ssh.Window, cur size, interval time.Duration, apply func(size)) {
+	var (
+		pending  = cur
+		last     time.Time // when the last change was applied
+		timer    *time.Timer
+		deadline <-chan time.Time
+	)
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	flush := func() {
+		deadline = nil
+		if pending != cur {
+			cur, last = pending, time.Now()
+			apply(cur)
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case win, ok := <-winch:
+			if !ok {
+				return
+			}
+			w, h := ViewSize(win.Width, win.Height)
+			pending = size{w, h}
+			if deadline != nil {
+				continue // the end of the interval applies it
+			}
+			wait := interval - time.Since(last)
+			if wait <= 0 {
+				flush()
+				continue
+			}
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			} else {
+				timer.Reset(wait)
+			}
+			deadline = timer.C
+		case <-deadline:
+			flush()
+		}
 	}
 }
 

@@ -129,6 +129,12 @@ type screen struct {
 // open logs in with the authorized key and opens a view at 100x30.
 func (f *fixture) open(t testing.TB) *screen {
 	t.Helper()
+	return f.openSized(t, 100, 30)
+}
+
+// openSized opens a view on a terminal of w x h.
+func (f *fixture) openSized(t testing.TB, w, h int) *screen {
+	t.Helper()
 	c, err := f.dial()
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +150,7 @@ func (f *fixture) open(t testing.TB) *screen {
 	if s.stdin, err = sess.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := sess.Shell(); err != nil {

@@ -52,7 +52,7 @@ func PlainText(s string) string {
 // altScreenExit matches a DEC private mode reset that may leave the
 // alternate screen (modes 47, 1047, 1049). A false match only costs an
 // extra look at the screen: the bytes still reach the emulator unchanged.
-var altScreenExit = regexp.MustCompile(`\x1b\[\?[0-9;]*l`)
+var altScreenExit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[\?[0-9;]*l`) })
 
 // leavesAltScreen reports whether the mode reset seq names an alternate
 // screen mode.
@@ -104,7 +104,7 @@ func replay(h Header, events []Event) (final, alt string, err error) {
 	var out []byte
 	flush := func() {
 		rest := out
-		for _, m := range altScreenExit.FindAllIndex(out, -1) {
+		for _, m := range altScreenExit().FindAllIndex(out, -1) {
 			if !leavesAltScreen(out[m[0]:m[1]]) {
 				continue
 			}
