@@ -7,9 +7,9 @@ import (
 )
 
 // KeyReference returns the key reference as Markdown, one table per mode,
-// generated from DefaultKeyMap: the README's "Keys" section is this text,
+// generated from DefaultKeyMap: docs/keys.md is this text,
 // and a test fails when the two disagree (refresh it with
-// `go test ./tui -run TestREADMEKeyReference -update`).
+// `go test ./tui -run TestKeyReference -update`).
 func KeyReference() string {
 	k := DefaultKeyMap()
 	c := k.Choice

@@ -8,21 +8,21 @@ import (
 )
 
 // updating reports whether the tests run with -update (the flag the
-// golden package defines): the README's key reference is rewritten too.
+// golden package defines): the key reference in docs/keys.md is rewritten too.
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
 
 const (
-	keysBegin = "<!-- keys:begin (generated from tui.DefaultKeyMap; go test ./tui -run TestREADMEKeyReference -update) -->\n"
+	keysBegin = "<!-- keys:begin (generated from tui.DefaultKeyMap; go test ./tui -run TestKeyReference -update) -->\n"
 	keysEnd   = "<!-- keys:end -->"
 )
 
-// TestREADMEKeyReference fails when the README's key tables and the key
+// TestKeyReference fails when docs/keys.md's key tables and the key
 // maps disagree.
-func TestREADMEKeyReference(t *testing.T) {
-	const path = "../README.md"
+func TestKeyReference(t *testing.T) {
+	const path = "../docs/keys.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func TestREADMEKeyReference(t *testing.T) {
 	readme := string(b)
 	i, j := strings.Index(readme, keysBegin), strings.Index(readme, keysEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no generated key reference between %q and %q", keysBegin, keysEnd)
+		t.Fatalf("docs/keys.md has no generated key reference between %q and %q", keysBegin, keysEnd)
 	}
 	got := readme[i+len(keysBegin) : j]
 	want := KeyReference()
@@ -43,7 +43,7 @@ func TestREADMEKeyReference(t *testing.T) {
 		}
 		return
 	}
-	t.Fatalf("README.md's key reference is stale; run go test ./tui -run TestREADMEKeyReference -update\nwant:\n%s", want)
+	t.Fatalf("docs/keys.md's key reference is stale; run go test ./tui -run TestKeyReference -update\nwant:\n%s", want)
 }
 
 // Every key the help bar shows in any mode is in the reference.

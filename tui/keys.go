@@ -14,7 +14,7 @@ import (
 // KeyMap holds every binding of the program, one table per pane. The
 // panes build their actions from it (each action a binding and what it
 // does), and the same actions dispatch keys (with key.Matches) and draw
-// the help bar and the ? overlay; the README's key reference is
+// the help bar and the ? overlay; the key reference of docs/keys.md is
 // generated from it too (see [KeyReference]), so they never disagree.
 type KeyMap struct {
 	// Global keys work in every mode but the help overlay and the

@@ -248,6 +248,7 @@ func programs(o options) (a, b program) {
 		},
 		queries:       newQueryLog(),
 		filterQueries: newQueryLog(),
+		ready:         func(screen string) bool { return strings.Contains(screen, "answers at once") },
 	}
 	b = program{
 		name: "gum",

@@ -31,6 +31,24 @@ type program struct {
 	queries, filterQueries *queryLog
 	// unhandled collects the sequences the emulator ignored, with -v.
 	unhandled *queryLog
+	// ready reports, when set, whether the screen takes answering keys:
+	// asktui holds them for half a second after a question appears, and
+	// its hint replaces the hold's cue when it ends.
+	ready func(screen string) bool
+}
+
+// awaitReady waits until the program takes answering keys (see
+// program.ready); it is not timed.
+func (s *session) awaitReady(p *program, timeout time.Duration) error {
+	if p.ready == nil {
+		return nil
+	}
+	w := s.expect(p.ready)
+	if p.ready(s.Screen()) {
+		return nil
+	}
+	_, err := s.await(w, "waiting for the question to take keys", timeout)
+	return err
 }
 
 // list is one list of options, in the two forms the programs read.
@@ -140,6 +158,9 @@ func runChoose(p program, l list, c config) (chooseResult, error) {
 		r.down = fromMS(median(lat))
 	}
 
+	if err := s.awaitReady(&p, c.timeout); err != nil {
+		return r, err
+	}
 	if err := s.rest(c, "waiting for the screen to rest before Enter"); err != nil {
 		return r, err
 	}
@@ -184,6 +205,9 @@ func runFilter(p program, l list, c config) (time.Duration, error) {
 	// A blinking cursor in a filter line writes forever, so what must
 	// rest here is the screen's text, not the output.
 	if _, err := s.quiet(c.settle, true, "waiting for the screen to rest after start-up", c.timeout); err != nil {
+		return 0, err
+	}
+	if err := s.awaitReady(&p, c.timeout); err != nil {
 		return 0, err
 	}
 	for _, k := range p.openFilter {
