@@ -45,6 +45,7 @@ func TestPTYEmbed(t *testing.T) {
 	if code := p.Wait(func() string { return term.Text(0) }); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
+	term.Drain() // the log is printed as the program ends
 	if out := term.Text(mark); !strings.Contains(out, "deploying to Production") {
 		t.Fatalf("the log printed at the end lacks the answer:\n%s", out)
 	}
