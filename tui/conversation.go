@@ -136,6 +136,7 @@ func (c *chat) apply(e conversation.Event) {
 	case conversation.EventEnded:
 		c.finishText()
 		c.turn, c.over, c.ended = false, true, e.Err
+		c.editor.ta.Placeholder = "" // it reads nothing now: the status line says what to do
 		switch {
 		case e.Err == nil:
 			c.notice(c.name+" has ended", false)
@@ -298,7 +299,8 @@ func (m *model) startFailed(agent string, err error) tea.Cmd {
 		c.name = n
 	}
 	c.over, c.failed, c.ended = true, true, err
+	c.editor.ta.Placeholder = ""
 	c.notice(Sanitize(err.Error()), true)
 	m.showConv(c)
-	return c.editor.ta.Focus()
+	return nil
 }

@@ -411,7 +411,7 @@ func (m *model) syncEditors() tea.Cmd {
 	var cmds []tea.Cmd
 	on := m.mode() == modePrompt
 	for i, c := range m.convs {
-		want := on && i == m.activeConv
+		want := on && i == m.activeConv && !c.over // an ended agent reads nothing
 		switch {
 		case want && !c.editor.ta.Focused():
 			cmds = append(cmds, c.editor.ta.Focus())

@@ -206,7 +206,9 @@ type promptKeys struct {
 func (p promptKeys) actions() []action {
 	m := p.m
 	c := m.conv()
-	if c == nil {
+	if c == nil || c.over {
+		// An agent that ended or never started reads nothing: its
+		// status line says ctrl+l starts one.
 		return m.globals(p.f, false)
 	}
 	k := m.keys.Prompt
@@ -246,7 +248,7 @@ func (p promptKeys) actions() []action {
 func (p promptKeys) typist() func(tea.Msg) tea.Cmd {
 	m := p.m
 	c := m.conv()
-	if c == nil {
+	if c == nil || c.over {
 		return nil
 	}
 	return func(msg tea.Msg) tea.Cmd {

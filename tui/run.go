@@ -97,6 +97,9 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.startFailed(msg.agent, msg.err)
 	}
+	if m.notice == "starting "+SanitizeLine(msg.agent)+"…" {
+		m.notice = "" // the conversation's status line takes over
+	}
 	info := msg.conv.Info()
 	c := m.convByID(info.ID)
 	c.conv = msg.conv
@@ -272,7 +275,7 @@ func (m *model) runBody(w, h int) string {
 		if n := len(m.requests); n > 0 {
 			status = plural(questionCount(m.requests), "question waits", "questions wait") + " · ctrl+g answers · " + status
 		}
-		bottom = append(bottom, c.editor.View(w, status, mode == modePrompt, st)...)
+		bottom = append(bottom, c.editor.View(w, status, mode == modePrompt && !c.over, st)...)
 	} else {
 		bottom = append(bottom, st.App.Empty.Render("No agent is running: ctrl+l starts one."))
 	}

@@ -292,6 +292,31 @@ func TestFailedStartStaysInTheTranscript(t *testing.T) {
 		s := screen(m)
 		mustContain(t, s, "claude exited: exit status 1", "The end of its standard error:", "loading config", "claude did not start")
 		mustNotContain(t, s, "No agent is running")
+		// Its editor reads nothing: letters are not typed into a prompt
+		// that no agent would get, and the help offers what still acts.
+		press(m, "hi")
+		if v := m.conv().editor.value(); v != "" {
+			t.Fatalf("the failed agent's editor took %q", v)
+		}
+		s = screen(m)
+		mustContain(t, s, "ctrl+l agents")
+		mustNotContain(t, s, "alt+enter new line", "@ mention")
+	})
+}
+
+// The "starting …" notice goes when the agent has started: the status
+// line says what it does from then on.
+func TestStartingNoticeEndsWithTheStart(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testModel(t, 100, 30)
+		m.kind = kindRun
+		m.focus = focusPrompt
+		m.launcher = &fakeLauncher{}
+		m.startAgent("gemini", "", true)
+		mustContain(t, screen(m), "starting gemini…")
+		send(m, convStartedMsg{agent: "gemini", conv: newFakeConv("conv-1", "gemini"), chosen: true})
+		mustNotContain(t, screen(m), "starting gemini…")
+		mustContain(t, screen(m), "enter sends")
 	})
 }
 
