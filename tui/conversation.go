@@ -135,8 +135,8 @@ func (c *chat) apply(e conversation.Event) {
 		}
 	case conversation.EventEnded:
 		c.finishText()
-		c.turn, c.over, c.ended = false, true, e.Err
-		c.editor.ta.Placeholder = "" // it reads nothing now: the status line says what to do
+		c.turn = false
+		c.end(e.Err)
 		switch {
 		case e.Err == nil:
 			c.notice(c.name+" has ended", false)
@@ -283,6 +283,14 @@ func (c *chat) userPrompt(text string) {
 	c.add(it)
 }
 
+// end marks the conversation over (err says why, nil for a clean end):
+// its editor reads nothing from now on (promptKeys, syncEditors), so it
+// offers nothing either; the status line says ctrl+l starts an agent.
+func (c *chat) end(err error) {
+	c.over, c.ended = true, err
+	c.editor.ta.Placeholder = ""
+}
+
 // startFailed shows an agent that could not start as a conversation of
 // its own that has ended, its transcript saying why (with what the agent
 // said on its standard error, when it said something): the reason stays
@@ -298,8 +306,8 @@ func (m *model) startFailed(agent string, err error) tea.Cmd {
 	if n := displayLine(agent); strings.TrimSpace(n) != "" {
 		c.name = n
 	}
-	c.over, c.failed, c.ended = true, true, err
-	c.editor.ta.Placeholder = ""
+	c.failed = true
+	c.end(err)
 	c.notice(Sanitize(err.Error()), true)
 	m.showConv(c)
 	return nil

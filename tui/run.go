@@ -80,13 +80,18 @@ func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 		return m.setNotice("⚠ no agents can be started here")
 	}
 	launcher, sink := m.launcher, m.sink
-	notice := m.setNotice("starting " + SanitizeLine(name) + "…")
+	notice := m.setNotice(startingNotice(name))
 	return tea.Batch(notice, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
 		conv, err := launcher.Start(ctx, name, resume, sink)
 		return convStartedMsg{agent: name, chosen: chosen, conv: conv, err: err}
 	})
+}
+
+// startingNotice is the notice while agent name starts.
+func startingNotice(name string) string {
+	return "starting " + SanitizeLine(name) + "…"
 }
 
 // started binds a started conversation to its state. It is shown when the
@@ -97,7 +102,7 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.startFailed(msg.agent, msg.err)
 	}
-	if m.notice == "starting "+SanitizeLine(msg.agent)+"…" {
+	if m.notice == startingNotice(msg.agent) {
 		m.notice = "" // the conversation's status line takes over
 	}
 	info := msg.conv.Info()

@@ -103,13 +103,21 @@ func (l *fakeLauncher) Sessions(context.Context, string) ([]conversation.PastSes
 	return []conversation.PastSession{{Session: "s-41", Title: "Refactor payments", Cwd: "/src/shop", Updated: fixedNow.Add(-time.Hour)}}, nil
 }
 
-// testRun is a conversation view with one fake agent, started.
-func testRun(t *testing.T, w, h int) (*model, *fakeConv) {
+// testRunEmpty is a conversation view that can start fake agents and has
+// none yet.
+func testRunEmpty(t *testing.T, w, h int) *model {
 	t.Helper()
 	m := testModel(t, w, h)
 	m.kind = kindRun
 	m.focus = focusPrompt
 	m.launcher = &fakeLauncher{}
+	return m
+}
+
+// testRun is a conversation view with one fake agent, started.
+func testRun(t *testing.T, w, h int) (*model, *fakeConv) {
+	t.Helper()
+	m := testRunEmpty(t, w, h)
 	f := newFakeConv("conv-1", "gemini")
 	send(m, convStartedMsg{agent: "gemini", conv: f})
 	return m, f

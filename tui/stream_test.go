@@ -283,10 +283,7 @@ func TestAgentEndSaidOnce(t *testing.T) {
 // start.
 func TestFailedStartStaysInTheTranscript(t *testing.T) {
 	run(t, func(t *testing.T) {
-		m := testModel(t, 100, 30)
-		m.kind = kindRun
-		m.focus = focusPrompt
-		m.launcher = &fakeLauncher{}
+		m := testRunEmpty(t, 100, 30)
 		err := interaction.Errorf(interaction.CodeAgentExited, "claude exited: exit status 1; it said: Error: not signed in\n\nThe end of its standard error:\nloading config\nError: not signed in")
 		send(m, convStartedMsg{agent: "claude", err: err})
 		s := screen(m)
@@ -304,14 +301,30 @@ func TestFailedStartStaysInTheTranscript(t *testing.T) {
 	})
 }
 
+// An agent that ends mid-run leaves its editor unfocused and deaf, as one
+// that never started does.
+func TestEndedAgentReadsNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f := testRun(t, 100, 30)
+		press(m, "a")
+		events(m, f.info.ID, conversation.Event{Kind: conversation.EventEnded})
+		press(m, "bc")
+		e := &m.conv().editor
+		if v := e.value(); v != "a" {
+			t.Fatalf("the ended agent's editor holds %q, want the %q typed before", v, "a")
+		}
+		if e.ta.Focused() {
+			t.Fatal("the ended agent's editor still has the cursor")
+		}
+		mustContain(t, screen(m), "has ended · ctrl+l starts an agent")
+	})
+}
+
 // The "starting …" notice goes when the agent has started: the status
 // line says what it does from then on.
 func TestStartingNoticeEndsWithTheStart(t *testing.T) {
 	run(t, func(t *testing.T) {
-		m := testModel(t, 100, 30)
-		m.kind = kindRun
-		m.focus = focusPrompt
-		m.launcher = &fakeLauncher{}
+		m := testRunEmpty(t, 100, 30)
 		m.startAgent("gemini", "", true)
 		mustContain(t, screen(m), "starting gemini…")
 		send(m, convStartedMsg{agent: "gemini", conv: newFakeConv("conv-1", "gemini"), chosen: true})
