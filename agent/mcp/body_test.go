@@ -196,3 +196,47 @@ func TestRefusedCallCostsLittle(t *testing.T) {
 		})
 	}
 }
+
+// A body is kept in chunks sized to it: a call of a few hundred bytes
+// holds one small chunk, not a 64 KiB one, a large body grows in chunks
+// that double up to keepChunk, and reading it back gives it whole.
+func TestKeeperChunksFitTheBody(t *testing.T) {
+	kept := func(body []byte) *keeper {
+		k := &keeper{}
+		for rest := body; len(rest) > 0; {
+			n := min(len(rest), 1000) // as the guard passes it on
+			if _, err := k.Write(rest[:n]); err != nil {
+				t.Fatal(err)
+			}
+			rest = rest[n:]
+		}
+		return k
+	}
+	held := func(k *keeper) (int, string) {
+		total := 0
+		for _, c := range k.chunks {
+			total += cap(c)
+		}
+		data, err := io.ReadAll(&heldBody{chunks: k.chunks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return total, string(data)
+	}
+
+	small := bytes.Repeat([]byte("x"), 400)
+	if total, data := held(kept(small)); total > firstChunk || data != string(small) {
+		t.Fatalf("a 400-byte body holds %d bytes (at most %d) and reads back %d bytes", total, firstChunk, len(data))
+	}
+
+	large := bytes.Repeat([]byte("0123456789"), 100_000) // 1 MB
+	k := kept(large)
+	for i, c := range k.chunks {
+		if want := min(firstChunk<<i, keepChunk); cap(c) != want {
+			t.Fatalf("chunk %d holds %d bytes, want %d", i, cap(c), want)
+		}
+	}
+	if total, data := held(k); total > len(large)+keepChunk || data != string(large) {
+		t.Fatalf("a 1 MB body holds %d bytes and reads back %d bytes", total, len(data))
+	}
+}
