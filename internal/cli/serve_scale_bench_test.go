@@ -133,7 +133,7 @@ func serveScale(b *testing.B, calls, agents int) {
 		}
 		answering += time.Since(keys)
 		if answered < typed {
-			srv.waitTakesKeys(mark)
+			srv.term.WaitNextSeen(mark)
 		}
 	}
 	cancel := time.Now()
@@ -264,18 +264,6 @@ func (s *scaleServer) waitCount(b *testing.B, n int) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.count == n
-	})
-}
-
-// waitTakesKeys waits until the question that took the place of the one
-// answered after mark takes keys: its "keys held" cue, drawn with it, has
-// given way to its hint. (ptytest's WaitSeen would also take the answered
-// question's hint, redrawn before the key was read, for the new one's.)
-func (s *scaleServer) waitTakesKeys(mark int) {
-	s.term.WaitUntil(mark, "the next question's keys released", func() bool {
-		text := s.term.Text(mark)
-		held := strings.LastIndex(text, "held")
-		return held >= 0 && strings.Contains(text[held:], "Pick")
 	})
 }
 

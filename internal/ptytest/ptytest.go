@@ -211,20 +211,32 @@ func (term *Terminal) WaitUntil(mark int, what string, shown func() bool) {
 // asktui holds the keys that answer a question for a moment after it
 // appears (its "keys held" cue), and the cue gives way to the question's
 // hint (Pick one …, Type your answer · enter to confirm, …) when the
-// hold ends. A question that
-// appeared with no cue takes keys at once.
+// hold ends. A question that appeared with no cue takes keys at once.
 func (term *Terminal) WaitSeen(mark int) {
 	term.t.Helper()
-	hint := func(s string) bool {
-		// "Pick one · …", "Pick any · …", "Type your answer · enter to
-		// confirm, …" (the text box's placeholder says "Type" too).
-		return strings.Contains(s, "Pick") || strings.Contains(s, "confirm,")
+	term.WaitUntil(mark, "the keys held to be released", func() bool { return released(term.Text(mark), false) })
+}
+
+// WaitNextSeen is WaitSeen for the question that takes the place of one
+// answered after mark: it waits for that question's cue and then its
+// hint, so the answered question's hint, redrawn before the key was read,
+// does not count.
+func (term *Terminal) WaitNextSeen(mark int) {
+	term.t.Helper()
+	term.WaitUntil(mark, "the next question's keys to be released", func() bool { return released(term.Text(mark), true) })
+}
+
+// released reports whether text ends with a question's hint after its
+// last "keys held" cue; cue says there must be such a cue.
+func released(text string, cue bool) bool {
+	held := strings.LastIndex(text, "held")
+	if held < 0 && cue {
+		return false
 	}
-	term.WaitUntil(mark, "the keys held to be released", func() bool {
-		text := term.Text(mark)
-		held := strings.LastIndex(text, "held")
-		return hint(text[max(held, 0):])
-	})
+	// "Pick one · …", "Pick any · …", "Type your answer · enter to
+	// confirm, …" (the text box's placeholder says "Type" too).
+	rest := text[max(held, 0):]
+	return strings.Contains(rest, "Pick") || strings.Contains(rest, "confirm,")
 }
 
 // Type writes keys to the terminal, as the human typing them.
