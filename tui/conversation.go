@@ -38,6 +38,12 @@ type chat struct {
 
 	editor promptEditor
 	view   transcript
+
+	// Where the human left this conversation when another was shown:
+	// the request whose question was open (leftOn), or the prompt
+	// (leftOn 0). left is false until the human has left it once.
+	left   bool
+	leftOn uint64
 }
 
 // convItemKind says what a transcript item is.

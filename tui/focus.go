@@ -288,7 +288,14 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		if !scripted && m.holding() && (a.grade == gradeAnswer || isText(msg)) {
 			return m.drop()
 		}
-		return a.do(msg)
+		before, at := m.place(), m.clock()
+		cmd := a.do(msg)
+		if a.grade == gradeMove && m.place() != before {
+			// The human moved (see placeGrace), at the key: what the move
+			// started (an agent, say) comes after it.
+			m.placed = at
+		}
+		return cmd
 	}
 	if t := p.typist(); t != nil {
 		if !scripted && m.holding() {
@@ -297,6 +304,64 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		return t(msg)
 	}
 	return nil
+}
+
+// place is where the human is: the pane with the keys, the conversation
+// shown and the request shown. A move changes it.
+type place struct {
+	focus focus
+	conv  int
+	req   uint64
+}
+
+func (m *model) place() place {
+	p := place{focus: m.focus, conv: m.activeConv}
+	if r := m.activeRequest(); r != nil {
+		p.req = r.id
+	}
+	return p
+}
+
+// spot is where a pane was opened from: the pane, and the request the
+// panel showed when it was the panel.
+type spot struct {
+	focus focus
+	req   uint64
+}
+
+// here is the spot the keys are at now.
+func (m *model) here() spot {
+	s := spot{focus: m.focus}
+	if r := m.activeRequest(); r != nil && m.focus == focusPanel {
+		s.req = r.id
+	}
+	return s
+}
+
+// goBack returns the keys from a pane (the inbox, the past answers) to
+// where it was opened from: the panel when it still shows the request it
+// showed then (in the session view, the panel whatever it shows), else
+// the prompt in the conversation view, the human's own choice of it. It
+// never opens a question the human had not.
+func (m *model) goBack() {
+	o := m.origin
+	m.origin = spot{}
+	if r := m.activeRequest(); r != nil && o.focus == focusPanel && (m.kind != kindRun || r.id == o.req) {
+		m.focus = focusPanel
+		return
+	}
+	if m.kind == kindRun {
+		m.toPrompt()
+		return
+	}
+	m.focus = m.homeFocus()
+}
+
+// toPrompt gives the keys to the prompt editor of the conversation shown,
+// as the human chose: not held.
+func (m *model) toPrompt() {
+	m.focus = focusPrompt
+	m.chose = true
 }
 
 // paste hands pasted text to the focused pane's text input, if it has one
@@ -357,7 +422,7 @@ func (m *model) globals(f focus, typing bool) []action {
 			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)))
 		}
 		if m.modeFor(f) != modePrompt && m.conv() != nil {
-			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.focus = focusPrompt; return nil }).inBar())
+			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar())
 		}
 		if f != focusTranscript && m.conv() != nil {
 			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar())
@@ -429,12 +494,25 @@ func (m *model) openInbox() tea.Cmd {
 		m.focus = focusPanel
 		return nil
 	}
+	m.origin = m.here()
 	m.focus = focusInbox
 	m.inbox.cursor = m.active
+	if c := m.conv(); c != nil && m.kind == kindRun {
+		// The cursor starts on a question of the conversation on screen.
+		for i, r := range m.requests {
+			if r.agentID == c.id {
+				m.inbox.cursor = i
+				break
+			}
+		}
+	}
 	return nil
 }
 
 func (m *model) openPast() {
+	if m.focus != focusInbox {
+		m.origin = m.here()
+	}
 	m.focus = focusPast
 	m.past.open()
 }
@@ -449,7 +527,10 @@ func (m *model) openTranscript() tea.Cmd {
 	return nil
 }
 
+// openAgents opens the agent picker, noting where the human leaves the
+// conversation shown: switching back returns there.
 func (m *model) openAgents() tea.Cmd {
+	m.leave()
 	m.focus = focusAgents
 	m.picker.open(m.convs, m.activeConv, m.launcher)
 	return nil

@@ -1,27 +1,60 @@
 package tui
 
 import (
-	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// The arrival hold: a key answers only what the human has seen.
+// The arrival hold, and where the screen may go by itself.
 //
 // The keys act on one thing at a time, the target: the request the panel
-// shows, or the prompt editor of the conversation shown. Whenever the
-// target changes without the human choosing it (a request arrives on any
-// screen, busy or idle; the one shown is answered on another view,
-// withdrawn or times out and the next takes its place; the program moves
-// the keys from a request to the prompt), keys that answer or type are
-// held: dropped, never delivered later, until the new target has been on
+// shows, or the prompt editor of the conversation shown. Two rules keep a
+// key on what the human looked at.
+//
+// The human's choice of place stands. What is on screen changes only
+// along the paths below; every other change is the human's own key.
+//
+//	path                                       view         the keys
+//	1 a request arrives on an idle panel        session,     held
+//	  (nothing shown before it)                  one-shot
+//	2 a request arrives while something else    all          nothing moves; the
+//	  is shown                                               inbox count grows (run:
+//	                                                         announced on the status line)
+//	3 a new arrival of the conversation on      run          held
+//	  screen opens: never shown before, the
+//	  prompt editor empty, the keyboard quiet
+//	  for holdQuiet and no move of the human's
+//	  for placeGrace (openWaiting)
+//	4 the request shown ends (answered here or  session      the next never-shown
+//	  on another view, withdrawn, timed out)                 request, held; else the
+//	                                                         inbox list, where no key
+//	                                                         answers
+//	                                            run          the next never-shown request
+//	                                                         of the conversation on
+//	                                                         screen, held; else its prompt,
+//	                                                         held unless the human answered
+//	                                                         the last one
+//	5 an agent the human started is ready       run          its prompt, held; only if the
+//	                                                         human has not moved since
+//	                                                         starting it (else announced)
+//
+// A request once shown and left (by switching agents, opening another
+// pane, or going back to the prompt) is never brought back by the
+// program: it waits, counted in the inbox and on the status line, until
+// the human opens it (ctrl+g, the inbox, ctrl+n/p, or switching back to
+// its conversation, which returns to where the human left it). Across
+// conversations nothing switches by itself.
+//
+// The arrival hold. Whenever the target changes without the human
+// choosing it (the paths above), keys that answer or type are held:
+// dropped, never delivered later, until the new target has been on
 // screen for holdShown and the keyboard has been quiet for holdQuiet.
 // There is no upper bound: a human who keeps typing keeps the hold on.
 // Navigation (arrows, scrolling, opening a pane) acts at once. The
 // human's own moves (opening a request from the inbox, ctrl+n/p, ctrl+g
-// on the one question waiting, the agent picker) are not held, and nor
-// are scripted keys (Program.Press), which are aimed.
+// on the one question waiting, going to the prompt) are not held, and
+// nor are scripted keys (Program.Press), which are aimed.
 //
 //	       program changes the target             quiet ≥ holdQuiet and
 //	free ─────────────────────────────▶ held ───▶ on screen ≥ holdShown ──▶ free
@@ -38,15 +71,38 @@ import (
 //
 // Every Update ends in observe, which notices a change of target
 // whatever caused it, so no path that swaps what is shown can skip the
-// hold.
+// hold; it also marks a request seen once it has been on screen, or
+// under the cursor of the inbox list.
 const (
 	holdShown = 500 * time.Millisecond
 	holdQuiet = 400 * time.Millisecond
+	// placeGrace is how long after a move of the human's (switching
+	// agents, opening or closing a pane) no question opens by itself:
+	// someone who has just chosen where to be is not yet looking for
+	// what might appear there.
+	placeGrace = 3 * time.Second
 )
+
+// targetKind says what the keys act on.
+type targetKind int
+
+const (
+	targetNone    targetKind = iota
+	targetRequest            // the request shown in the panel
+	targetPrompt             // the prompt editor of a conversation
+)
+
+// target is what the keys act on: a request by id, or the prompt editor
+// of a conversation by its id.
+type target struct {
+	kind targetKind
+	req  uint64
+	conv string
+}
 
 // hold is the state of the arrival hold.
 type hold struct {
-	target string    // what the keys act on: "r<id>", "p<conversation>", or ""
+	target target    // what the keys act on
 	held   bool      // answering and typing keys are dropped
 	since  time.Time // when the target came on screen; zero while it is not
 	seq    int       // tells the timer that checks the hold apart from older ones
@@ -56,21 +112,21 @@ type hold struct {
 // target names what the keys act on now: the request shown, when the
 // panel shows one; the prompt editor of the conversation shown; or
 // nothing.
-func (m *model) target() string {
+func (m *model) target() target {
 	if r := m.activeRequest(); r != nil && m.focus != focusPrompt {
-		return "r" + strconv.FormatUint(r.id, 10)
+		return target{kind: targetRequest, req: r.id}
 	}
 	if m.kind == kindRun {
 		if c := m.conv(); c != nil && m.mode() == modePrompt {
-			return "p" + c.id
+			return target{kind: targetPrompt, conv: c.id}
 		}
 	}
-	return ""
+	return target{}
 }
 
 // targetVisible reports whether the target is on screen now.
 func (m *model) targetVisible() bool {
-	if m.hold.target == "" {
+	if m.hold.target.kind == targetNone {
 		return false
 	}
 	mode := m.mode()
@@ -95,14 +151,23 @@ func (m *model) observe() tea.Cmd {
 	h := &m.hold
 	now := m.clock()
 	if t := m.target(); t != h.target {
-		first := h.target == "" && t != "" && t[0] == 'p' && !m.promptSeen
+		first := h.target.kind == targetNone && t.kind == targetPrompt && !m.promptSeen
 		h.target, h.since = t, time.Time{}
-		h.held = t != "" && !first
+		h.held = t.kind != targetNone && !first
 		h.seq++
 		h.timer = false
-		if t != "" && t[0] == 'p' {
+		if t.kind == targetPrompt {
 			m.promptSeen = true
 		}
+	}
+	if h.target.kind == targetRequest && m.targetVisible() {
+		if r := m.activeRequest(); r != nil && r.id == h.target.req {
+			r.seen = true
+		}
+	}
+	if m.mode() == modeInbox && m.inbox.cursor < len(m.requests) {
+		// The row under the cursor was looked at, and not opened.
+		m.requests[m.inbox.cursor].seen = true
 	}
 	if m.chose {
 		m.chose = false
@@ -204,5 +269,5 @@ func (m *model) checkHold(msg holdMsg) tea.Cmd {
 // heldFor reports whether the keys held are request r's, for the cue on
 // screen.
 func (m *model) heldFor(r *request) bool {
-	return m.hold.held && m.hold.target == "r"+strconv.FormatUint(r.id, 10)
+	return m.hold.held && m.hold.target == target{kind: targetRequest, req: r.id}
 }

@@ -214,8 +214,16 @@ func TestHumanChoicesAreNotHeld(t *testing.T) {
 		}
 		released(m)
 		noResult(t, a)
+		// a was seen and left for b: the program does not bring it back;
+		// the inbox list has the keys, and a digit there answers nothing.
+		if m.mode() != modeInbox {
+			t.Fatalf("mode %v after the last new request was answered, want the inbox list", m.mode())
+		}
+		pressEvery(m, 50*time.Millisecond, "1")
+		noResult(t, a)
 		d := askFrom(t, m, "agent-d", setupRequest().Questions...)
-		send(m, pressMsg{key: keyMsgs("1")[0]}) // scripted: aimed, not held
+		send(m, focusMsg{id: a.id})
+		send(m, pressMsg{key: keyMsgs("1")[0], target: a.id}) // scripted: aimed, not held
 		result(t, a)
 		released(m)
 		pressEvery(m, 50*time.Millisecond, "enter", "1", "space", "tab") // type-ahead within d
@@ -346,13 +354,21 @@ func TestFocusFollowsAcrossConversations(t *testing.T) {
 		pick(t, m, gem.info.ID)
 		typeInto("gemini", "two")
 
-		// claude asks; answered from the inbox, which shows claude.
+		// claude asks: announced, never switched to, however long the
+		// editor has been empty and quiet; ctrl+g opens it, and shows
+		// claude.
 		advance(m, time.Hour)
-		press(m, "ctrl+u") // clear gemini's editor so claude's question opens
+		press(m, "ctrl+u")
 		p := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: cl.info.ID, Name: "claude"}, Questions: []interaction.Question{{
 			ID: "q", Question: "Proceed?", Options: opts("Yes", "No")}}})
+		advance(m, time.Minute)
 		released(m)
+		if c := m.conv(); c.name != "gemini" || m.mode() != modePrompt {
+			t.Fatalf("claude's question moved the screen: %s, mode %v", c.name, m.mode())
+		}
 		press(m, "1")
+		noResult(t, p)
+		press(m, "backspace", "ctrl+g", "1")
 		result(t, p)
 		typeInto("claude", "three")
 

@@ -62,7 +62,7 @@ func KeyReference() string {
 			relabel(k.Global.Activity, k.Global.Activity.Help().Key, "move through the transcript (↑/↓ items, enter expands, t thoughts, d diff layout, esc back)"),
 			relabel(k.Global.Agents, k.Global.Agents.Help().Key, "agents: switch, start another, resume a past session"),
 			relabel(k.Global.Prompt, k.Global.Prompt.Help().Key, "back to the prompt while questions wait"),
-			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "answer the questions waiting (a question never takes the keys from the prompt while you type: it is announced, and opens by itself once the prompt is empty and the keyboard quiet)"),
+			relabel(k.Global.Inbox, k.Global.Inbox.Help().Key, "answer the questions waiting (a question never takes the keys from the prompt while you type, and one you left never comes back by itself: it waits, announced, until you open it here, with the inbox, or by switching back to its agent)"),
 		}},
 		{"Everywhere", "", []key.Binding{
 			relabel(k.Global.Help, "?, f1", "the keys that act now (f1 while typing); j/k, ↑/↓ and pgup/pgdn scroll the list, esc closes"),

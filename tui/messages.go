@@ -61,6 +61,10 @@ type (
 	// screen long enough, the keyboard quiet (see hold.go).
 	holdMsg struct{ seq int }
 
+	// openMsg looks again, at the time it is due, whether a question
+	// waiting in the conversation view may open (openWaiting).
+	openMsg struct{ at time.Time }
+
 	// alertMsg sends the alerts held back while they were coalesced.
 	alertMsg struct{}
 
@@ -73,9 +77,11 @@ type (
 	// it could not start.
 	convStartedMsg struct {
 		agent string
-		// chosen says the human started it (the agent picker): it is
-		// shown. One started with the program is shown only when none is.
+		// chosen says the human started it (the agent picker), at
+		// asked: it is shown unless the human has moved since. One
+		// started with the program is shown only when none is.
 		chosen bool
+		asked  time.Time
 		conv   conversation.Conversation
 		err    error
 	}

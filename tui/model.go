@@ -93,6 +93,16 @@ type model struct {
 	chose            bool
 	promptSeen       bool
 	hold             hold
+	// placed is when the human last moved (a key that changed the pane
+	// with the keys, the conversation or the request shown): no question
+	// opens by itself within placeGrace of it. openAt is when the timer
+	// that looks again is due, so one is pending at a time.
+	placed time.Time
+	openAt time.Time
+	// origin is where the pane with the keys was opened from (the inbox,
+	// the past answers, the transcript, the agent picker): its esc
+	// returns there.
+	origin spot
 
 	// The conversations with agents the human drives (asktui run).
 	convs      []*chat
@@ -242,7 +252,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tick()
 	case holdMsg:
-		return tea.Batch(m.checkHold(msg), m.openWaiting())
+		return m.checkHold(msg)
+	case openMsg:
+		if msg.at.Equal(m.openAt) {
+			m.openAt = time.Time{}
+		}
+		return nil
 	case relayoutMsg:
 		return nil
 	case alertMsg:
@@ -348,11 +363,12 @@ func (m *model) requestAgentKey(r *request) string {
 	return "name:" + r.agent
 }
 
-// add takes a request that arrived in the inbox. The first one waiting
-// is shown in the panel at once (the hold keeps keys off it until it has
-// been seen); in the conversation view it never takes the keys from the
-// prompt editor: it is announced, and opens when the human asks or once
-// the editor is empty and the keyboard quiet (openWaiting).
+// add takes a request that arrived in the inbox. In the session view the
+// first one waiting is shown in the panel at once (the hold keeps keys off
+// it until it has been seen); in the conversation view an arrival moves
+// nothing: it is announced, and opens when the human asks or, when it is
+// the conversation on screen's, once its editor is empty and the keyboard
+// quiet (openWaiting). See hold.go for every path.
 func (m *model) add(req *inbox.Request) tea.Cmd {
 	r := newRequest(req)
 	m.requests = append(m.requests, r)
@@ -364,11 +380,8 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
-		if m.kind != kindRun || m.focus != focusPrompt {
-			m.followRequest()
-		}
 	}
-	if m.kind == kindRun && m.focus == focusPrompt {
+	if m.kind == kindRun {
 		cmds = append(cmds, m.setNotice("⚑ "+r.agent+" asks: "+r.summary()+" · "+m.keys.Global.Inbox.Help().Key+" opens"))
 		m.announced = m.noticeSeq
 	}
@@ -379,29 +392,67 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// openWaiting opens the question waiting in the conversation view when
-// the prompt editor has the keys but is empty and the keyboard has been
-// quiet: it does not take the keys from text being written. The hold
-// then keeps keys off it until it has been seen; a timer comes back when
-// the keyboard will have been quiet long enough.
+// openWaiting opens a new arrival in the conversation view (path 3 in
+// hold.go): a request of the conversation on screen that has never been
+// shown, while its prompt editor has the keys, is empty, the keyboard has
+// been quiet for holdQuiet and the human has not moved for placeGrace.
+// It does not take the keys from text being written, never switches
+// conversations, and never brings back a question the human left. The
+// hold then keeps keys off it until it has been seen; a timer comes back
+// when the wait is over.
 func (m *model) openWaiting() tea.Cmd {
-	if m.kind != kindRun || m.focus != focusPrompt || len(m.requests) == 0 {
+	if m.kind != kindRun || len(m.requests) == 0 {
 		return nil
 	}
-	if c := m.conv(); c != nil && c.editor.ta.Value() != "" {
+	if m.focus == focusPanel && m.activeRequest() == nil {
+		m.focus = focusPrompt // nothing to show: the editor has the keys
+	}
+	c := m.conv()
+	if m.focus != focusPrompt || c == nil || c.editor.ta.Value() != "" {
+		return nil
+	}
+	i := m.unseenOf(c.id)
+	if i < 0 {
 		return nil
 	}
 	now := m.clock()
-	if quiet := now.Sub(m.lastKey); quiet < holdQuiet {
-		seq := m.hold.seq
-		return tea.Tick(holdQuiet-quiet, func(time.Time) tea.Msg { return holdMsg{seq: seq} })
+	if wait := max(holdQuiet-now.Sub(m.lastKey), placeGrace-now.Sub(m.placed)); wait > 0 {
+		at := now.Add(wait)
+		if m.openAt.After(now) && !m.openAt.Before(at) {
+			return nil // a timer is due by then
+		}
+		m.openAt = at
+		return tea.Tick(wait, func(time.Time) tea.Msg { return openMsg{at: at} })
 	}
+	m.active = i
 	m.focus = focusPanel
-	m.followRequest()
 	if m.noticeSeq == m.announced {
 		m.notice = "" // the announcement's "opens" is done
 	}
 	return nil
+}
+
+// unseenOf returns the index of the first request of conversation id
+// that has never been shown, or -1.
+func (m *model) unseenOf(id string) int {
+	for i, r := range m.requests {
+		if !r.seen && r.agentID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// nextUnseen returns the index of the first request never shown from
+// index i on (wrapping), or -1.
+func (m *model) nextUnseen(i int) int {
+	n := len(m.requests)
+	for k := range n {
+		if j := (i + k) % n; !m.requests[j].seen {
+			return j
+		}
+	}
+	return -1
 }
 
 // syncEditors gives the keys to the prompt editor of the conversation
@@ -480,13 +531,51 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	if m.active >= len(m.requests) {
 		m.active = max(len(m.requests)-1, 0)
 	}
+	if wasActive {
+		m.replace(i)
+	}
 	if m.focus == focusInbox && len(m.requests) == 0 {
 		m.focus = m.homeFocus()
 	}
-	if wasActive && m.activeRequest() != nil && (m.kind != kindRun || m.focus != focusPrompt) {
-		m.followRequest()
-	}
 	return m.setNotice(notice)
+}
+
+// replace decides what takes the place of the request shown, which has
+// just ended at index i (path 4 in hold.go): the next request never
+// shown (in the conversation view, of the conversation on screen);
+// failing that, where the panel had the keys, the inbox list (session
+// view), where no key answers, or the prompt editor (conversation view).
+// A request the human has seen and left is not brought back.
+func (m *model) replace(i int) {
+	if len(m.requests) == 0 {
+		return
+	}
+	j := -1
+	switch m.kind {
+	case kindRun:
+		if c := m.conv(); c != nil {
+			j = m.unseenOf(c.id)
+		}
+	case kindSession:
+		j = m.nextUnseen(i % len(m.requests))
+	default: // kindOneShot: its one request ends the program
+	}
+	if j >= 0 {
+		m.active = j
+		return
+	}
+	if m.focus != focusPanel {
+		return
+	}
+	switch m.kind {
+	case kindRun:
+		m.focus = focusPrompt
+	case kindSession:
+		m.focus = focusInbox
+		m.inbox.cursor = m.active
+		m.origin = spot{focus: focusPanel}
+	default:
+	}
 }
 
 // show makes request i the one on screen, as the human chose it: the hold

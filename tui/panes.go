@@ -29,17 +29,18 @@ func (p inboxKeys) actions() []action {
 		}).inBar().in("Inbox"),
 		move(k.Up, func(keyMsg) tea.Cmd { in.cursor = max(in.cursor-1, 0); return nil }).inBar(pair(k.Up, k.Down, "↑/↓", "move")).in("Inbox"),
 		move(k.Down, func(keyMsg) tea.Cmd { in.cursor = min(in.cursor+1, max(len(m.requests)-1, 0)); return nil }).in("Inbox"),
-		move(k.Back, func(keyMsg) tea.Cmd { m.focus = m.homeFocus(); return nil }).inBar().in("Inbox"),
+		move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Inbox"),
 	}
 	return append(out, m.globals(p.f, false)...)
 }
 
 func (inboxKeys) typist() func(tea.Msg) tea.Cmd { return nil }
 
-// homeFocus is where esc from a pane returns: the prompt in the
-// conversation view while nothing is open there, else the panel.
+// homeFocus is the pane with the keys when no other is chosen: the
+// prompt in the conversation view (a question there opens only when the
+// human or openWaiting opens it), else the panel.
 func (m *model) homeFocus() focus {
-	if m.kind == kindRun && m.activeRequest() == nil {
+	if m.kind == kindRun {
 		return focusPrompt
 	}
 	return focusPanel
@@ -105,7 +106,7 @@ func (p pastKeys) actions() []action {
 			move(k.Down, func(keyMsg) tea.Cmd { pp.cursor = min(pp.cursor+1, max(len(pp.answers)-1, 0)); return nil }).in("Past answers"),
 		)
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.focus = m.homeFocus(); return nil }).inBar().in("Past answers"))
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Past answers"))
 	return append(out, m.globals(p.f, false)...)
 }
 
@@ -157,7 +158,7 @@ func (p transcriptKeys) actions() []action {
 	}
 	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
 		t.scroll = 0
-		m.focus = focusPrompt
+		m.toPrompt()
 		return nil
 	}).inBar().in("Transcript"))
 	return append(out, m.globals(p.f, false)...)
@@ -179,7 +180,7 @@ func (p agentsKeys) actions() []action {
 		move(k.Open, func(keyMsg) tea.Cmd {
 			row, done := pk.choose()
 			if done {
-				m.focus = focusPrompt
+				m.toPrompt() // switching shows where the human left it (enter)
 			}
 			if row != nil {
 				return m.pick(row)
@@ -188,7 +189,7 @@ func (p agentsKeys) actions() []action {
 		}).inBar().in("Agents"),
 		move(k.Up, func(keyMsg) tea.Cmd { pk.cursor = max(pk.cursor-1, 0); return nil }).inBar(pair(k.Up, k.Down, "↑/↓", "move")).in("Agents"),
 		move(k.Down, func(keyMsg) tea.Cmd { pk.cursor = min(pk.cursor+1, max(len(pk.rows)-1, 0)); return nil }).in("Agents"),
-		move(k.Back, func(keyMsg) tea.Cmd { m.focus = focusPrompt; return nil }).inBar().in("Agents"),
+		move(k.Back, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().in("Agents"),
 		m.helpAction(false).inBar(),
 		m.quitAction(),
 	}

@@ -335,6 +335,10 @@ type request struct {
 	scroll    int // first line of the question text (or review) shown
 
 	saved *interaction.Answer // the draft last saved to the inbox
+
+	// seen is set once the request has been on screen: the program never
+	// brings it back by itself after that (hold.go).
+	seen bool
 }
 
 func newRequest(r *inbox.Request) *request {

@@ -79,13 +79,13 @@ func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 	if m.launcher == nil {
 		return m.setNotice("⚠ no agents can be started here")
 	}
-	launcher, sink := m.launcher, m.sink
+	launcher, sink, asked := m.launcher, m.sink, m.clock()
 	notice := m.setNotice(startingNotice(name))
 	return tea.Batch(notice, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 		defer cancel()
 		conv, err := launcher.Start(ctx, name, resume, sink)
-		return convStartedMsg{agent: name, chosen: chosen, conv: conv, err: err}
+		return convStartedMsg{agent: name, chosen: chosen, asked: asked, conv: conv, err: err}
 	})
 }
 
@@ -94,10 +94,10 @@ func startingNotice(name string) string {
 	return "starting " + SanitizeLine(name) + "…"
 }
 
-// started binds a started conversation to its state. It is shown when the
-// human started it, or when it is the only one: an agent started with the
-// program never takes the screen (and the keys) from the one the human
-// is writing to.
+// started binds a started conversation to its state. It is shown when it
+// is the only one, or when the human started it and has not moved since
+// (path 5 in hold.go); otherwise it is announced: an agent starting never
+// takes the screen (and the keys) from where the human went.
 func (m *model) started(msg convStartedMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.startFailed(msg.agent, msg.err)
@@ -109,12 +109,17 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	c := m.convByID(info.ID)
 	c.conv = msg.conv
 	c.setInfo(info)
-	if !msg.chosen && len(m.convs) > 1 {
+	switch {
+	case len(m.convs) == 1:
+		m.showConv(c)
+	case !msg.chosen || c == m.conv():
 		return nil
-	}
-	m.showConv(c)
-	if m.activeRequest() == nil {
-		m.focus = focusPrompt
+	case m.placed.After(msg.asked):
+		return m.setNotice(c.name + " is ready · " + m.keys.Global.Agents.Help().Key + " switches to it")
+	default:
+		m.leave()
+		m.showConv(c)
+		m.focus = focusPrompt // held: the program moved the screen
 	}
 	return nil
 }
@@ -129,8 +134,57 @@ func (m *model) showConv(c *chat) {
 	}
 }
 
+// leave notes where the human leaves the conversation shown, for
+// switching back (enter): its question, when one of its requests is
+// open, else its prompt.
+func (m *model) leave() {
+	c := m.conv()
+	if c == nil {
+		return
+	}
+	c.left, c.leftOn = true, 0
+	switch m.mode() {
+	case modeQuestion, modeReview, modeConfirm, modeNote:
+		if r := m.activeRequest(); r.agentID == c.id {
+			c.leftOn = r.id
+		}
+	default: // the prompt, the transcript or a pane: back to the prompt
+	}
+}
+
+// enter shows conversation c because the human switched to it: where the
+// human left it (its question, when that still waits, or its prompt); a
+// conversation never left shows its question waiting, if any. A question
+// shown so is held until seen, since the human chose the agent, not the
+// question; the prompt is the human's choice.
+func (m *model) enter(c *chat) {
+	m.showConv(c)
+	i := -1
+	switch {
+	case c.left && c.leftOn != 0:
+		i = m.indexOf(c.leftOn)
+	case !c.left:
+		if i = m.unseenOf(c.id); i < 0 {
+			for j, r := range m.requests {
+				if r.agentID == c.id {
+					i = j
+					break
+				}
+			}
+		}
+	}
+	if i < 0 {
+		m.toPrompt()
+		return
+	}
+	m.active = i
+	m.focus = focusPanel
+	m.chose = false
+}
+
 // followRequest shows the conversation a request belongs to, when it
-// belongs to one: ctrl+n/p and the inbox move between agents too.
+// belongs to one: ctrl+n/p and the inbox move between agents too, as the
+// human chose.
 func (m *model) followRequest() {
 	r := m.activeRequest()
 	if r == nil {
@@ -138,6 +192,7 @@ func (m *model) followRequest() {
 	}
 	for _, c := range m.convs {
 		if c.id == r.agentID && c != m.conv() {
+			c.left = false // the human came back by its question
 			m.showConv(c)
 		}
 	}
@@ -216,8 +271,7 @@ func (m *model) pick(r *pickRow) tea.Cmd {
 	case pickSwitch:
 		for _, c := range m.convs {
 			if c.id == r.conv {
-				m.showConv(c)
-				m.chose = true
+				m.enter(c)
 			}
 		}
 	case pickStart:

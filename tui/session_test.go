@@ -106,7 +106,12 @@ func TestInboxAnswersInAnyOrderAndKeepsDrafts(t *testing.T) {
 		if m.requests[0].questions[0].draft.Cursor != 1 {
 			t.Fatal("claude-code's draft was lost while answering codex")
 		}
-		press(m, "enter")
+		// claude-code's question was seen and left: it waits in the inbox
+		// list until the human opens it.
+		if m.mode() != modeInbox {
+			t.Fatalf("mode %v, want the inbox list", m.mode())
+		}
+		press(m, "enter", "enter")
 		if ra := result(t, a); ra.Answer.Answers[0].Selected[0] != "No" {
 			t.Fatalf("claude-code got %+v", ra.Answer)
 		}
@@ -275,6 +280,7 @@ func TestAimedKeysNeverReachAnotherRequest(t *testing.T) {
 		withdraw(b, interaction.Errorf(interaction.CodeAborted, "gone"))
 		send(m, pressMsg{key: keyMsgs("2")[0], target: b.id})
 		noResult(t, a)
+		send(m, focusMsg{id: a.id})
 		send(m, pressMsg{key: keyMsgs("2")[0]})
 		if r := result(t, a); r.Answer.Answers[0].Selected[0] != "No" {
 			t.Fatalf("an unaimed key answered %+v, want No", r.Answer)
