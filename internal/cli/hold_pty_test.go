@@ -91,26 +91,7 @@ func TestPTYHoldIdleArrival(t *testing.T) {
 // for A must not answer B.
 func TestPTYHoldAfterAnsweredOverSSH(t *testing.T) {
 	skipUnderRace(t)
-	sshBin := openSSH(t)
-	dir := t.TempDir()
-	key, line := writeKey(t, dir, "id_ed25519")
-	keys := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(keys, line, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	local := ptytest.New(t, ptytest.Options{})
-	cs := startServe(t, local, "--ssh", "127.0.0.1:0", "--authorized-keys", keys)
-	port := regexp.MustCompile(`ssh -p (\d+)`).FindStringSubmatch(local.Text(0))
-	if port == nil {
-		local.WaitUntil(0, "the SSH address", func() bool { return regexp.MustCompile(`ssh -p (\d+)`).MatchString(local.Text(0)) })
-		port = regexp.MustCompile(`ssh -p (\d+)`).FindStringSubmatch(local.Text(0))
-	}
-	remote := ptytest.New(t, ptytest.Options{})
-	cmd := sshCommand(sshBin, port[1], "-tt", "-i", key)
-	cmd.Stdout, cmd.Stderr = remote.Slave, remote.Slave
-	view := ptytest.Start(t, remote, cmd)
-	remote.WaitFor(0, "inbox")
-
+	cs, local, remote, view := serveWithSSH(t)
 	lm, rm := local.Mark(), remote.Mark()
 	a := askAsync(cs, "tabs", "Use tabs for indentation?", "Yes", "No")
 	local.WaitFor(lm, "indentation")
@@ -137,6 +118,31 @@ func TestPTYHoldAfterAnsweredOverSSH(t *testing.T) {
 	}
 	remote.Type("\x03")
 	view.Wait(func() string { return remote.Text(0) })
+}
+
+// serveWithSSH runs serve on a terminal of its own with an SSH view on
+// another, logged in with OpenSSH's client; it returns the MCP client,
+// both terminals and the client's process.
+func serveWithSSH(t *testing.T) (*sdk.ClientSession, *ptytest.Terminal, *ptytest.Terminal, *ptytest.Process) {
+	t.Helper()
+	sshBin := openSSH(t)
+	dir := t.TempDir()
+	key, line := writeKey(t, dir, "id_ed25519")
+	keys := filepath.Join(dir, "authorized_keys")
+	if err := os.WriteFile(keys, line, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	local := ptytest.New(t, ptytest.Options{})
+	cs := startServe(t, local, "--ssh", "127.0.0.1:0", "--authorized-keys", keys)
+	sshPort := regexp.MustCompile(`ssh -p (\d+)`)
+	local.WaitUntil(0, "the SSH address", func() bool { return sshPort.MatchString(local.Text(0)) })
+	port := sshPort.FindStringSubmatch(local.Text(0))
+	remote := ptytest.New(t, ptytest.Options{})
+	cmd := sshCommand(sshBin, port[1], "-tt", "-i", key)
+	cmd.Stdout, cmd.Stderr = remote.Slave, remote.Slave
+	view := ptytest.Start(t, remote, cmd)
+	remote.WaitFor(0, "inbox")
+	return cs, local, remote, view
 }
 
 // sshCommand is the OpenSSH client logging in to port on localhost with
