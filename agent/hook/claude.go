@@ -148,11 +148,15 @@ func joinLabels(labels []string) string {
 
 // handleClaudePermission answers a permission prompt.
 func handleClaudePermission(ctx context.Context, in Input, ask Asker) ([]byte, error) {
+	c, err := claudeCall(in.ToolName, in.ToolInput)
+	if err != nil {
+		return nil, err
+	}
 	p := permission{
 		agent:  agent(claudeCLI, "claude-code", in),
 		cli:    claudeCLI,
 		tool:   claudeToolTitle(in.ToolName),
-		detail: claudeCall(in.ToolName, in.ToolInput).detail(),
+		detail: c.detail(),
 	}
 	for _, s := range in.PermissionSuggestions {
 		label, desc := suggestionLabel(s)
@@ -184,21 +188,26 @@ func claudeToolTitle(name string) string {
 }
 
 // claudeCall reads what one of Claude Code's tools is about to do.
-func claudeCall(tool string, raw json.RawMessage) call {
-	f := fields(raw)
+func claudeCall(tool string, raw json.RawMessage) (call, error) {
+	a := parseArgs(raw)
+	var c call
 	switch tool {
 	case "Bash", "PowerShell":
-		return call{kind: "command", command: f("command"), description: f("description")}
-	case "Edit", "MultiEdit":
-		return call{kind: "edit", path: f("file_path"), before: f("old_string"), after: f("new_string")}
+		c = call{kind: "command", command: a.str("command"), description: a.str("description")}
+	case "Edit":
+		c = call{kind: "edit", path: a.str("file_path"), edits: []edit{{a.str("old_string"), a.str("new_string")}}}
+	case "MultiEdit":
+		c = call{kind: "edit", path: a.str("file_path"), edits: a.edits("edits")}
 	case "Write":
-		return call{kind: "write", path: f("file_path"), content: f("content")}
+		c = call{kind: "write", path: a.str("file_path"), content: a.str("content")}
 	case "ExitPlanMode":
-		return call{kind: "markdown", markdown: f("plan")}
+		c = call{kind: "markdown", markdown: a.str("plan")}
 	case "WebFetch":
-		return call{kind: "fetch", url: f("url"), prompt: f("prompt")}
+		c = call{kind: "fetch", url: a.str("url"), prompt: a.str("prompt")}
+	default:
+		c = call{args: raw}
 	}
-	return call{args: raw}
+	return c, a.err
 }
 
 // suggestionLabel names a permission suggestion for the human, from its

@@ -19,10 +19,11 @@
 //     approval lets Gemini's own policy decide). See [HandleGemini].
 //
 // Whenever asktui cannot decide (no inbox running, the inbox closed, the
-// hook's time ran out, an input it does not understand), a handler
-// returns no output and the CLI asks as usual; Gemini, which may run
-// without asking at all, is then told to ask. A hook never blocks its CLI
-// for good and never refuses anything on its own.
+// hook's time ran out, an input it does not understand or that is not
+// shaped as its CLI sends it), a handler returns no output and the CLI
+// asks as usual; Gemini, which may run without asking at all, is then
+// told to ask ([GeminiAsk]). A hook never blocks its CLI for good, never
+// allows anything on its own and never refuses anything on its own.
 package hook
 
 import (
@@ -68,7 +69,30 @@ type Input struct {
 	} `json:"mcp_context"`
 }
 
-// Decode reads a hook input, at most MaxInputBytes.
+// ReadInput is [Decode] bounded by ctx: when ctx ends before r does (a
+// CLI that never closes the hook's standard input), it returns ctx's
+// cause at once. The read goes on in the background until r ends; the
+// `asktui hook` process exits first.
+func ReadInput(ctx context.Context, r io.Reader) (Input, error) {
+	type result struct {
+		in  Input
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		in, err := Decode(r)
+		ch <- result{in, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.in, res.err
+	case <-ctx.Done():
+		return Input{}, fmt.Errorf("reading the hook input: %w", context.Cause(ctx))
+	}
+}
+
+// Decode reads a hook input, at most MaxInputBytes: one JSON object
+// whose fields have the types the CLIs send, with a "hook_event_name".
 func Decode(r io.Reader) (Input, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
@@ -79,7 +103,7 @@ func Decode(r io.Reader) (Input, error) {
 	}
 	var in Input
 	if err := json.Unmarshal(b, &in); err != nil {
-		return Input{}, fmt.Errorf("the hook input is not a JSON object: %w", err)
+		return Input{}, fmt.Errorf("the hook input is not a JSON object of the hook's fields: %w", err)
 	}
 	if in.HookEventName == "" {
 		return Input{}, errors.New(`the hook input has no "hook_event_name"`)
@@ -224,9 +248,38 @@ type call struct {
 	// "markdown", "fetch", or "" for the arguments as JSON.
 	kind                           string
 	command, description           string
-	path, before, after, content   string
+	path, content                  string
+	edits                          []edit
 	markdown, url, prompt, workdir string
 	args                           json.RawMessage
+}
+
+// edit is one replacement in a file: the text before and after.
+type edit struct{ before, after string }
+
+// edits reads the field k as a list of edits, each an object with string
+// "old_string" and "new_string" (Claude Code's MultiEdit).
+func (a *toolArgs) edits(k string) []edit {
+	v, ok := a.m[k]
+	if !ok {
+		return nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(v, &raw); err != nil {
+		if a.err == nil {
+			a.err = fmt.Errorf(`the tool's %q is %s, not an array`, truncate(k, 40), jsonKind(v))
+		}
+		return nil
+	}
+	var out []edit
+	for _, r := range raw {
+		e := parseArgs(r)
+		out = append(out, edit{e.str("old_string"), e.str("new_string")})
+		if e.err != nil && a.err == nil {
+			a.err = fmt.Errorf("an edit of %q: %w", truncate(k, 40), e.err)
+		}
+	}
+	return out
 }
 
 // detail shows what the tool is about to do, as Markdown: the command,
@@ -244,7 +297,14 @@ func (c call) detail() string {
 		}
 	case "edit":
 		b.WriteString("`" + c.path + "`\n\n")
-		b.WriteString(fence("diff", unifiedLines(c.before, c.after)))
+		var diff strings.Builder
+		for i, e := range c.edits {
+			if i > 0 {
+				diff.WriteString("@@\n")
+			}
+			diff.WriteString(unifiedLines(e.before, e.after))
+		}
+		b.WriteString(fence("diff", diff.String()))
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
@@ -271,11 +331,59 @@ func (c call) detail() string {
 	return truncate(b.String(), interaction.MaxDetailLen)
 }
 
-// fields reads a tool input's string fields.
-func fields(raw json.RawMessage) func(string) string {
-	var in map[string]any
-	_ = json.Unmarshal(raw, &in)
-	return func(k string) string { s, _ := in[k].(string); return s }
+// toolArgs reads a tool call's arguments (its tool_input), which must be a
+// JSON object. A field read with str must be a string when present: a
+// command, path or text of another type is not what the CLI would run, so
+// nothing is shown for approval and the first such field is err.
+type toolArgs struct {
+	m   map[string]json.RawMessage
+	err error
+}
+
+// parseArgs reads raw, a tool_input.
+func parseArgs(raw json.RawMessage) *toolArgs {
+	a := &toolArgs{}
+	if len(raw) == 0 {
+		a.err = errors.New(`the hook input has no "tool_input"`)
+	} else if err := json.Unmarshal(raw, &a.m); err != nil || a.m == nil {
+		a.err = fmt.Errorf(`the hook input's "tool_input" is %s, not an object`, jsonKind(raw))
+	}
+	return a
+}
+
+// str is the string field k, or "" when it is absent or null.
+func (a *toolArgs) str(k string) string {
+	v, ok := a.m[k]
+	if !ok || string(v) == "null" {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil && a.err == nil {
+		a.err = fmt.Errorf(`the tool's %q is %s, not a string`, truncate(k, 40), jsonKind(v))
+	}
+	return s
+}
+
+// jsonKind names the type of a JSON value, for messages that must not
+// echo the value.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	if len(v) == 0 {
+		return "empty"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // fence puts text in a Markdown code block that its own backticks cannot
