@@ -186,10 +186,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if sshSvc != nil {
 		status += "  ·  " + sshSvc.command()
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler())
-	mux.Handle("/.well-known/", srv.WellKnownHandler())
-	httpSrv := srv.HTTPServer(mux)
+	httpSrv := mcpHTTPServer(srv)
 
 	var wg sync.WaitGroup
 	wg.Go(func() { serveMCP(httpSrv, l, c.plan.cert, url, warn) })
@@ -325,6 +322,17 @@ func withHistory(box *inbox.Inbox, path string, warn *warner) (interaction.Provi
 		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
 	})
 	return provider, func() { _ = hlog.Close() }, nil
+}
+
+// mcpHTTPServer is the one way asktui serves MCP over HTTP, for serve and
+// run alike: srv's handler on /mcp and its OAuth answers on
+// /.well-known/, in srv's *http.Server, with the HTTP layer's timeouts and
+// connection caps (mcp.Server.HTTPServer).
+func mcpHTTPServer(srv *mcp.Server) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	mux.Handle("/.well-known/", srv.WellKnownHandler())
+	return srv.HTTPServer(mux)
 }
 
 // serveMCP serves MCP on l until the server is shut down, over TLS when
