@@ -632,7 +632,7 @@ func (c *session) promptBlocks(parts []conversation.PromptPart) ([]sdk.ContentBl
 		}
 		uri := "file://" + filepath.ToSlash(path)
 		if embed && st.Mode().IsRegular() && st.Size() <= maxEmbed {
-			if data, err := os.ReadFile(path); err == nil && utf8.Valid(data) {
+			if data, err := os.ReadFile(path); err == nil && utf8.Valid(data) { //nolint:gosec // the agent asked for this file through fs/read_text_file, which the conversation allows
 				blocks = append(blocks, sdk.ResourceBlock(sdk.EmbeddedResourceResource{
 					TextResourceContents: &sdk.TextResourceContents{Uri: uri, Text: string(data)},
 				}))

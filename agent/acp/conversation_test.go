@@ -526,7 +526,7 @@ func TestConversationTokenPassed(t *testing.T) {
 			return "tok-1", func() { close(forgotten) }
 		}
 		agent := &testAgent{caps: sdk.AgentCapabilities{McpCapabilities: sdk.McpCapabilities{Http: http}}, newReq: make(chan sdk.NewSessionRequest, 1)}
-		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"},
+		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"}, //nolint:gosec // a test token, not a credential
 			Register: reg, TokenHeader: "X-Asktui-Conversation", TokenEnv: "ASKTUI_CONVERSATION"}}, "")
 		b, _ := json.Marshal((<-agent.newReq).McpServers)
 		want := `[{"args":["mcp"],"command":"/bin/asktui","env":[{"name":"ASKTUI_CONVERSATION","value":"tok-1"}],"name":"asktui"}]`

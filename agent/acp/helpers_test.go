@@ -49,7 +49,7 @@ func agentMain(mode string) int {
 		// A child that holds standard output open, as an MCP server or a
 		// shell an agent started would; only killing the process group
 		// ends it.
-		child := exec.Command("sleep", "300")
+		child := exec.CommandContext(context.Background(), "sleep", "300")
 		child.Stdout = os.Stdout
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

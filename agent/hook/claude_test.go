@@ -74,7 +74,7 @@ func withInbox(t *testing.T, handle func(context.Context, Input, Asker) ([]byte,
 // fixture reads testdata/<cli>/in/<name>.json.
 func fixture(t *testing.T, cli, name string) Input {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", cli, "in", name+".json"))
+	f, err := os.Open(filepath.Join("testdata", cli, "in", name+".json")) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,7 @@ func openRunLog(path string) (*slog.Logger, func(), error) {
 	if path == "" {
 		return nil, func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600) //nolint:gosec // the log the user named (--log)
 	if err != nil {
 		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
 	}
@@ -236,7 +236,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return err
 	}
 	token := hex.EncodeToString(raw)
-	hl, err := net.Listen("tcp", "127.0.0.1:0")
+	hl, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen for the agents' MCP client: %v", err)
 	}

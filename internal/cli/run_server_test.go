@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ func TestRunServerHardened(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestRunServerHardened(t *testing.T) {
 	addr := l.Addr().String()
 	dial := func(t *testing.T) net.Conn {
 		t.Helper()
-		c, err := net.Dial("tcp", addr)
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}

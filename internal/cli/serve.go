@@ -134,7 +134,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 				"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well), or serve --headless", err)
 		}
 	}
-	l, err := net.Listen("tcp", o.listen)
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", o.listen)
 	if err != nil {
 		return listenError(o.listen, err)
 	}
@@ -412,7 +412,7 @@ func checkListen(o serveOptions) (listenPlan, error) {
 	if o.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
 		if err != nil {
-			return listenPlan{}, fmt.Errorf("cannot use --tls-cert %s with --tls-key %s: %v", o.tlsCert, o.tlsKey, err)
+			return listenPlan{}, fmt.Errorf("cannot use --tls-cert %s with --tls-key %s: %w", o.tlsCert, o.tlsKey, err)
 		}
 		p.cert, p.scheme = &cert, "https"
 	}

@@ -36,7 +36,7 @@ func runSetupCLI(t *testing.T, home string, extraEnv []string, args ...string) o
 
 func readJSON(t *testing.T, path string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSetupClaude(t *testing.T) {
 	if out.code != 0 || strings.Count(out.stdout, "removed asktui from") != 2 {
 		t.Fatalf("undo: exit %d\n%s%s", out.code, out.stdout, out.stderr)
 	}
-	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n" {
+	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n" { //nolint:gosec // a path the test made, or its testdata
 		t.Errorf("undo left ~/.claude.json as\n%s", b)
 	}
 	if m := readJSON(t, settings); len(m) != 0 {
@@ -156,7 +156,7 @@ func TestSetupWritesWhatPrintConfigPrints(t *testing.T) {
 	if err := toml.Unmarshal(printed("mcp", "--print-config", "codex", "--socket", "/run/a b.sock"), &printedTOML); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml"))
+	b, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml")) //nolint:gosec // a path the test made, or its testdata
 	if err := toml.Unmarshal(b, &written); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestSetupRefusesBrokenFile(t *testing.T) {
 		!strings.Contains(e.Message, "nothing was written") {
 		t.Errorf("error: %v", e)
 	}
-	if b, _ := os.ReadFile(config); string(b) != broken {
+	if b, _ := os.ReadFile(config); string(b) != broken { //nolint:gosec // a path the test made, or its testdata
 		t.Error("the broken file was changed")
 	}
 	if _, err := os.Stat(filepath.Join(home, ".codex", "hooks.json")); err == nil {
@@ -240,8 +240,8 @@ func TestSetupHTTP(t *testing.T) {
 	home := t.TempDir()
 	token := strings.Repeat("ab", 20)
 	settings := filepath.Join(home, ".gemini", "settings.json")
-	_ = os.MkdirAll(filepath.Dir(settings), 0o755)
-	if err := os.WriteFile(settings, []byte("{}\n"), 0o644); err != nil {
+	_ = os.MkdirAll(filepath.Dir(settings), 0o755)                        //nolint:gosec // a test's own directory; its mode is part of the set-up
+	if err := os.WriteFile(settings, []byte("{}\n"), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	out := runSetupCLI(t, home, []string{"ASKTUI_TOKEN=" + token}, "setup", "gemini", "--mcp", "--transport", "http")
@@ -336,7 +336,7 @@ func TestSetupRealClients(t *testing.T) {
 			if out := runSetupCLI(t, home, nil, "setup", tt.client, "--mcp"); out.code != 0 {
 				t.Fatalf("setup: exit %d\n%s", out.code, out.stderr)
 			}
-			cmd := exec.Command(bin, tt.args...)
+			cmd := exec.CommandContext(context.Background(), bin, tt.args...) //nolint:gosec // the test runs a command of its own choosing
 			cmd.Dir = home
 			cmd.Env = append(clientEnv(home), tt.env...)
 			got, err := cmd.CombinedOutput()
@@ -361,7 +361,7 @@ func TestSetupMatchesClaudeMCPAdd(t *testing.T) {
 	home := t.TempDir()
 	printed := runSetupCLI(t, home, nil, "mcp", "--print-config", "claude")
 	script := "claude() { " + shellQuote(bin) + " \"$@\"; }\n" + printed.stdout
-	cmd := exec.Command("sh", "-c", script)
+	cmd := exec.CommandContext(context.Background(), "sh", "-c", script) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Dir, cmd.Env = home, clientEnv(home)
 	if got, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("claude mcp add: %v\n%s", err, got)

@@ -47,7 +47,7 @@ var ErrChanged = errors.New("the file changed while it was being edited")
 // contents and no error when it does not exist. A file larger than
 // MaxSize, or one that is not a regular file, is refused.
 func Read(path string) ([]byte, fs.FileMode, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the client's config file that asktui setup edits
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, nil
 	}
@@ -163,7 +163,7 @@ func writeBackup(path string, data []byte, mode fs.FileMode, now time.Time) (str
 		if i > 1 {
 			name = fmt.Sprintf("%s-%d", base, i)
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode) //nolint:gosec // a new file beside the config, created exclusively
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}

@@ -17,7 +17,7 @@ var testTime = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
 // the old content is kept beside it, with the same permissions.
 func TestApplyExisting(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	if err := os.WriteFile(path, []byte("{}\n"), 0o640); err != nil {
+	if err := os.WriteFile(path, []byte("{}\n"), 0o640); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	before, mode, err := Read(path)
@@ -78,8 +78,8 @@ func TestApplySymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "dotfiles", "settings.json")
 	link := filepath.Join(dir, "settings.json")
-	_ = os.MkdirAll(filepath.Dir(target), 0o755)
-	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
+	_ = os.MkdirAll(filepath.Dir(target), 0o755)                        //nolint:gosec // a test's own directory; its mode is part of the set-up
+	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	if err := os.Symlink(target, link); err != nil {
@@ -115,7 +115,7 @@ func TestApplyChanged(t *testing.T) {
 	}
 	// A file that appeared since it was found missing, too.
 	c = Change{Path: filepath.Join(filepath.Dir(path), "new.json"), After: []byte("{}\n")}
-	_ = os.WriteFile(c.Path, []byte("{\"mine\": true}\n"), 0o644)
+	_ = os.WriteFile(c.Path, []byte("{\"mine\": true}\n"), 0o644) //nolint:gosec // a test's own file; its mode is part of the set-up
 	if _, err := c.Apply(testTime); !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
@@ -131,7 +131,7 @@ func TestReadRefuses(t *testing.T) {
 		t.Errorf("a missing file: %q, %v", b, err)
 	}
 	empty := filepath.Join(dir, "empty")
-	_ = os.WriteFile(empty, nil, 0o644)
+	_ = os.WriteFile(empty, nil, 0o644) //nolint:gosec // a test's own file; its mode is part of the set-up
 	if b, _, err := Read(empty); b == nil || err != nil {
 		t.Errorf("an empty file reads as missing: %v", err)
 	}
@@ -142,7 +142,7 @@ func TestReadRefuses(t *testing.T) {
 
 func checkFile(t *testing.T, path, want string, mode fs.FileMode) {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil || string(b) != want {
 		t.Errorf("%s: %q, %v; want %q", path, b, err, want)
 	}

@@ -132,7 +132,7 @@ func sevenBit(s string) string {
 			b.WriteRune(utf8.RuneError)
 		case IsC1(r):
 			b.WriteByte(esc)
-			b.WriteByte(byte(r - 0x40))
+			b.WriteByte(byte(r - 0x40)) //nolint:gosec // r is a C1 control, U+0080–U+009F: r - 0x40 is an ASCII byte
 		default:
 			b.WriteString(s[i : i+size])
 		}
