@@ -49,7 +49,9 @@ func readJSON(t *testing.T, path string) map[string]any {
 
 // TestSetupClaude goes through the command line with a temporary HOME:
 // the dry run writes nothing, the run writes both files, the second run
-// changes nothing and says so, and --undo takes the entries out.
+// changes nothing and says so, and --undo restores ~/.claude.json byte for
+// byte and removes the settings.json setup created; after a change of the
+// client's own, --undo takes only asktui's entries out.
 func TestSetupClaude(t *testing.T) {
 	home := t.TempDir()
 	mcpFile, settings := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "settings.json")
@@ -94,18 +96,36 @@ func TestSetupClaude(t *testing.T) {
 	}
 
 	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo")
-	if out.code != 0 || strings.Count(out.stdout, "removed asktui from") != 2 {
+	if out.code != 0 || !strings.Contains(out.stdout, "restored ~/.claude.json") || !strings.Contains(out.stdout, "removed ~/.claude/settings.json") {
 		t.Fatalf("undo: exit %d\n%s%s", out.code, out.stdout, out.stderr)
 	}
 	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n" { //nolint:gosec // a path the test made, or its testdata
 		t.Errorf("undo left ~/.claude.json as\n%s", b)
 	}
-	if m := readJSON(t, settings); len(m) != 0 {
-		t.Errorf("undo left settings.json with %v", m)
+	if _, err := os.Stat(settings); err == nil {
+		t.Error("undo left the settings.json setup created")
 	}
 	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo")
 	if strings.Count(out.stdout, "no asktui entries, unchanged") != 2 {
 		t.Errorf("second undo:\n%s", out.stdout)
+	}
+
+	// Claude Code changes its file after setup: --undo keeps the change
+	// and takes only asktui's entry out.
+	if out = runSetupCLI(t, home, nil, "setup", "claude", "--mcp"); out.code != 0 {
+		t.Fatalf("setup again: exit %d\n%s", out.code, out.stderr)
+	}
+	b, _ := os.ReadFile(mcpFile) //nolint:gosec // a path the test made
+	b = bytes.Replace(b, []byte(`"numStartups": 3`), []byte(`"numStartups": 4`), 1)
+	if err := os.WriteFile(mcpFile, b, 0o600); err != nil { //nolint:gosec // a path the test made
+		t.Fatal(err)
+	}
+	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo", "--mcp")
+	if out.code != 0 || !strings.Contains(out.stdout, "removed asktui from ~/.claude.json") {
+		t.Fatalf("undo after a change: exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 4,\n  \"projects\": {}\n}\n" { //nolint:gosec // a path the test made
+		t.Errorf("undo after a change left ~/.claude.json as\n%s", b)
 	}
 }
 
@@ -228,6 +248,10 @@ func TestSetupProject(t *testing.T) {
 	want, _ := normalizeJSON(mcpServer{exe: setupExe, args: []string{"mcp"}}.jsonEntry())
 	if got := readJSON(t, filepath.Join(project, ".mcp.json"))["mcpServers"].(map[string]any)["asktui"]; !reflect.DeepEqual(got, want) {
 		t.Errorf(".mcp.json: %v", got)
+	}
+	// Only asktui's own record of what setup wrote, for --undo.
+	for _, p := range []string{".local/state/asktui/setup.json", ".local/state/asktui", ".local/state", ".local"} {
+		_ = os.Remove(filepath.Join(home, p)) // fails, and so fails the test below, when not empty
 	}
 	if entries, _ := os.ReadDir(home); len(entries) > 0 {
 		t.Errorf("--project wrote into HOME: %v", entries)
