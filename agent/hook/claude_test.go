@@ -132,7 +132,7 @@ func TestClaudeRoundTrips(t *testing.T) {
 		{name: "bash-2.1.332", fixture: "bash-2.1.332", answer: []interaction.AnswerItem{item("permission", "Allow once")},
 			check: func(t *testing.T, reqs []*inbox.Request) {
 				q := reqs[0].Request.Questions[0]
-				if q.Question != "Allow Claude Code to use Bash?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
+				if q.Question != "Allow Claude Code to use `Bash`?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
 					len(q.Options) != 3 || q.Options[1].Label != "Allow /tmp/hooks/proj" {
 					t.Fatalf("question %+v", q)
 				}

@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // MaxInputBytes bounds the hook input read from standard input.
@@ -177,10 +178,13 @@ const (
 // askPermission asks the human about p. An error means asktui cannot
 // decide; a decline is a deny.
 func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error) {
+	// The tool's name as sent, whatever it holds, made visible: the
+	// human approves exactly this.
+	tool := sanitize.Visible(p.tool)
 	q := interaction.Question{
 		ID:       "permission",
-		Header:   truncate(p.tool, 40),
-		Question: "Allow " + p.cli + " to use " + p.tool + "?",
+		Header:   truncate(tool, 40),
+		Question: "Allow " + p.cli + " to use " + code(tool) + "?", // Markdown would take * and _ as emphasis
 		Detail:   p.detail,
 		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
 	}
@@ -283,52 +287,75 @@ func (a *toolArgs) edits(k string) []edit {
 }
 
 // detail shows what the tool is about to do, as Markdown: the command,
-// the change as a diff, the file written, the plan.
+// the change as a diff, the file written, the plan. Commands, paths,
+// contents and arguments are shown exactly as the CLI will use them, in
+// code that their own backticks cannot close, with every character that
+// would act on the terminal or not show made visible
+// ([sanitize.Visible]); only prose (a description, a plan) is left for
+// the screen to neutralise.
 func (c call) detail() string {
+	v := sanitize.Visible
 	var b strings.Builder
 	switch c.kind {
 	case "command":
-		b.WriteString(fence("sh", c.command))
+		b.WriteString(fence("sh", v(c.command)))
 		if c.workdir != "" {
-			b.WriteString("\nin `" + c.workdir + "`\n")
+			b.WriteString("\nin " + code(v(c.workdir)) + "\n")
 		}
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "edit":
-		b.WriteString("`" + c.path + "`\n\n")
+		b.WriteString(code(v(c.path)) + "\n\n")
 		var diff strings.Builder
 		for i, e := range c.edits {
 			if i > 0 {
 				diff.WriteString("@@\n")
 			}
-			diff.WriteString(unifiedLines(e.before, e.after))
+			diff.WriteString(unifiedLines(v(e.before), v(e.after)))
 		}
 		b.WriteString(fence("diff", diff.String()))
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "write":
-		b.WriteString("`" + c.path + "`\n\n")
-		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(c.path), "."), headLines(c.content, 200)))
+		b.WriteString(code(v(c.path)) + "\n\n")
+		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(v(c.path)), "."), headLines(v(c.content), 200)))
 	case "patch":
-		b.WriteString(fence("diff", headLines(c.content, 400)))
+		b.WriteString(fence("diff", headLines(v(c.content), 400)))
 	case "markdown":
 		b.WriteString(c.markdown)
 	case "fetch":
-		b.WriteString(strings.TrimSpace(c.url + "\n\n" + c.prompt))
+		if c.url != "" {
+			b.WriteString(code(v(c.url)) + "\n\n")
+		}
+		b.WriteString(c.prompt)
 	default:
-		var v any
-		if json.Unmarshal(c.args, &v) != nil {
+		var val any
+		if json.Unmarshal(c.args, &val) != nil {
 			return ""
 		}
-		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+		if m, ok := val.(map[string]any); ok && len(m) == 0 {
 			return ""
 		}
-		pretty, _ := json.MarshalIndent(v, "", "  ")
-		b.WriteString(fence("json", headLines(string(pretty), 200)))
+		pretty, _ := json.MarshalIndent(val, "", "  ")
+		// JSON escapes C0 controls; Visible's stand-ins for the rest are
+		// JSON escapes too, so the arguments read as the JSON they are.
+		b.WriteString(fence("json", headLines(v(string(pretty)), 200)))
 	}
-	return truncate(b.String(), interaction.MaxDetailLen)
+	return truncate(strings.TrimSpace(b.String())+"\n", interaction.MaxDetailLen)
+}
+
+// code is s as Markdown inline code that its own backticks cannot close.
+func code(s string) string {
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
 }
 
 // toolArgs reads a tool call's arguments (its tool_input), which must be a
