@@ -409,6 +409,7 @@ func (p *setupPlan) gemini() (t setupTarget, notes []string) {
 	}
 	t = setupTarget{path: filepath.Join(dir, ".gemini", "settings.json"), mode: 0o644}
 	if p.o.mcp {
+		notes = append(notes, geminiFolderTrustNote)
 		t.edits = append(t.edits, p.jsonServer(p.s.geminiEntry()))
 		t.token = p.s.token != ""
 		if t.token {
@@ -629,6 +630,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// geminiFolderTrustNote is what setup says of Gemini CLI's folder trust:
+// in a folder it does not trust, Gemini starts no MCP server at all, the
+// user's own included ("No MCP servers configured").
+const geminiFolderTrustNote = "Gemini CLI starts MCP servers only in a folder it trusts (when its folder trust is on): " +
+	"in a folder you have not trusted, or marked \"Don't trust\", it loads none, asktui's included, and /mcp says \"No MCP servers configured\". " +
+	"Trust the folder when Gemini asks, or with /permissions in Gemini (the rules are in ~/.gemini/trustedFolders.json), " +
+	"or start it with GEMINI_CLI_TRUST_WORKSPACE=true."
 
 // setupRecords remembers, for each file setup wrote, what it wrote (a
 // digest) and where the file as it was before setup first changed it is

@@ -103,3 +103,16 @@ func TestSetupCodexUndoRemovesWhatItCreated(t *testing.T) {
 		t.Errorf("undo left config.toml as %q, want %q", b, mine)
 	}
 }
+
+// setup gemini says, when it finishes, that Gemini CLI starts no MCP
+// server in a folder it does not trust, and what to do about it.
+func TestSetupGeminiSaysFolderTrust(t *testing.T) {
+	out := runSetupCLI(t, t.TempDir(), nil, "setup", "gemini")
+	if out.code != 0 || !strings.Contains(out.stdout, "only in a folder it trusts") || !strings.Contains(out.stdout, "/permissions") ||
+		!strings.Contains(out.stdout, "GEMINI_CLI_TRUST_WORKSPACE=true") {
+		t.Errorf("exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if out := runSetupCLI(t, t.TempDir(), nil, "setup", "gemini", "--hooks"); strings.Contains(out.stdout, "only in a folder it trusts") {
+		t.Errorf("--hooks (no MCP server) speaks of MCP servers:\n%s", out.stdout)
+	}
+}
