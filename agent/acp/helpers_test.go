@@ -151,14 +151,19 @@ type testAgent struct {
 	// servers given, or lets them pass with nil.
 	refuse func([]sdk.McpServer) error
 	asked  chan []sdk.ContentBlock
+	// title, when set, is the agent's title in initialize's agentInfo.
+	title string
 }
 
 func (a *testAgent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	if a.init != nil {
 		a.init <- p
 	}
-	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentCapabilities: a.caps,
-		AgentInfo: &sdk.Implementation{Name: "test-agent", Version: "1"}}, nil
+	info := &sdk.Implementation{Name: "test-agent", Version: "1"}
+	if a.title != "" {
+		info.Title = &a.title
+	}
+	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentCapabilities: a.caps, AgentInfo: info}, nil
 }
 func (a *testAgent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	if a.newReq != nil {
