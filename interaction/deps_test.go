@@ -1,6 +1,7 @@
 package interaction_test
 
 import (
+	"context"
 	"os/exec"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestImportsOnlyTheStandardLibrary(t *testing.T) {
 		"github.com/asktui/asktui/internal/sanitize": true,
 		"github.com/asktui/asktui/internal/jsonl":    true,
 	}
-	out, err := exec.Command(goTool, "list", "-deps",
+	out, err := exec.CommandContext(context.Background(), goTool, "list", "-deps", //nolint:gosec // the test runs a command of its own choosing
 		"-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

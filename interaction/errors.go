@@ -63,6 +63,10 @@ const (
 	// CodeUnsupported means the agent (or this interface) cannot do what
 	// was asked, such as listing past sessions.
 	CodeUnsupported Code = "UNSUPPORTED"
+	// CodePermission means asktui may not, or will not, write a file: the
+	// system refused it, or the user made the file or its directory
+	// read-only.
+	CodePermission Code = "PERMISSION_DENIED"
 	// CodeInternal marks an unexpected failure that carries no other code.
 	CodeInternal Code = "INTERNAL"
 )
@@ -101,6 +105,7 @@ var codeDocs = []CodeDoc{
 	{CodeUnsupported, "`asktui run`: the agent cannot do it (resume, list sessions)"},
 	{CodeAddressInUse, "`serve` cannot listen: another program (another `asktui serve`?) holds the port or the socket"},
 	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent"},
+	{CodePermission, "`asktui setup`: a client's configuration file, or its directory, is read-only (its owner may not write it) or the system refused the write; nothing was written"},
 	{CodeInternal, "an unexpected failure"},
 }
 

@@ -148,7 +148,7 @@ func TestContextError(t *testing.T) {
 	timed, cancel2 := context.WithTimeoutCause(context.Background(), time.Nanosecond, timeout)
 	defer cancel2()
 	<-timed.Done()
-	if err := ContextError(timed); err != timeout {
+	if err := ContextError(timed); err != timeout { //nolint:errorlint // the very cause, not an error that wraps it
 		t.Errorf("context with *Error cause: %v, want the cause itself", err)
 	}
 
@@ -195,7 +195,7 @@ func TestSentinelAsContextCause(t *testing.T) {
 	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, ErrTimeout)
 	defer cancel()
 	<-ctx.Done()
-	if err := ContextError(ctx); err != ErrTimeout {
+	if err := ContextError(ctx); err != ErrTimeout { //nolint:errorlint // the very value, not an error that wraps it
 		t.Errorf("ContextError = %v, want ErrTimeout itself", err)
 	}
 	_, err := NewService().Ask(ctx, Request{})

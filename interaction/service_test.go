@@ -290,7 +290,7 @@ func TestServiceConcurrent(t *testing.T) {
 	wg.Go(func() {
 		for range n {
 			if _, err := s.Register(answerWith(Answer{})); CodeOf(err) != CodeDuplicateProvider {
-				errs <- fmt.Errorf("concurrent Register = %v, want DUPLICATE_PROVIDER", err)
+				errs <- fmt.Errorf("concurrent Register = %w, want DUPLICATE_PROVIDER", err)
 			}
 		}
 	})

@@ -25,7 +25,7 @@ func wantError(t *testing.T, err error, code Code, fragments ...string) {
 	if err == nil {
 		t.Fatalf("error = nil, want %s", code)
 	}
-	e, ok := err.(*Error)
+	e, ok := err.(*Error) //nolint:errorlint // validation returns an *Error itself, not one wrapped
 	if !ok {
 		t.Fatalf("error %v is a %T, want *Error", err, err)
 	}

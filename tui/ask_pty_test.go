@@ -58,7 +58,7 @@ func TestPTYAskOnTheControllingTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe)
+	cmd := exec.CommandContext(context.Background(), exe) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = []string{askChildEnv + "=1", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH")}
 	child := ptytest.Start(t, term, cmd)
 

@@ -90,7 +90,7 @@ func cacheKey(bs []key.Binding, rank []int, width int) string {
 		b.WriteString(hp.Key)
 		b.WriteByte(0)
 		b.WriteString(hp.Desc)
-		b.WriteByte(byte('0' + rank[i]))
+		b.WriteByte(byte('0' + rank[i])) //nolint:gosec // a rank of one digit
 	}
 	return b.String()
 }

@@ -38,7 +38,7 @@ func TestKeyReference(t *testing.T) {
 		return
 	}
 	if updating() {
-		if err := os.WriteFile(path, []byte(readme[:i+len(keysBegin)]+want+readme[j:]), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(readme[:i+len(keysBegin)]+want+readme[j:]), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 			t.Fatal(err)
 		}
 		return

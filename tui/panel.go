@@ -187,13 +187,31 @@ func (m *model) requestView(r *request, p panel) string {
 	case q == nil:
 		rows = append(rows, m.panel.review.View(r, p.width, p.height-len(rows), st))
 	default:
+		p, form := m.spareToText(q, p)
 		rows = append(rows, m.questionRows(r, q, p)...)
 		if p.formGap {
 			rows = append(rows, "")
 		}
-		rows = append(rows, m.formRows(q, p)...)
+		rows = append(rows, form...)
 	}
 	return strings.Join(rows, "\n")
+}
+
+// spareToText gives question q's text the rows its form, as drawn, leaves
+// empty (an option list that shows only whole options stops short of its
+// rows), so that no row stays blank while the text is cut. It returns the
+// panel so adjusted and the form's rows.
+func (m *model) spareToText(q *question, p panel) (panel, []string) {
+	form := m.formRows(q, p)
+	if q.form == nil || !p.moreText {
+		return p, form
+	}
+	if spare := p.formRows - len(form); spare > 0 {
+		p.textRows += min(spare, len(p.text)-p.textRows)
+		p.formRows -= spare
+		p.moreText = p.textRows < len(p.text)
+	}
+	return p, form
 }
 
 // questionRows are question q's header, the rows of its text shown (with

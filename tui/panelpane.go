@@ -155,7 +155,11 @@ func (m *model) questionActions(r *request, q *question, typing bool) []action {
 // longer than the rows it has, so the scroll keys do something.
 func (m *model) textScrolls(r *request) bool {
 	w, h := m.panelSize()
-	return m.layout(r, w, h).moreText
+	p := m.layout(r, w, h)
+	if q := r.current(); q != nil {
+		p, _ = m.spareToText(q, p)
+	}
+	return p.moreText
 }
 
 // reviewActions are the keys of the review step.

@@ -317,7 +317,7 @@ func TestCtrlCEndsRunWithErrInterrupted(t *testing.T) {
 	h.press("ctrl+c")
 	select {
 	case err := <-h.runErr:
-		if err != ErrInterrupted {
+		if err != ErrInterrupted { //nolint:errorlint // Run returns ErrInterrupted itself, not wrapped
 			t.Fatalf("Run = %v, want ErrInterrupted", err)
 		}
 		h.runErr <- err // for stop

@@ -7,9 +7,10 @@ import (
 )
 
 // Sanitize makes agent-supplied text inert for the terminal: escape
-// sequences, controls and bidirectional controls go, and tabs become
-// spaces to the next multiple of 4 cells. It is [sanitize.Strip] with
-// cells measured as the screen measures them (ansi.StringWidth).
+// sequences go and leave a mark (␛), controls and bidirectional controls
+// become visible stand-ins, and tabs become spaces to the next multiple
+// of 4 cells. It is [sanitize.Strip] with cells measured as the screen
+// measures them (ansi.StringWidth).
 func Sanitize(s string) string {
 	return sanitize.Strip(s, ansi.StringWidth)
 }

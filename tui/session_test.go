@@ -358,7 +358,7 @@ func TestLayoutProportions(t *testing.T) {
 }
 
 func TestToolLineReadsLikeACommand(t *testing.T) {
-	for args, want := range map[string]string{
+	for args, want := range map[string]string{ //nolint:gosec // tool inputs for the test, no credential
 		`{"path":"payments/charge.go"}`:                 "read_file payments/charge.go",
 		`{"command":"go test ./...","timeout":60}`:      `read_file go test ./... timeout=60`,
 		`{"pattern":"TODO","path":"internal"}`:          "read_file internal pattern=TODO",
@@ -366,7 +366,7 @@ func TestToolLineReadsLikeACommand(t *testing.T) {
 		`not json`:                                      "read_file not json",
 		`{}`:                                            "read_file",
 		`{"text":"first line\nsecond line"}`:            "read_file first line …",
-		"{\"path\":\"x\\u001b]0;pwned\\u0007\"}":        "read_file x",
+		"{\"path\":\"x\\u001b]0;pwned\\u0007\"}":        "read_file x␛",
 		`{"query":"a","url":"https://example.com/a b"}`: `read_file a url="https://example.com/a b"`,
 		`{"path":"x","where":{"q":"a<b && c>d"}}`:       `read_file x where={"q":"a<b && c>d"}`,
 	} {

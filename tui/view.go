@@ -6,14 +6,20 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// statusHeight is the notice line above the help bar, and helpHeight the
-// bar: one line, always (the panes' keys that do not fit are left out,
-// and the ? overlay lists them all), so the body's height never depends
-// on which keys act.
-const (
-	statusHeight = 1
-	helpHeight   = 1
-)
+// helpHeight is the help bar: one line, always (the panes' keys that do
+// not fit are left out, and the ? overlay lists them all), so the body's
+// height never depends on which keys act.
+const helpHeight = 1
+
+// statusHeight is the rows of the notice line above the help bar: one,
+// except on a short screen (as chromeTop counts it) while there is no
+// notice, where every row goes to the body before anything in it is cut.
+func (m *model) statusHeight() int {
+	if m.notice == "" && m.height < 16 {
+		return 0
+	}
+	return 1
+}
 
 // chromeTop is the rows above the body: the title bar, and a gap under it
 // when the screen has rows to spare.
@@ -30,7 +36,7 @@ func (m *model) bodyHeight() int {
 	if m.embedded {
 		return max(m.height, 1)
 	}
-	h := max(m.height-m.chromeTop()-statusHeight-helpHeight, 1)
+	h := max(m.height-m.chromeTop()-m.statusHeight()-helpHeight, 1)
 	if m.inline && m.kind == kindOneShot {
 		if r := m.activeRequest(); r != nil && m.mode() != modeHelp {
 			return min(h, max(m.layout(r, m.contentWidth(), h).used(), 1))
@@ -69,7 +75,9 @@ func (m *model) render() string {
 		lines = append(lines, fitLine("", w))
 	}
 	lines = append(lines, fitBlock(body, w, bodyHeight)...)
-	lines = append(lines, fitLine(status, w))
+	if m.statusHeight() > 0 {
+		lines = append(lines, fitLine(status, w))
+	}
 	lines = append(lines, fitBlock(help, w, helpHeight)...)
 	lines = lines[:min(len(lines), max(m.height, 1))]
 	for i, l := range lines {

@@ -441,7 +441,9 @@ func refusesMCP(err error) bool {
 // and what became of asktui's MCP server.
 func (c *session) startNotices(resumed bool, refused error) {
 	c.mu.Lock()
-	id, caps := c.info.Session, c.caps
+	// The agent as the header names it: its own name from initialize,
+	// else the command's.
+	id, caps, name := c.info.Session, c.caps, c.info.Agent.Name
 	c.mu.Unlock()
 	if id != "" {
 		text := "session " + id
@@ -451,7 +453,7 @@ func (c *session) startNotices(resumed bool, refused error) {
 		case resumable(caps):
 			text += " · --resume=" + id + " reopens it"
 		default:
-			text += " · " + c.name + " cannot resume sessions"
+			text += " · " + name + " cannot resume sessions"
 		}
 		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip(text, 1024)})
 	}
@@ -462,7 +464,7 @@ func (c *session) startNotices(resumed bool, refused error) {
 			why = requestErrorText(re)
 		}
 		c.opts.Logger.Info("the agent refused asktui's MCP server; its session runs without it", "agent", c.name, "error", why)
-		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.name + " refused asktui's MCP server (" + clip(why, 256) +
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: name + " refused asktui's MCP server (" + clip(why, 256) +
 			"), so it runs without it: its own tools cannot ask through asktui's ask_user_question. " +
 			"Its permission requests and questions still come here."})
 	}
@@ -632,7 +634,7 @@ func (c *session) promptBlocks(parts []conversation.PromptPart) ([]sdk.ContentBl
 		}
 		uri := "file://" + filepath.ToSlash(path)
 		if embed && st.Mode().IsRegular() && st.Size() <= maxEmbed {
-			if data, err := os.ReadFile(path); err == nil && utf8.Valid(data) {
+			if data, err := os.ReadFile(path); err == nil && utf8.Valid(data) { //nolint:gosec // the agent asked for this file through fs/read_text_file, which the conversation allows
 				blocks = append(blocks, sdk.ResourceBlock(sdk.EmbeddedResourceResource{
 					TextResourceContents: &sdk.TextResourceContents{Uri: uri, Text: string(data)},
 				}))

@@ -465,7 +465,7 @@ func TestRefusedMCPServerIsLeftOut(t *testing.T) {
 				}
 				return nil
 			}
-			agent := &testAgent{refuse: refuse, caps: sdk.AgentCapabilities{LoadSession: true}}
+			agent := &testAgent{refuse: refuse, caps: sdk.AgentCapabilities{LoadSession: true}, title: "Deep Harness"}
 			r := newRig(t, agent, Options{MCP: MCPServer{Command: "/bin/asktui", Args: []string{"mcp"}}}, resume)
 			mu.Lock()
 			if len(seen) != 2 || len(seen[0]) != 1 || len(seen[1]) != 0 {
@@ -478,7 +478,9 @@ func TestRefusedMCPServerIsLeftOut(t *testing.T) {
 					notices = append(notices, e.Text)
 				}
 			}
-			if len(notices) != 2 || !strings.Contains(notices[1], "refused asktui's MCP server (Invalid params: mcpServers is not supported in this MVP)") ||
+			// Named as the header names the agent, by its initialize,
+			// not by the command that runs it (test-agent).
+			if len(notices) != 2 || !strings.HasPrefix(notices[1], "Deep Harness refused asktui's MCP server (Invalid params: mcpServers is not supported in this MVP)") ||
 				!strings.Contains(notices[1], "its own tools cannot ask through asktui") {
 				t.Fatalf("notices %q", notices)
 			}
@@ -526,7 +528,7 @@ func TestConversationTokenPassed(t *testing.T) {
 			return "tok-1", func() { close(forgotten) }
 		}
 		agent := &testAgent{caps: sdk.AgentCapabilities{McpCapabilities: sdk.McpCapabilities{Http: http}}, newReq: make(chan sdk.NewSessionRequest, 1)}
-		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"},
+		r := newRig(t, agent, Options{MCP: MCPServer{URL: "http://127.0.0.1:7341/mcp", Token: "tok", Command: "/bin/asktui", Args: []string{"mcp"}, //nolint:gosec // a test token, not a credential
 			Register: reg, TokenHeader: "X-Asktui-Conversation", TokenEnv: "ASKTUI_CONVERSATION"}}, "")
 		b, _ := json.Marshal((<-agent.newReq).McpServers)
 		want := `[{"args":["mcp"],"command":"/bin/asktui","env":[{"name":"ASKTUI_CONVERSATION","value":"tok-1"}],"name":"asktui"}]`

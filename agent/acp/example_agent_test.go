@@ -19,7 +19,7 @@ func buildExampleAgent(t *testing.T) string {
 		t.Skip("builds the SDK's example agent")
 	}
 	bin := filepath.Join(t.TempDir(), "example-agent")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput()
+	out, err := exec.CommandContext(context.Background(), "go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput() //nolint:gosec // the test runs a command of its own choosing
 	if err != nil {
 		t.Fatalf("building the example agent: %v\n%s", err, out)
 	}

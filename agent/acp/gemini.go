@@ -39,7 +39,7 @@ func geminiTrustNote(l *Launcher, d agentDef) string {
 			} `json:"folderTrust"`
 		} `json:"security"`
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "settings.json")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(dir, "settings.json")); err == nil { //nolint:gosec // Gemini CLI's own settings, read as Gemini reads them
 		if json.Unmarshal(data, &settings) != nil {
 			return "" // with comments, or broken: Gemini CLI decides
 		}
@@ -52,7 +52,7 @@ func geminiTrustNote(l *Launcher, d agentDef) string {
 		path = filepath.Join(dir, "trustedFolders.json")
 	}
 	rules := map[string]string{}
-	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &rules) != nil {
+	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &rules) != nil { //nolint:gosec // Gemini CLI's own trusted-folders file
 		return ""
 	}
 	switch geminiTrustOf(l.opts.Cwd, rules) {

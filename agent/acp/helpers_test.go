@@ -49,7 +49,7 @@ func agentMain(mode string) int {
 		// A child that holds standard output open, as an MCP server or a
 		// shell an agent started would; only killing the process group
 		// ends it.
-		child := exec.Command("sleep", "300")
+		child := exec.CommandContext(context.Background(), "sleep", "300")
 		child.Stdout = os.Stdout
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -151,14 +151,19 @@ type testAgent struct {
 	// servers given, or lets them pass with nil.
 	refuse func([]sdk.McpServer) error
 	asked  chan []sdk.ContentBlock
+	// title, when set, is the agent's title in initialize's agentInfo.
+	title string
 }
 
 func (a *testAgent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	if a.init != nil {
 		a.init <- p
 	}
-	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentCapabilities: a.caps,
-		AgentInfo: &sdk.Implementation{Name: "test-agent", Version: "1"}}, nil
+	info := &sdk.Implementation{Name: "test-agent", Version: "1"}
+	if a.title != "" {
+		info.Title = &a.title
+	}
+	return sdk.InitializeResponse{ProtocolVersion: sdk.ProtocolVersionNumber, AgentCapabilities: a.caps, AgentInfo: info}, nil
 }
 func (a *testAgent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	if a.newReq != nil {

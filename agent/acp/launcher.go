@@ -189,7 +189,7 @@ type configEntry struct {
 // loadConfig adds the agents of the configuration file at path. An entry
 // without a command adds its env to the built-in agent of the same name.
 func (l *Launcher) loadConfig(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(path) //nolint:gosec // the agents file the user named
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -548,7 +548,7 @@ func (c *session) startError(err error) error {
 	c.mu.Lock()
 	ended := c.endErr
 	c.mu.Unlock()
-	if ended != nil && err == ended {
+	if ended != nil && errors.Is(err, ended) {
 		return err
 	}
 	return c.withStderr(err)

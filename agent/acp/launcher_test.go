@@ -67,10 +67,10 @@ func TestMissingExecutable(t *testing.T) {
 func TestConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
+	if err := os.MkdirAll(bin, 0o755); err != nil { //nolint:gosec // a test's own directory; its mode is part of the set-up
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(bin, "my-agent"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(bin, "my-agent"), []byte("#!/bin/sh\n"), 0o755); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	write := func(s string) string {

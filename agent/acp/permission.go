@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // permissionID is the id of a permission request's one question.
@@ -57,7 +58,9 @@ func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) 
 	// ACP's answer to a permission request is one of its options: there
 	// is no place for text of the human's own.
 	q := interaction.Question{ID: permissionID, Header: "Permission", Detail: toolDetail(tool), NoOther: true}
-	title := strings.TrimSpace(tool.Title)
+	// The title names what is approved: shown exactly, whatever it
+	// holds, made visible.
+	title := sanitize.Visible(strings.TrimSpace(tool.Title))
 	if title == "" {
 		title = "a " + string(tool.Kind) + " tool call"
 	}
@@ -100,11 +103,16 @@ func kindWords(k sdk.PermissionOptionKind) string {
 }
 
 // toolDetail is what a permission question shows of the tool call, as
-// Markdown: where it works, its diffs, its command or input.
+// Markdown: where it works, its diffs, its command or input. Paths,
+// diffs, commands and input are shown exactly, in code their own
+// backticks cannot close, with every character that would act on the
+// terminal or not show made visible ([sanitize.Visible]); only the
+// agent's prose is left for the screen to neutralise.
 func toolDetail(t conversation.ToolCall) string {
+	v := sanitize.Visible
 	var b strings.Builder
 	for _, l := range t.Locations {
-		b.WriteString("- `" + strings.ReplaceAll(l.Path, "`", "'") + "`")
+		b.WriteString("- " + inlineCode(v(l.Path)))
 		if l.Line > 0 {
 			b.WriteString(":" + strconv.Itoa(l.Line))
 		}
@@ -118,7 +126,7 @@ func toolDetail(t conversation.ToolCall) string {
 			if tc.Diff.Old != nil {
 				old = *tc.Diff.Old
 			}
-			b.WriteString("\n```diff\n" + udiff.Unified(tc.Diff.Path, tc.Diff.Path, old, tc.Diff.New) + "```\n")
+			b.WriteString("\n" + fenced("diff", v(udiff.Unified(tc.Diff.Path, tc.Diff.Path, old, tc.Diff.New))))
 			shown = true
 		case tc.Text != "":
 			b.WriteString("\n" + tc.Text + "\n")
@@ -127,9 +135,9 @@ func toolDetail(t conversation.ToolCall) string {
 	}
 	if !shown && t.Input != "" {
 		if cmd := commandOf(t.Input); cmd != "" {
-			b.WriteString("\n```sh\n" + cmd + "\n```\n")
+			b.WriteString("\n" + fenced("sh", v(cmd)))
 		} else {
-			b.WriteString("\n```json\n" + t.Input + "\n```\n")
+			b.WriteString("\n" + fenced("json", v(t.Input)))
 		}
 	}
 	return clip(strings.TrimSpace(b.String()), interaction.MaxDetailLen)
@@ -156,4 +164,27 @@ func commandOf(input string) string {
 		return strings.Join(parts, " ")
 	}
 	return ""
+}
+
+// inlineCode is s as Markdown inline code that its own backticks cannot
+// close.
+func inlineCode(s string) string {
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
+}
+
+// fenced is text in a Markdown code block that its own backticks cannot
+// close.
+func fenced(lang, text string) string {
+	ticks := "```"
+	for strings.Contains(text, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + ticks + "\n"
 }

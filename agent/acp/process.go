@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"os"
@@ -43,7 +44,7 @@ type process struct {
 }
 
 func startProcess(path string, args []string, dir string, env []string, log *slog.Logger) (*process, error) {
-	cmd := exec.Command(path, args...)
+	cmd := exec.CommandContext(context.Background(), path, args...) //nolint:gosec // the agent the user chose to run
 	cmd.Dir = dir
 	cmd.Env = env
 	setProcessGroup(cmd)

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,16 +53,36 @@ func HandleClaude(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 
 // askQuestion is one question of AskUserQuestion's input.
 type askQuestion struct {
-	Question    string      `json:"question"`
+	Question    exactString `json:"question"`
 	Header      string      `json:"header"`
 	Options     []askOption `json:"options"`
 	MultiSelect bool        `json:"multiSelect"`
 }
 
 type askOption struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
-	Preview     string `json:"preview"`
+	Label       exactString `json:"label"`
+	Description string      `json:"description"`
+	Preview     string      `json:"preview"`
+}
+
+// exactString is a JSON string as decoded and as sent: the answers go
+// back keyed by the question's text and naming the labels byte for byte
+// as Claude Code wrote them, so that it finds them whatever they hold.
+// What the screen shows is neutralised there, never here.
+type exactString struct {
+	s   string
+	raw json.RawMessage // the JSON string token, quotes included
+}
+
+func (e *exactString) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &e.s); err != nil {
+		return err
+	}
+	if len(b) < 2 || b[0] != '"' {
+		return errors.New("not a string")
+	}
+	e.raw = append(json.RawMessage(nil), b...)
+	return nil
 }
 
 // handleQuestions answers AskUserQuestion.
@@ -77,15 +98,15 @@ func handleQuestions(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	req := interaction.Request{Agent: agent(claudeCLI, "claude-code", in)}
 	seen := map[string]bool{}
 	for i, q := range qs {
-		if seen[q.Question] {
+		if seen[q.Question.s] {
 			// Claude Code keys answers by question text: two questions
 			// with one text cannot both be answered.
-			return nil, fmt.Errorf("%w: two questions share the text %q", ErrNotMine, q.Question)
+			return nil, fmt.Errorf("%w: two questions share the text %q", ErrNotMine, q.Question.s)
 		}
-		seen[q.Question] = true
-		iq := interaction.Question{ID: fmt.Sprintf("q%d", i+1), Question: q.Question, Header: q.Header, MultiSelect: q.MultiSelect}
+		seen[q.Question.s] = true
+		iq := interaction.Question{ID: fmt.Sprintf("q%d", i+1), Question: q.Question.s, Header: q.Header, MultiSelect: q.MultiSelect}
 		for _, o := range q.Options {
-			iq.Options = append(iq.Options, interaction.Option{Label: o.Label, Description: o.Description, Preview: o.Preview})
+			iq.Options = append(iq.Options, interaction.Option{Label: o.Label.s, Description: o.Description, Preview: o.Preview})
 		}
 		req.Questions = append(req.Questions, iq)
 	}
@@ -103,28 +124,27 @@ func handleQuestions(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 		}
 		return nil, err
 	}
-	answers := map[string]string{}
-	annotations := map[string]map[string]string{}
+	// Both objects are keyed by the question's text as sent, in the
+	// questions' order.
+	var answers, annotations jsonObject
 	for i, q := range qs {
 		item, _ := ans.Get(req.Questions[i].ID)
-		var v string
-		if item.Custom != "" {
-			v = item.Custom // typed text, as typed (it overrides the choices)
-		} else {
-			v = joinLabels(item.Selected)
-		}
-		if v != "" {
-			answers[q.Question] = v
+		switch {
+		case item.Custom != "":
+			// Typed text, as typed (it overrides the choices).
+			answers.add(q.Question.raw, mustJSON(item.Custom))
+		case len(item.Selected) > 0:
+			answers.add(q.Question.raw, joinLabels(q.Options, item.Selected))
 		}
 		if item.Note != "" {
-			annotations[q.Question] = map[string]string{"notes": item.Note}
+			annotations.add(q.Question.raw, mustJSON(map[string]string{"notes": item.Note}))
 		}
 	}
 	// updatedInput replaces the whole input: the original, with the
 	// answers (and notes) added.
-	input["answers"] = mustJSON(answers)
-	if len(annotations) > 0 {
-		input["annotations"] = mustJSON(annotations)
+	input["answers"] = answers.json()
+	if annotations.n > 0 {
+		input["annotations"] = annotations.json()
 	}
 	return decision(map[string]any{
 		"hookEventName":      "PreToolUse",
@@ -133,26 +153,105 @@ func handleQuestions(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	})
 }
 
-// joinLabels joins several labels as Claude Code's own dialog does: with
-// ", ", a label that holds ", " or a quote written as a JSON string.
-func joinLabels(labels []string) string {
-	parts := make([]string, len(labels))
-	for i, l := range labels {
-		if strings.Contains(l, ", ") || strings.Contains(l, `"`) {
-			l = string(mustJSON(l))
-		}
-		parts[i] = l
+// joinLabels is the answer naming the chosen labels, as JSON: one label
+// as Claude Code sent it; several joined as Claude Code's own dialog
+// joins them, with ", ", a label that holds ", " or a quote written as
+// JavaScript's JSON.stringify writes it.
+func joinLabels(opts []askOption, chosen []string) json.RawMessage {
+	raw := make(map[string]json.RawMessage, len(opts))
+	for _, o := range opts {
+		raw[o.Label.s] = o.Label.raw
 	}
-	return strings.Join(parts, ", ")
+	if len(chosen) == 1 && raw[chosen[0]] != nil {
+		return raw[chosen[0]]
+	}
+	var b bytes.Buffer
+	b.WriteByte('"')
+	for i, l := range chosen {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch r := raw[l]; {
+		case strings.Contains(l, ", ") || strings.Contains(l, `"`):
+			quoted := mustJSON(jsStringify(l))
+			b.Write(quoted[1 : len(quoted)-1])
+		case r != nil:
+			b.Write(r[1 : len(r)-1]) // the label's own bytes, escapes and all
+		default:
+			quoted := mustJSON(l)
+			b.Write(quoted[1 : len(quoted)-1])
+		}
+	}
+	b.WriteByte('"')
+	return b.Bytes()
+}
+
+// jsStringify is JavaScript's JSON.stringify of s: quotes, backslashes and
+// C0 controls escaped, everything else (U+2028, C1 controls, DEL) as it is,
+// which is where encoding/json differs.
+func jsStringify(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// jsonObject builds a JSON object from members whose keys and values are
+// JSON text already.
+type jsonObject struct {
+	b bytes.Buffer
+	n int
+}
+
+func (o *jsonObject) add(key, value json.RawMessage) {
+	if o.n > 0 {
+		o.b.WriteByte(',')
+	}
+	o.n++
+	o.b.Write(key)
+	o.b.WriteByte(':')
+	o.b.Write(value)
+}
+
+func (o *jsonObject) json() json.RawMessage {
+	return json.RawMessage("{" + o.b.String() + "}")
 }
 
 // handleClaudePermission answers a permission prompt.
 func handleClaudePermission(ctx context.Context, in Input, ask Asker) ([]byte, error) {
+	c, err := claudeCall(in.ToolName, in.ToolInput)
+	if err != nil {
+		return nil, err
+	}
 	p := permission{
 		agent:  agent(claudeCLI, "claude-code", in),
 		cli:    claudeCLI,
 		tool:   claudeToolTitle(in.ToolName),
-		detail: claudeCall(in.ToolName, in.ToolInput).detail(),
+		detail: c.detail(),
 	}
 	for _, s := range in.PermissionSuggestions {
 		label, desc := suggestionLabel(s)
@@ -184,21 +283,26 @@ func claudeToolTitle(name string) string {
 }
 
 // claudeCall reads what one of Claude Code's tools is about to do.
-func claudeCall(tool string, raw json.RawMessage) call {
-	f := fields(raw)
+func claudeCall(tool string, raw json.RawMessage) (call, error) {
+	a := parseArgs(raw)
+	var c call
 	switch tool {
 	case "Bash", "PowerShell":
-		return call{kind: "command", command: f("command"), description: f("description")}
-	case "Edit", "MultiEdit":
-		return call{kind: "edit", path: f("file_path"), before: f("old_string"), after: f("new_string")}
+		c = call{kind: "command", command: a.str("command"), description: a.str("description")}
+	case "Edit":
+		c = call{kind: "edit", path: a.str("file_path"), edits: []edit{{a.str("old_string"), a.str("new_string")}}}
+	case "MultiEdit":
+		c = call{kind: "edit", path: a.str("file_path"), edits: a.edits("edits")}
 	case "Write":
-		return call{kind: "write", path: f("file_path"), content: f("content")}
+		c = call{kind: "write", path: a.str("file_path"), content: a.str("content")}
 	case "ExitPlanMode":
-		return call{kind: "markdown", markdown: f("plan")}
+		c = call{kind: "markdown", markdown: a.str("plan")}
 	case "WebFetch":
-		return call{kind: "fetch", url: f("url"), prompt: f("prompt")}
+		c = call{kind: "fetch", url: a.str("url"), prompt: a.str("prompt")}
+	default:
+		c = call{args: raw}
 	}
-	return call{args: raw}
+	return c, a.err
 }
 
 // suggestionLabel names a permission suggestion for the human, from its

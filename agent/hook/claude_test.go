@@ -74,7 +74,7 @@ func withInbox(t *testing.T, handle func(context.Context, Input, Asker) ([]byte,
 // fixture reads testdata/<cli>/in/<name>.json.
 func fixture(t *testing.T, cli, name string) Input {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", cli, "in", name+".json"))
+	f, err := os.Open(filepath.Join("testdata", cli, "in", name+".json")) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestClaudeRoundTrips(t *testing.T) {
 		{name: "bash-2.1.332", fixture: "bash-2.1.332", answer: []interaction.AnswerItem{item("permission", "Allow once")},
 			check: func(t *testing.T, reqs []*inbox.Request) {
 				q := reqs[0].Request.Questions[0]
-				if q.Question != "Allow Claude Code to use Bash?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
+				if q.Question != "Allow Claude Code to use `Bash`?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
 					len(q.Options) != 3 || q.Options[1].Label != "Allow /tmp/hooks/proj" {
 					t.Fatalf("question %+v", q)
 				}

@@ -32,11 +32,15 @@ func HandleCodex(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	} else if tool == "" {
 		tool = "a tool"
 	}
+	c, err := codexCall(in.ToolName, in.ToolInput)
+	if err != nil {
+		return nil, err
+	}
 	v, err := askPermission(ctx, permission{
 		agent:  agent(codexCLI, "codex", in),
 		cli:    codexCLI,
 		tool:   tool,
-		detail: codexCall(in.ToolName, in.ToolInput).detail(),
+		detail: c.detail(),
 	}, ask)
 	if err != nil {
 		return nil, err
@@ -49,15 +53,18 @@ func HandleCodex(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 }
 
 // codexCall reads what one of Codex's tools is about to do.
-func codexCall(tool string, raw json.RawMessage) call {
-	f := fields(raw)
+func codexCall(tool string, raw json.RawMessage) (call, error) {
+	a := parseArgs(raw)
+	var c call
 	switch tool {
 	case "Bash":
-		return call{kind: "command", command: f("command"), description: f("description")}
+		c = call{kind: "command", command: a.str("command"), description: a.str("description")}
 	case "apply_patch":
-		return call{kind: "patch", content: f("command")}
+		c = call{kind: "patch", content: a.str("command")}
+	default:
+		c = call{args: raw}
 	}
-	return call{args: raw}
+	return c, a.err
 }
 
 // CodexConfig returns the hooks.json block (for ~/.codex/hooks.json, or a

@@ -3,8 +3,8 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -25,37 +25,60 @@ const GeminiTools = "run_shell_command|write_file|replace|web_fetch|mcp_.*"
 // with the human's reason when the human denies; {"decision":"allow"}
 // when the human allows, after which Gemini's own policy decides (in its
 // yolo or auto_edit approval mode it runs the call, in the default mode
-// it asks again); and {"decision":"ask"} with the reason as systemMessage
-// when asktui cannot decide, so that Gemini asks in its own terminal even
-// in a mode where it would not. The returned error says why in that case.
-// A call it does not handle (asktui's own tool, another event) gets nil.
-func HandleGemini(ctx context.Context, in Input, ask Asker) ([]byte, error) {
+// it asks again); and [GeminiAsk] when asktui cannot decide (another
+// event, an input not shaped as Gemini sends it, no inbox, the time ran
+// out), so that Gemini asks in its own terminal even in a mode where it
+// would not. The returned error says why in that case. A call of asktui's
+// own ask_user_question (server "asktui") gets nil and an [ErrNotMine]
+// error: asking permission to ask would put the question twice.
+func HandleGemini(ctx context.Context, in Input, ask Asker) (out []byte, err error) {
+	defer func() {
+		if err != nil && out == nil && !errors.Is(err, errOwnTool) {
+			out = GeminiAsk(err)
+		}
+	}()
 	if in.HookEventName != "BeforeTool" {
 		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
 	}
 	server, mcpTool := in.MCPContext.ServerName, in.MCPContext.ToolName
-	if server == "asktui" || strings.HasPrefix(in.ToolName, "mcp_asktui_") {
+	if server == "asktui" && mcpTool == "ask_user_question" {
 		// Asking permission to ask: the question itself is the prompt.
-		return nil, fmt.Errorf("%w: asktui's own tool", ErrNotMine)
+		return nil, errOwnTool
 	}
 	tool := geminiToolTitle(in.ToolName)
 	if server != "" && mcpTool != "" {
 		tool = server + ": " + mcpTool
 	}
+	c, err := geminiCall(in.ToolName, in.ToolInput)
+	if err != nil {
+		return nil, err
+	}
 	v, err := askPermission(ctx, permission{
 		agent:  agent(geminiCLI, "gemini-cli", in),
 		cli:    geminiCLI,
 		tool:   tool,
-		detail: geminiCall(in.ToolName, in.ToolInput).detail(),
+		detail: c.detail(),
 	}, ask)
 	if err != nil {
-		out, _ := encode(map[string]any{"decision": "ask", "systemMessage": "asktui could not ask: " + truncate(err.Error(), 300)})
-		return out, err
+		return nil, err
 	}
 	if v.allow {
 		return encode(map[string]any{"decision": "allow"})
 	}
 	return encode(map[string]any{"decision": "deny", "reason": v.message})
+}
+
+// errOwnTool is HandleGemini's error for a call of asktui's own tool,
+// which it leaves to Gemini's policy (no output).
+var errOwnTool = fmt.Errorf("%w: asktui's own tool", ErrNotMine)
+
+// GeminiAsk is Gemini CLI's "ask the user" output, {"decision":"ask"},
+// with why asktui could not decide as its systemMessage: what `asktui hook
+// gemini` prints whenever asktui cannot decide, so that Gemini asks in
+// its own terminal even in its yolo mode.
+func GeminiAsk(why error) []byte {
+	out, _ := encode(map[string]any{"decision": "ask", "systemMessage": "asktui could not ask: " + truncate(why.Error(), 300)})
+	return out
 }
 
 // geminiToolTitle names one of Gemini CLI's tools for the human.
@@ -76,19 +99,22 @@ func geminiToolTitle(name string) string {
 }
 
 // geminiCall reads what one of Gemini CLI's tools is about to do.
-func geminiCall(tool string, raw json.RawMessage) call {
-	f := fields(raw)
+func geminiCall(tool string, raw json.RawMessage) (call, error) {
+	a := parseArgs(raw)
+	var c call
 	switch tool {
 	case "run_shell_command":
-		return call{kind: "command", command: f("command"), description: f("description"), workdir: f("dir_path")}
+		c = call{kind: "command", command: a.str("command"), description: a.str("description"), workdir: a.str("dir_path")}
 	case "replace":
-		return call{kind: "edit", path: f("file_path"), before: f("old_string"), after: f("new_string"), description: f("instruction")}
+		c = call{kind: "edit", path: a.str("file_path"), edits: []edit{{a.str("old_string"), a.str("new_string")}}, description: a.str("instruction")}
 	case "write_file":
-		return call{kind: "write", path: f("file_path"), content: f("content")}
+		c = call{kind: "write", path: a.str("file_path"), content: a.str("content")}
 	case "web_fetch":
-		return call{kind: "fetch", prompt: f("prompt")}
+		c = call{kind: "fetch", prompt: a.str("prompt")}
+	default:
+		c = call{args: raw}
 	}
-	return call{args: raw}
+	return c, a.err
 }
 
 // GeminiConfig returns the settings.json "hooks" block (for

@@ -19,10 +19,11 @@
 //     approval lets Gemini's own policy decide). See [HandleGemini].
 //
 // Whenever asktui cannot decide (no inbox running, the inbox closed, the
-// hook's time ran out, an input it does not understand), a handler
-// returns no output and the CLI asks as usual; Gemini, which may run
-// without asking at all, is then told to ask. A hook never blocks its CLI
-// for good and never refuses anything on its own.
+// hook's time ran out, an input it does not understand or that is not
+// shaped as its CLI sends it), a handler returns no output and the CLI
+// asks as usual; Gemini, which may run without asking at all, is then
+// told to ask ([GeminiAsk]). A hook never blocks its CLI for good, never
+// allows anything on its own and never refuses anything on its own.
 package hook
 
 import (
@@ -36,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // MaxInputBytes bounds the hook input read from standard input.
@@ -68,7 +70,30 @@ type Input struct {
 	} `json:"mcp_context"`
 }
 
-// Decode reads a hook input, at most MaxInputBytes.
+// ReadInput is [Decode] bounded by ctx: when ctx ends before r does (a
+// CLI that never closes the hook's standard input), it returns ctx's
+// cause at once. The read goes on in the background until r ends; the
+// `asktui hook` process exits first.
+func ReadInput(ctx context.Context, r io.Reader) (Input, error) {
+	type result struct {
+		in  Input
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		in, err := Decode(r)
+		ch <- result{in, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.in, res.err
+	case <-ctx.Done():
+		return Input{}, fmt.Errorf("reading the hook input: %w", context.Cause(ctx))
+	}
+}
+
+// Decode reads a hook input, at most MaxInputBytes: one JSON object
+// whose fields have the types the CLIs send, with a "hook_event_name".
 func Decode(r io.Reader) (Input, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
@@ -79,7 +104,7 @@ func Decode(r io.Reader) (Input, error) {
 	}
 	var in Input
 	if err := json.Unmarshal(b, &in); err != nil {
-		return Input{}, fmt.Errorf("the hook input is not a JSON object: %w", err)
+		return Input{}, fmt.Errorf("the hook input is not a JSON object of the hook's fields: %w", err)
 	}
 	if in.HookEventName == "" {
 		return Input{}, errors.New(`the hook input has no "hook_event_name"`)
@@ -153,10 +178,13 @@ const (
 // askPermission asks the human about p. An error means asktui cannot
 // decide; a decline is a deny.
 func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error) {
+	// The tool's name as sent, whatever it holds, made visible: the
+	// human approves exactly this.
+	tool := sanitize.Visible(p.tool)
 	q := interaction.Question{
 		ID:       "permission",
-		Header:   truncate(p.tool, 40),
-		Question: "Allow " + p.cli + " to use " + p.tool + "?",
+		Header:   truncate(tool, 40),
+		Question: "Allow " + p.cli + " to use " + code(tool) + "?", // Markdown would take * and _ as emphasis
 		Detail:   p.detail,
 		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
 	}
@@ -224,58 +252,165 @@ type call struct {
 	// "markdown", "fetch", or "" for the arguments as JSON.
 	kind                           string
 	command, description           string
-	path, before, after, content   string
+	path, content                  string
+	edits                          []edit
 	markdown, url, prompt, workdir string
 	args                           json.RawMessage
 }
 
+// edit is one replacement in a file: the text before and after.
+type edit struct{ before, after string }
+
+// edits reads the field k as a list of edits, each an object with string
+// "old_string" and "new_string" (Claude Code's MultiEdit).
+func (a *toolArgs) edits(k string) []edit {
+	v, ok := a.m[k]
+	if !ok {
+		return nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(v, &raw); err != nil {
+		if a.err == nil {
+			a.err = fmt.Errorf(`the tool's %q is %s, not an array`, truncate(k, 40), jsonKind(v))
+		}
+		return nil
+	}
+	var out []edit
+	for _, r := range raw {
+		e := parseArgs(r)
+		out = append(out, edit{e.str("old_string"), e.str("new_string")})
+		if e.err != nil && a.err == nil {
+			a.err = fmt.Errorf("an edit of %q: %w", truncate(k, 40), e.err)
+		}
+	}
+	return out
+}
+
 // detail shows what the tool is about to do, as Markdown: the command,
-// the change as a diff, the file written, the plan.
+// the change as a diff, the file written, the plan. Commands, paths,
+// contents and arguments are shown exactly as the CLI will use them, in
+// code that their own backticks cannot close, with every character that
+// would act on the terminal or not show made visible
+// ([sanitize.Visible]); only prose (a description, a plan) is left for
+// the screen to neutralise.
 func (c call) detail() string {
+	v := sanitize.Visible
 	var b strings.Builder
 	switch c.kind {
 	case "command":
-		b.WriteString(fence("sh", c.command))
+		b.WriteString(fence("sh", v(c.command)))
 		if c.workdir != "" {
-			b.WriteString("\nin `" + c.workdir + "`\n")
+			b.WriteString("\nin " + code(v(c.workdir)) + "\n")
 		}
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "edit":
-		b.WriteString("`" + c.path + "`\n\n")
-		b.WriteString(fence("diff", unifiedLines(c.before, c.after)))
+		b.WriteString(code(v(c.path)) + "\n\n")
+		var diff strings.Builder
+		for i, e := range c.edits {
+			if i > 0 {
+				diff.WriteString("@@\n")
+			}
+			diff.WriteString(unifiedLines(v(e.before), v(e.after)))
+		}
+		b.WriteString(fence("diff", diff.String()))
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "write":
-		b.WriteString("`" + c.path + "`\n\n")
-		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(c.path), "."), headLines(c.content, 200)))
+		b.WriteString(code(v(c.path)) + "\n\n")
+		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(v(c.path)), "."), headLines(v(c.content), 200)))
 	case "patch":
-		b.WriteString(fence("diff", headLines(c.content, 400)))
+		b.WriteString(fence("diff", headLines(v(c.content), 400)))
 	case "markdown":
 		b.WriteString(c.markdown)
 	case "fetch":
-		b.WriteString(strings.TrimSpace(c.url + "\n\n" + c.prompt))
+		if c.url != "" {
+			b.WriteString(code(v(c.url)) + "\n\n")
+		}
+		b.WriteString(c.prompt)
 	default:
-		var v any
-		if json.Unmarshal(c.args, &v) != nil {
+		var val any
+		if json.Unmarshal(c.args, &val) != nil {
 			return ""
 		}
-		if m, ok := v.(map[string]any); ok && len(m) == 0 {
+		if m, ok := val.(map[string]any); ok && len(m) == 0 {
 			return ""
 		}
-		pretty, _ := json.MarshalIndent(v, "", "  ")
-		b.WriteString(fence("json", headLines(string(pretty), 200)))
+		pretty, _ := json.MarshalIndent(val, "", "  ")
+		// JSON escapes C0 controls; Visible's stand-ins for the rest are
+		// JSON escapes too, so the arguments read as the JSON they are.
+		b.WriteString(fence("json", headLines(v(string(pretty)), 200)))
 	}
-	return truncate(b.String(), interaction.MaxDetailLen)
+	return truncate(strings.TrimSpace(b.String())+"\n", interaction.MaxDetailLen)
 }
 
-// fields reads a tool input's string fields.
-func fields(raw json.RawMessage) func(string) string {
-	var in map[string]any
-	_ = json.Unmarshal(raw, &in)
-	return func(k string) string { s, _ := in[k].(string); return s }
+// code is s as Markdown inline code that its own backticks cannot close.
+func code(s string) string {
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
+}
+
+// toolArgs reads a tool call's arguments (its tool_input), which must be a
+// JSON object. A field read with str must be a string when present: a
+// command, path or text of another type is not what the CLI would run, so
+// nothing is shown for approval and the first such field is err.
+type toolArgs struct {
+	m   map[string]json.RawMessage
+	err error
+}
+
+// parseArgs reads raw, a tool_input.
+func parseArgs(raw json.RawMessage) *toolArgs {
+	a := &toolArgs{}
+	if len(raw) == 0 {
+		a.err = errors.New(`the hook input has no "tool_input"`)
+	} else if err := json.Unmarshal(raw, &a.m); err != nil || a.m == nil {
+		a.err = fmt.Errorf(`the hook input's "tool_input" is %s, not an object`, jsonKind(raw))
+	}
+	return a
+}
+
+// str is the string field k, or "" when it is absent or null.
+func (a *toolArgs) str(k string) string {
+	v, ok := a.m[k]
+	if !ok || string(v) == "null" {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil && a.err == nil {
+		a.err = fmt.Errorf(`the tool's %q is %s, not a string`, truncate(k, 40), jsonKind(v))
+	}
+	return s
+}
+
+// jsonKind names the type of a JSON value, for messages that must not
+// echo the value.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	if len(v) == 0 {
+		return "empty"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 // fence puts text in a Markdown code block that its own backticks cannot

@@ -26,7 +26,7 @@ func TestCodexAndGeminiRoundTrips(t *testing.T) {
 	}{
 		{name: "codex-bash-once", cli: "codex", fixture: "bash", answer: []interaction.AnswerItem{item("permission", "Allow once")},
 			check: func(t *testing.T, q interaction.Question, a *interaction.Agent) {
-				if q.Question != "Allow Codex to use Bash?" || !strings.Contains(q.Detail, "npm install left-pad") ||
+				if q.Question != "Allow Codex to use `Bash`?" || !strings.Contains(q.Detail, "npm install left-pad") ||
 					len(q.Options) != 2 || a.Name != "Codex · shop" || !strings.HasPrefix(a.ID, "codex:") {
 					t.Fatalf("question %+v agent %+v", q, a)
 				}
@@ -47,7 +47,7 @@ func TestCodexAndGeminiRoundTrips(t *testing.T) {
 			}},
 		{name: "gemini-shell-once", cli: "gemini", fixture: "shell", answer: []interaction.AnswerItem{item("permission", "Allow once")},
 			check: func(t *testing.T, q interaction.Question, a *interaction.Agent) {
-				if q.Question != "Allow Gemini CLI to use Shell?" || !strings.Contains(q.Detail, "rm -rf dist") || !strings.Contains(q.Detail, "in `web`") ||
+				if q.Question != "Allow Gemini CLI to use `Shell`?" || !strings.Contains(q.Detail, "rm -rf dist") || !strings.Contains(q.Detail, "in `web`") ||
 					a.Name != "Gemini CLI · shop" {
 					t.Fatalf("question %+v agent %+v", q, a)
 				}

@@ -63,14 +63,15 @@ const oversizeScan = 2
 
 // HTTPServer returns an *http.Server that serves h (a mux with
 // [Server.Handler] on it) with the timeouts and connection caps of the
-// HTTP layer. Serve it with Serve or ServeTLS; it sets no WriteTimeout,
-// since a waiting call's response lasts as long as the human takes.
+// HTTP layer ([Options]). Serve it with Serve or ServeTLS; it sets no
+// WriteTimeout, since a waiting call's response lasts as long as the
+// human takes. Every MCP server asktui runs over HTTP is one of these.
 func (s *Server) HTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout:       DefaultReadTimeout,
-		IdleTimeout:       DefaultIdleTimeout,
+		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+		ReadTimeout:       s.opts.ReadTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
 		ConnContext:       s.conns.connContext,
 		ConnState:         s.conns.connState,
 	}

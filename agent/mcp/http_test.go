@@ -40,7 +40,7 @@ func serveHTTP(t testing.TB, asker Asker, opts Options, tweak func(*http.Server)
 	}
 	hs.Start()
 	t.Cleanup(hs.Close)
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(func() { srv.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return srv, hs
 }
 
@@ -56,7 +56,7 @@ func TestUnauthorizedChallenge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp := post(t, hs, func(r *http.Request) {
+			resp := post(t, hs, func(r *http.Request) { //nolint:bodyclose // post closes the body before it returns
 				r.Header.Del("Authorization")
 				if tt.auth != "" {
 					r.Header.Set("Authorization", tt.auth)
@@ -83,7 +83,7 @@ func TestRefusedConnectionCloses(t *testing.T) {
 	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{Hosts: []string{"localhost"}}, nil)
 	// A keep-alive client that keeps sending wrong tokens on one
 	// connection finds it closed after the first answer.
-	conn, err := net.Dial("tcp", hs.Listener.Addr().String())
+	conn, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +99,11 @@ func TestRefusedConnectionCloses(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status = %d", resp.StatusCode)
 	}
-	if _, err := http.ReadResponse(br, nil); !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+	if _, err := http.ReadResponse(br, nil); !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) { //nolint:bodyclose // the test wants no response: the connection closed
 		t.Fatalf("second request on the connection: %v, want the connection closed", err)
 	}
 }
@@ -120,7 +120,7 @@ func TestHostChecked(t *testing.T) {
 		{"evil.example", http.StatusForbidden},
 	}
 	for _, tt := range tests {
-		resp := post(t, hs, func(r *http.Request) { r.Host = tt.host })
+		resp := post(t, hs, func(r *http.Request) { r.Host = tt.host }) //nolint:bodyclose // post closes the body before it returns
 		if resp.StatusCode != tt.want {
 			t.Errorf("Host %q: status = %d, want %d", tt.host, resp.StatusCode, tt.want)
 		}
@@ -135,12 +135,16 @@ func TestOAuthDiscoveryAnswersJSON(t *testing.T) {
 		"/.well-known/oauth-authorization-server",
 		"/.well-known/oauth-authorization-server/mcp",
 	} {
-		resp, err := http.Get(hs.URL + p)
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, hs.URL+p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		raw, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +176,7 @@ func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 	setGrace(srv, 0)
 	var conns []net.Conn
 	for range 3 * limit {
-		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +189,7 @@ func TestUnauthenticatedConnectionsCapped(t *testing.T) {
 			t.Fatalf("connection %d: read %v, want it closed by the server", i, err)
 		}
 	}
-	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK {
+	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK { //nolint:bodyclose // post closes the body before it returns
 		t.Fatalf("a client with the token got %d", resp.StatusCode)
 	}
 	if _, unauth := srv.conns.counts(); unauth > limit {
@@ -207,7 +211,7 @@ func TestBurstOfClientsServed(t *testing.T) {
 	setGrace(srv, time.Hour)
 	var conns []net.Conn
 	for range 3 * limit {
-		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +225,7 @@ func TestBurstOfClientsServed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("client %d of the burst: %v", i, err)
 		}
-		resp.Body.Close()
+		resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	}
 }
 
@@ -230,7 +234,7 @@ func TestConnectionsCapped(t *testing.T) {
 	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: limit, MaxUnauthConns: limit}, nil)
 	var conns []net.Conn
 	for range limit {
-		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,9 +249,9 @@ func TestConnectionsCapped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
+		resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	}
-	extra, err := net.Dial("tcp", hs.Listener.Addr().String())
+	extra, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,13 +269,13 @@ func TestFullServerAdmitsClients(t *testing.T) {
 	srv, hs := serveHTTP(t, interactiontest.NewProvider(), Options{MaxConns: limit, MaxUnauthConns: limit}, nil)
 	setGrace(srv, time.Hour)
 	for range 2 * limit {
-		c, err := net.Dial("tcp", hs.Listener.Addr().String())
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
 	}
-	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK {
+	if resp := post(t, hs, func(*http.Request) {}); resp.StatusCode != http.StatusOK { //nolint:bodyclose // post closes the body before it returns
 		t.Fatalf("a client with the token got %d", resp.StatusCode)
 	}
 }
@@ -282,7 +286,7 @@ func TestPartialBodyTimesOut(t *testing.T) {
 	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{}, func(hs *http.Server) {
 		hs.ReadTimeout = 100 * time.Millisecond
 	})
-	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +303,7 @@ func TestPartialBodyTimesOut(t *testing.T) {
 // deadline passes.
 func TestRefusedPartialBodyCloses(t *testing.T) {
 	_, hs := serveHTTP(t, interactiontest.NewProvider(), Options{}, nil)
-	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", hs.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,8 +464,8 @@ func TestTLSConnectionsAuthorised(t *testing.T) {
 	hs.Config = srv.HTTPServer(mux)
 	hs.StartTLS()
 	t.Cleanup(hs.Close)
-	t.Cleanup(func() { srv.Close() })
-	req, err := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(
+	t.Cleanup(func() { srv.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, hs.URL+"/mcp", strings.NewReader(
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tls","version":"1"}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +480,7 @@ func TestTLSConnectionsAuthorised(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}

@@ -52,8 +52,8 @@ func (c *tap) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !bytes.Contains(body, []byte(`"tools/call"`)) {
 		return c.base.RoundTrip(r)
 	}
-	ctx, cut := context.WithCancel(r.Context())
-	c.cuts <- cut // before the round trip: a waiting call's headers come late
+	ctx, cut := context.WithCancel(r.Context()) //nolint:gosec // the transport hands cut to the test, which calls it
+	c.cuts <- cut                               // before the round trip: a waiting call's headers come late
 	resp, err := c.base.RoundTrip(r.WithContext(ctx))
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func dialTap(t testing.TB, hs *httptest.Server, tp *tap, version string) *sdk.Cl
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() { cs.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if got := cs.InitializeResult().ProtocolVersion; got != version {
 		t.Fatalf("negotiated %s, want %s", got, version)
 	}

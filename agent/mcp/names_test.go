@@ -32,7 +32,7 @@ func TestLongClientNameIsClipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() { cs.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if a := asker.NextActivity(t); len(a.Agent.Name) > maxNameBytes {
 		t.Errorf("connected as a %d-byte name", len(a.Agent.Name))
 	}

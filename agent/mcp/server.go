@@ -73,6 +73,10 @@ type Options struct {
 	// an authorised request. Zero means DefaultMaxConns and
 	// DefaultMaxUnauthConns.
 	MaxConns, MaxUnauthConns int
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout are those of
+	// [Server.HTTPServer]. Zero means DefaultReadHeaderTimeout,
+	// DefaultReadTimeout and DefaultIdleTimeout.
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
 	// TrustedOrigins are browser origins, such as "http://localhost:6274"
 	// for the MCP Inspector's web UI, allowed past the Origin check.
 	TrustedOrigins []string
@@ -173,6 +177,15 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 	}
 	if opts.MaxUnauthConns <= 0 {
 		opts.MaxUnauthConns = DefaultMaxUnauthConns
+	}
+	if opts.ReadHeaderTimeout <= 0 {
+		opts.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultReadTimeout
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
 	}
 	s := &Server{
 		asker: asker,

@@ -56,7 +56,7 @@ func serve(t testing.TB, asker Asker, opts Options) (*Server, *httptest.Server) 
 	mux.Handle("/mcp", srv.Handler())
 	hs := httptest.NewServer(mux)
 	t.Cleanup(hs.Close)
-	t.Cleanup(func() { srv.Close() }) // runs first: ends the sessions' streams
+	t.Cleanup(func() { srv.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it (runs first: ends the sessions' streams)
 	return srv, hs
 }
 
@@ -99,7 +99,7 @@ func dialVersion(t testing.TB, hs *httptest.Server, copts *sdk.ClientOptions, po
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() { cs.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return cs
 }
 
@@ -356,7 +356,7 @@ func TestToolErrors(t *testing.T) {
 func post(t *testing.T, hs *httptest.Server, edit func(*http.Request)) *http.Response {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
-	req, err := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(body))
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, hs.URL+"/mcp", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func post(t *testing.T, hs *httptest.Server, edit func(*http.Request)) *http.Res
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return resp
 }
 
@@ -400,7 +400,7 @@ func TestHTTPSecurity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp := post(t, hs, tt.edit)
+			resp := post(t, hs, tt.edit) //nolint:bodyclose // post closes the body before it returns
 			if resp.StatusCode != tt.want {
 				t.Fatalf("status = %d, want %d", resp.StatusCode, tt.want)
 			}
@@ -446,7 +446,7 @@ func TestSessionDeleteWithdraws(t *testing.T) {
 
 	// The SDK client's Close waits for its calls before it sends DELETE, so
 	// send the DELETE as other clients do.
-	req, err := http.NewRequest(http.MethodDelete, hs.URL+"/mcp", nil)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, hs.URL+"/mcp", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +461,7 @@ func TestSessionDeleteWithdraws(t *testing.T) {
 			deleted <- 0
 			return
 		}
-		resp.Body.Close()
+		resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		deleted <- resp.StatusCode
 	}()
 	wantWithdrawn(t, p)
@@ -488,7 +488,7 @@ func TestClientCloseWithdraws(t *testing.T) {
 	closed := make(chan struct{})
 	go func() {
 		defer close(closed)
-		cs.Close()
+		cs.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	}()
 	// The SDK client's Close sends nothing while the call is in flight (it
 	// waits for the call); the call ends when its caller gives up.
@@ -537,8 +537,8 @@ func TestDisconnectWithdraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	io.Copy(io.Discard, resp.Body) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
+	resp.Body.Close()              //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	session := resp.Header.Get(sessionHeader)
 	if session == "" {
 		t.Fatal("no session id")
@@ -547,7 +547,7 @@ func TestDisconnectWithdraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	resp.Body.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("initialized: status %d", resp.StatusCode)
 	}
@@ -559,8 +559,8 @@ func TestDisconnectWithdraws(t *testing.T) {
 		defer close(done)
 		resp, err := send(ctx, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_user_question","arguments":{"questions":[{"id":"db","question":"Which?"}]}}}`)
 		if err == nil {
-			io.Copy(io.Discard, resp.Body) // ends when the connection drops
-			resp.Body.Close()
+			io.Copy(io.Discard, resp.Body) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it (ends when the connection drops)
+			resp.Body.Close()              //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		}
 	}()
 	p := asker.Next(t)
@@ -622,7 +622,7 @@ func TestActivityReported(t *testing.T) {
 		}
 	}
 	want(interaction.ActivityConnected)
-	cs.Close()
+	cs.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	want(interaction.ActivityDisconnected)
 }
 
@@ -635,7 +635,7 @@ func TestServerCloseWithdraws(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		srv.Close()
+		srv.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	}()
 	wantWithdrawn(t, p)
 	<-done
@@ -661,7 +661,7 @@ func TestServerCloseDeliversFailures(t *testing.T) {
 		<-asked
 	}
 	close(gone)
-	srv.Close()
+	srv.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	for _, ch := range calls {
 		wantToolError(t, waitCall(t, ch), interaction.CodeProviderClosed)
 	}

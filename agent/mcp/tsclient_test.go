@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -38,7 +39,7 @@ func tsDriver(t *testing.T, hs *httptest.Server, args ...string) (events <-chan 
 	if _, err := os.Stat(filepath.Join(tsDir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		t.Skip("the TypeScript SDK is not installed: run scripts/ts-client/install.sh")
 	}
-	cmd := exec.Command(node, append([]string{filepath.Join(tsDir, "driver.mjs"), "--url", hs.URL + "/mcp"}, args...)...)
+	cmd := exec.CommandContext(context.Background(), node, append([]string{filepath.Join(tsDir, "driver.mjs"), "--url", hs.URL + "/mcp"}, args...)...) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = append(os.Environ(), "ASKTUI_TOKEN="+testToken)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()

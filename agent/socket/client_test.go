@@ -23,7 +23,7 @@ func dial(t *testing.T, path string) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { c.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return c
 }
 
@@ -138,7 +138,7 @@ func TestClientCloseWithdraws(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	c.Close() // idempotent
+	c.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it (idempotent)
 	waitDone(t, got.Ctx, "Client.Close")
 	if r := await(t, done); interaction.CodeOf(r.err) != interaction.CodeProviderClosed {
 		t.Errorf("waiting Ask = %v, want PROVIDER_CLOSED", r.err)

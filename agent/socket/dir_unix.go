@@ -49,7 +49,7 @@ func checkDir(dir string) error {
 		return fmt.Errorf("socket: %s belongs to another user (uid %d); choose another socket path", dir, st.Uid)
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
+		if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // a directory: only its owner may list and enter it
 			return fmt.Errorf("socket: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package socket
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -91,7 +92,7 @@ func listen(path string, private bool) (net.Listener, error) {
 		if fi.Mode().Type() != fs.ModeSocket {
 			return nil, fmt.Errorf("socket: %s exists and is not a socket; remove it or choose another path", path)
 		}
-		nc, err := net.DialTimeout("unix", path, probeTimeout)
+		nc, err := (&net.Dialer{Timeout: probeTimeout}).DialContext(context.Background(), "unix", path)
 		if err == nil {
 			_ = nc.Close() // only a probe
 			return nil, fmt.Errorf("socket: %w at %s; stop that inbox first or choose another socket path", ErrAlreadyServing, path)
@@ -106,7 +107,7 @@ func listen(path string, private bool) (net.Listener, error) {
 		return nil, fmt.Errorf("socket: %w", err)
 	}
 
-	l, err := net.Listen("unix", path)
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "unix", path)
 	if err != nil {
 		return nil, fmt.Errorf("socket: %w", err)
 	}

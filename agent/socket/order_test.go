@@ -64,7 +64,7 @@ func TestTimeoutReachesTheInbox(t *testing.T) {
 		t.Errorf("the inbox sees the deadline %v (%v), want one within the hour", deadline, ok)
 	}
 	cancel()
-	call.Withdrawn(t, withdrawWithin)
+	call.Withdrawn(t, withdrawWithin) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	await(t, done)
 
 	// The client's own timeout ends the wait before the server's: its

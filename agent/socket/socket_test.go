@@ -42,7 +42,7 @@ func socketPath(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() { os.RemoveAll(dir) }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return filepath.Join(dir, "d", "a.sock")
 }
 
@@ -89,17 +89,17 @@ type rawConn struct {
 
 func dialRaw(t *testing.T, path string) *rawConn {
 	t.Helper()
-	nc, err := net.Dial("unix", path)
+	nc, err := (&net.Dialer{}).DialContext(context.Background(), "unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { nc.Close() })
+	t.Cleanup(func() { nc.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return &rawConn{t: t, nc: nc, br: bufio.NewReader(nc)}
 }
 
 func (c *rawConn) send(line string) {
 	c.t.Helper()
-	c.nc.SetWriteDeadline(time.Now().Add(within))
+	c.nc.SetWriteDeadline(time.Now().Add(within)) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if _, err := io.WriteString(c.nc, line+"\n"); err != nil {
 		c.t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func (c *rawConn) send(line string) {
 // recvLine returns the next line without its newline.
 func (c *rawConn) recvLine() string {
 	c.t.Helper()
-	c.nc.SetReadDeadline(time.Now().Add(within))
+	c.nc.SetReadDeadline(time.Now().Add(within)) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	line, err := c.br.ReadString('\n')
 	if err != nil {
 		c.t.Fatalf("reading a reply: %v (got %q)", err, line)
@@ -212,7 +212,7 @@ func TestListenModes(t *testing.T) {
 	if di.Mode().Perm() != 0o700 {
 		t.Errorf("directory mode = %v, want 0700", di.Mode().Perm())
 	}
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket file after Close: %v, want it removed", err)
 	}
@@ -338,7 +338,7 @@ func TestCloseWithdraws(t *testing.T) {
 	c.send(`{"id": 1, "request": ` + simpleRequest + `}`)
 	c.send(`{"id": 2, "request": ` + simpleRequest + `}`)
 	a, b := f.Next(t), f.Next(t)
-	c.nc.Close()
+	c.nc.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	waitDone(t, a.Ctx, "closing the connection")
 	waitDone(t, b.Ctx, "closing the connection")
 	if err := interaction.ContextError(a.Ctx); interaction.CodeOf(err) != interaction.CodeAborted ||
@@ -394,7 +394,7 @@ func TestServeShutdown(t *testing.T) {
 	}
 	wantError(t, c.recv(), "1", interaction.CodeProviderClosed, "shutting down")
 	for _, rc := range []*rawConn{c, idle} {
-		rc.nc.SetReadDeadline(time.Now().Add(within))
+		rc.nc.SetReadDeadline(time.Now().Add(within)) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		if b, err := rc.br.ReadByte(); err != io.EOF {
 			t.Errorf("after shutdown read %q, %v; want EOF", b, err)
 		}
@@ -405,8 +405,8 @@ func TestServeShutdown(t *testing.T) {
 	if _, err := Dial(context.Background(), srv.path); interaction.CodeOf(err) != interaction.CodeNoProvider {
 		t.Errorf("Dial after shutdown: %v, want NO_PROVIDER", err)
 	}
-	c.nc.Close()
-	idle.nc.Close()
+	c.nc.Close()    //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
+	idle.nc.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	goleak.VerifyNone(t)
 }
 
@@ -430,7 +430,7 @@ func staleSocket(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	l.SetUnlinkOnClose(false)
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 }
 
 func TestDialNoServer(t *testing.T) {
@@ -442,7 +442,7 @@ func TestDialNoServer(t *testing.T) {
 			start := time.Now()
 			c, err := Dial(context.Background(), path)
 			if err == nil {
-				c.Close()
+				c.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 				t.Fatal("Dial succeeded with no server")
 			}
 			var e *interaction.Error
@@ -489,7 +489,7 @@ func TestListenRefusesLiveServer(t *testing.T) {
 	srv := startServer(t, f, Options{})
 	l, err := Listen(srv.path)
 	if err == nil {
-		l.Close()
+		l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		t.Fatal("Listen succeeded over a live server")
 	}
 	if !errors.Is(err, ErrAlreadyServing) || !strings.Contains(err.Error(), srv.path) {
@@ -506,15 +506,15 @@ func TestListenRefusesLiveServer(t *testing.T) {
 
 func TestListenRefusesOtherFiles(t *testing.T) {
 	path := socketPath(t)
-	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.MkdirAll(filepath.Dir(path), 0o700) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if l, err := Listen(path); err == nil {
-		l.Close()
+		l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 		t.Fatal("Listen replaced a regular file")
 	}
-	if b, _ := os.ReadFile(path); string(b) != "keep me" {
+	if b, _ := os.ReadFile(path); string(b) != "keep me" { //nolint:gosec // a path the test made, or its testdata
 		t.Errorf("file now holds %q", b)
 	}
 }
@@ -557,14 +557,14 @@ func TestDefaultPathWithoutXDGRuntimeDir(t *testing.T) {
 	}
 	tmp := filepath.Join("/scratch", fmt.Sprintf("asktui-%d", os.Getuid()), "asktui.sock")
 	// Open to others: not a runtime directory to trust.
-	if err := os.Chmod(own, 0o755); err != nil {
+	if err := os.Chmod(own, 0o755); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	if got := defaultPath(func(k string) string { return map[string]string{"TMPDIR": "/scratch"}[k] }, root); got != tmp {
 		t.Errorf("with %s open to others: %s, want %s", own, got, tmp)
 	}
 	// A symbolic link in its place is not followed.
-	if err := os.Chmod(own, 0o700); err != nil {
+	if err := os.Chmod(own, 0o700); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	link := t.TempDir()
@@ -593,7 +593,7 @@ func TestReadLine(t *testing.T) {
 			t.Errorf("line %d: %q, %v, %v; want %q, %v", i, line, tooLong, err, w.line, w.tooLong)
 		}
 	}
-	if line, _, err := readLine(r, 20); err != io.EOF || line != nil {
+	if line, _, err := readLine(r, 20); !errors.Is(err, io.EOF) || line != nil {
 		t.Errorf("final partial line: %q, %v; want nil, EOF", line, err)
 	}
 }
@@ -612,10 +612,10 @@ func TestListenPrivateTightensTheDirectory(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := socketPath(t)
 			dir := filepath.Dir(path)
-			if err := os.Mkdir(dir, 0o755); err != nil {
+			if err := os.Mkdir(dir, 0o755); err != nil { //nolint:gosec // a test's own directory; its mode is part of the set-up
 				t.Fatal(err)
 			}
-			if err := os.Chmod(dir, 0o755); err != nil { // past the umask
+			if err := os.Chmod(dir, 0o755); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up (past the umask)
 				t.Fatal(err)
 			}
 			l, err := tt.listen(path)
@@ -632,10 +632,10 @@ func TestListenPrivateTightensTheDirectory(t *testing.T) {
 
 func TestCheckDirTightens(t *testing.T) {
 	dir := filepath.Dir(socketPath(t))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o755); err != nil { //nolint:gosec // a test's own directory; its mode is part of the set-up
 		t.Fatal(err)
 	}
-	os.Chmod(dir, 0o755) // past the umask
+	os.Chmod(dir, 0o755) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it (past the umask)
 	if err := checkDir(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +643,7 @@ func TestCheckDirTightens(t *testing.T) {
 		t.Errorf("mode = %v, want 0700", fi.Mode().Perm())
 	}
 	file := filepath.Join(dir, "f")
-	os.WriteFile(file, nil, 0o600)
+	os.WriteFile(file, nil, 0o600) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if err := checkDir(file); err == nil {
 		t.Error("checkDir accepted a regular file")
 	}

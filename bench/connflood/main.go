@@ -16,6 +16,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -64,7 +65,7 @@ func flood(addr, kind string, n int) []net.Conn {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+			c, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(context.Background(), "tcp", addr)
 			if err != nil {
 				return
 			}
@@ -119,7 +120,7 @@ func report(kind, when string, conns []net.Conn, pid int, addr, token string) {
 // probe initializes a session as a real client would, and times it.
 func probe(addr, token string) string {
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", "Bearer "+token)
@@ -162,7 +163,7 @@ func sessions(addr, token string, pid int, wait time.Duration) {
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	post := func(id, body string) (*http.Response, error) {
-		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -186,7 +187,7 @@ func sessions(addr, token string, pid int, wait time.Duration) {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			_ = resp.Body.Close()
 		}
-		req, _ := http.NewRequest(http.MethodDelete, "http://"+addr+"/mcp", nil)
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodDelete, "http://"+addr+"/mcp", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Mcp-Session-Id", id)
 		if resp, err = client.Do(req); err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -52,7 +53,7 @@ func parseInittrace(out []byte) []initPackage {
 
 // runInits runs bin --version once with inittrace on.
 func runInits(bin string, env []string) (initRun, error) {
-	cmd := exec.Command(bin, "--version")
+	cmd := exec.CommandContext(context.Background(), bin, "--version")
 	cmd.Env = append(env, "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

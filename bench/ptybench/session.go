@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -127,7 +128,7 @@ func startSession(sp spec, env []string, log *queryLog, first *waiter) (*session
 	answerQueries(s.emu, log)
 	log.started()
 
-	cmd := exec.Command(sp.argv[0], sp.argv[1:]...)
+	cmd := exec.CommandContext(context.Background(), sp.argv[0], sp.argv[1:]...) //nolint:gosec // the program under test, which the bench built
 	cmd.Env = env
 	cmd.Stdin = pts
 	if sp.stdin != "" {
@@ -357,7 +358,7 @@ func (s *session) childHWM() int64 { return vmHWM(fmt.Sprint(s.cmd.Process.Pid))
 
 // vmHWM returns the VmHWM of /proc/PID/status in KiB, or 0.
 func vmHWM(pid string) int64 {
-	data, err := os.ReadFile("/proc/" + pid + "/status")
+	data, err := os.ReadFile("/proc/" + pid + "/status") //nolint:gosec // a child's /proc status; pid is the bench's own child
 	if err != nil {
 		return 0
 	}

@@ -93,7 +93,7 @@ func runStream(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	defer func() { _ = os.RemoveAll(home) }()
 	env := append(childEnv(os.Environ()), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_STATE_HOME="+home, "XDG_RUNTIME_DIR="+home, "TMPDIR="+home)
-	rng := rand.New(rand.NewPCG(o.seed, o.seed))
+	rng := rand.New(rand.NewPCG(o.seed, o.seed)) //nolint:gosec // a seeded source, so that a run can be repeated
 
 	began := time.Now()
 	load := loadAvg()

@@ -39,7 +39,7 @@ func format(w io.Writer, recs []Record, loc *time.Location) error {
 	bw := bufio.NewWriter(w)
 	for i, r := range recs {
 		if i > 0 {
-			bw.WriteByte('\n')
+			_ = bw.WriteByte('\n')
 		}
 		formatRecord(bw, r, loc)
 	}
@@ -65,12 +65,12 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 		}
 		waited = "  asked " + when + ", waited " + roundWait(time.Duration(r.Waited)).String()
 	}
-	w.WriteString(stamp.Format(time.DateTime) + "  " + agent + "  " +
+	_, _ = w.WriteString(stamp.Format(time.DateTime) + "  " + agent + "  " +
 		clean(outcome, maxQuestionShown) + waited)
 	if r.Truncated {
-		w.WriteString("  (request shortened)")
+		_, _ = w.WriteString("  (request shortened)")
 	}
-	w.WriteByte('\n')
+	_ = w.WriteByte('\n')
 
 	ans, draft := r.Answer, false
 	if ans == nil && r.Draft != nil {
@@ -84,14 +84,14 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 		if strings.TrimSpace(title) == "" {
 			title = q.ID
 		}
-		w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
+		_, _ = w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
 	}
 	if r.Error != nil {
 		msg := r.Error.Message
 		if msg == "" {
 			msg = string(r.Error.Code)
 		}
-		w.WriteString("  error: " + clean(msg, maxErrorShown) + "\n")
+		_, _ = w.WriteString("  error: " + clean(msg, maxErrorShown) + "\n")
 	}
 }
 

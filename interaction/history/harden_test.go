@@ -28,7 +28,7 @@ func TestOpenRefusesWhatIsNotOurFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := filepath.Join(dir, "target")
-	if err := os.WriteFile(target, nil, 0o644); err != nil {
+	if err := os.WriteFile(target, nil, 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link")
@@ -41,7 +41,7 @@ func TestOpenRefusesWhatIsNotOurFile(t *testing.T) {
 	}
 	if os.Getuid() == 0 {
 		theirs := filepath.Join(dir, "theirs")
-		if err := os.WriteFile(theirs, nil, 0o644); err != nil {
+		if err := os.WriteFile(theirs, nil, 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 			t.Fatal(err)
 		}
 		if err := os.Chown(theirs, 54321, -1); err != nil {
@@ -56,7 +56,7 @@ func TestOpenRefusesWhatIsNotOurFile(t *testing.T) {
 		}
 		l, err := Open(c.path)
 		if err == nil {
-			l.Close()
+			l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 			t.Errorf("Open(%s) succeeded", c.path)
 			continue
 		}

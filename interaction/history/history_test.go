@@ -62,7 +62,7 @@ func openLog(t *testing.T) (*Log, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
+	t.Cleanup(func() { l.Close() }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return l, path
 }
 
@@ -120,7 +120,7 @@ func TestWrapRecordsEveryOutcome(t *testing.T) {
 			ctx = context.Background()
 		}
 		ans, err := w.Ask(ctx, req)
-		if err != c.err || !reflect.DeepEqual(ans, c.ans) {
+		if err != c.err || !reflect.DeepEqual(ans, c.ans) { //nolint:errorlint // the provider's very error, passed through unwrapped
 			t.Errorf("%s: Ask returned (%v, %v), want what the provider returned (%v, %v)", c.name, ans, err, c.ans, c.err)
 		}
 	}
@@ -169,7 +169,7 @@ func TestRecordLine(t *testing.T) {
 	if _, err := Wrap(p, l, clock(12500*time.Millisecond), nil).Ask(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,17 +220,17 @@ func TestOpenModes(t *testing.T) {
 
 	// An existing file that others can read is made private.
 	loose := filepath.Join(t.TempDir(), "h.jsonl")
-	if err := os.WriteFile(loose, nil, 0o644); err != nil {
+	if err := os.WriteFile(loose, nil, 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
-	if err := os.Chmod(loose, 0o644); err != nil {
+	if err := os.Chmod(loose, 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	l, err := Open(loose)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if fi, err := os.Stat(loose); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("existing file mode %v (%v), want 0600", fi.Mode().Perm(), err)
 	}
@@ -256,7 +256,7 @@ func TestConcurrentAppends(t *testing.T) {
 	}
 	wg.Wait()
 
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,21 +286,21 @@ func TestTornTail(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 
 	// A crash mid-write leaves half a line.
 	line, err := jsonl.MarshalLine(Record{Time: t0, Outcome: interaction.OutcomeDeclined})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.Write(line[:len(line)/2]); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	f.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 
 	recs, skipped := readAll(t, path, 0)
 	if len(recs) != 3 || skipped != 1 {
@@ -324,7 +324,7 @@ func TestTornTail(t *testing.T) {
 	if recs[3].Outcome != interaction.OutcomeWithdrawn || recs[4].Outcome != interaction.OutcomeWithdrawn {
 		t.Errorf("new records %+v %+v", recs[3], recs[4])
 	}
-	data, _ := os.ReadFile(path)
+	data, _ := os.ReadFile(path) //nolint:gosec // a path the test made, or its testdata
 	if lines := bytes.Count(data, []byte("\n")); lines != 6 {
 		t.Errorf("the file has %d lines, want 6:\n%s", lines, data)
 	}
@@ -332,7 +332,7 @@ func TestTornTail(t *testing.T) {
 
 func TestAnswerSurvivesLogFailure(t *testing.T) {
 	l, _ := openLog(t)
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	want := interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}}}
 	p := interaction.ProviderFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
 		return want, nil
@@ -357,10 +357,10 @@ func TestUnwritableDirectory(t *testing.T) {
 		t.Skip("root can write anywhere")
 	}
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o500); err != nil {
+	if err := os.Chmod(dir, 0o500); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	t.Cleanup(func() { os.Chmod(dir, 0o700) }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	if _, err := Open(filepath.Join(dir, "sub", "h.jsonl")); err == nil {
 		t.Error("Open in an unwritable directory succeeded")
 	}

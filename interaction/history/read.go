@@ -31,7 +31,7 @@ func ReadFile(path string, n int) (recs []Record, skipped int, err error) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, 0, refusal{fmt.Sprintf("history: %s is not a regular file (mode %v); give --history the history file", path, fi.Mode())}
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the history file the user named
 	if err != nil {
 		return nil, 0, fmt.Errorf("history: %w", err)
 	}
@@ -131,12 +131,12 @@ func readLine(br *bufio.Reader, maxLine int) (line []byte, tooLong bool, err err
 		case tooLong:
 		case len(line)+len(chunk) > maxLine+1: // +1: the newline
 			tooLong, line = true, nil
-		case err == bufio.ErrBufferFull || line != nil:
+		case errors.Is(err, bufio.ErrBufferFull) || line != nil:
 			line = append(line, chunk...)
 		default:
 			line = chunk // valid until the next read, after the caller is done
 		}
-		if err != bufio.ErrBufferFull {
+		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, tooLong, err
 		}
 	}

@@ -236,7 +236,7 @@ func loadRequest(ctx context.Context, args []string, o askOptions, e env, qflag 
 		return fromFlags(arg, o)
 	}
 	if _, err := os.Stat(arg); err == nil {
-		f, err := os.Open(arg)
+		f, err := os.Open(arg) //nolint:gosec // the request file the user named
 		if err != nil {
 			return interaction.Request{}, interaction.WrapError(interaction.CodeInvalidRequest, err, "could not open the request file: %v", err)
 		}
@@ -421,7 +421,7 @@ func writeAnswer(w io.Writer, ans interaction.Answer, format string) error {
 // readLimited reads the file at path, refusing one longer than limit
 // bytes with a message that says so.
 func readLimited(path string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the file the user named
 	if err != nil {
 		return nil, fmt.Errorf("cannot read --detail-file: %w", err)
 	}

@@ -45,7 +45,7 @@ func shortSocket(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() { os.RemoveAll(dir) }) //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	return filepath.Join(dir, "s.sock")
 }
 

@@ -217,7 +217,7 @@ func startRecording(path string, tty *os.File, e env) (*cast.Terminal, func() er
 	if err != nil || w <= 0 || h <= 0 {
 		return nil, nil, interaction.Errorf(interaction.CodeNoTTY, "--record needs the terminal's size: %v", err)
 	}
-	f, err := os.Create(path)
+	f, err := os.Create(path) //nolint:gosec // the recording the user named
 	if err != nil {
 		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "--record: %v", err)
 	}

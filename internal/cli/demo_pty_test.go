@@ -25,7 +25,7 @@ func TestPTYDemoRecordReplays(t *testing.T) {
 		t.Fatalf("exit %d\nstderr: %s\nscreen:\n%s", out.code, out.stderr, term.Text(0))
 	}
 
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}

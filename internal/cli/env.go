@@ -102,6 +102,19 @@ func (e env) configDir() (string, error) {
 	return filepath.Join(home, ".config", "asktui"), nil
 }
 
+// stateDir is asktui's state directory: $XDG_STATE_HOME/asktui, else
+// ~/.local/state/asktui (where the history is too).
+func (e env) stateDir() (string, error) {
+	if dir := e.getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "asktui"), nil
+	}
+	home, err := e.home()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "asktui"), nil
+}
+
 // dataDir is asktui's data directory: $XDG_DATA_HOME/asktui, else
 // ~/.local/share/asktui.
 func (e env) dataDir() (string, error) {

@@ -66,7 +66,7 @@ func TestUsageErrorOnATerminal(t *testing.T) {
 // TestServePortInUse: a port someone else holds is ADDRESS_IN_USE, with
 // what to do, not INTERNAL.
 func TestServePortInUse(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ const (
 	exitFailure     = 4   // anything else: PROVIDER_CLOSED, INTERNAL, …
 	exitAgent       = 5   // AGENT_EXITED, AGENT_PROTOCOL: an agent of asktui run failed
 	exitAgentAuth   = 6   // AGENT_AUTH: the agent wants the human to sign in first
+	exitPermission  = 77  // PERMISSION_DENIED: a file asktui may not write, as sysexits(3)'s EX_NOPERM
 	exitNotFound    = 127 // AGENT_NOT_FOUND: no such agent, or not installed, as sh(1)
 	exitTimeout     = 124 // ASK_TIMEOUT: --timeout elapsed, as timeout(1)
 	exitHangup      = 129 // SIGHUP, the terminal closed: 128 + SIGHUP
@@ -46,6 +47,7 @@ var exitCodes = []struct {
 	{exitFailure, "any other failure (`PROVIDER_CLOSED`, `NO_PROVIDER`, `UNTRUSTED`, `ADDRESS_IN_USE`, `INTERNAL`, …)"},
 	{exitAgent, "`asktui run`: an agent exited or broke the protocol (`AGENT_EXITED`, `AGENT_PROTOCOL`), at start, in a turn or later"},
 	{exitAgentAuth, "`asktui run`: an agent wants you to sign in first (`AGENT_AUTH`), at start or in a turn"},
+	{exitPermission, "`asktui setup`: a file it would write is read-only, or the system refused the write (`PERMISSION_DENIED`); as sysexits(3)'s `EX_NOPERM`"},
 	{exitTimeout, "`--timeout` elapsed (`ASK_TIMEOUT`), with `--connect` too"},
 	{exitNotFound, "`asktui run`: no such agent, or it is not installed (`AGENT_NOT_FOUND`)"},
 	{exitHangup, "hung up: the terminal closed, or SIGHUP (`ASK_ABORTED`)"},
@@ -107,6 +109,8 @@ func exitCode(err error) int {
 		return exitAgentAuth
 	case interaction.CodeAgentNotFound:
 		return exitNotFound
+	case interaction.CodePermission:
+		return exitPermission
 	default:
 		return exitFailure
 	}

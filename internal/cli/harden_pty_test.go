@@ -46,7 +46,7 @@ func asktuiCommand(t testing.TB, args ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(exe, args...)
+	cmd := exec.CommandContext(context.Background(), exe, args...) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = []string{
 		runAsMainEnv + "=1",
 		"PATH=" + os.Getenv("PATH"),

@@ -41,7 +41,7 @@ func TestHistoryJSONPrintsEveryRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	for _, c := range []struct {
 		args []string
 		want int
@@ -96,7 +96,7 @@ func TestHistoryInTheOrderOfItsTimes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
+	l.Close() //nolint:gosec // a test's set-up or clean-up; a failure shows in the assertion after it
 	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--history", path)
 	stamps := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`).FindAllString(o.stdout, -1)
 	want := []string{"2025-06-01 10:02:00", "2025-06-01 10:05:00", "2025-06-01 10:06:00"}

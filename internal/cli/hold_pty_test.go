@@ -61,7 +61,7 @@ func startServe(t *testing.T, term *ptytest.Terminal, extra ...string) *sdk.Clie
 		<-done
 	})
 	term.WaitFor(0, "MCP:")
-	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token"))
+	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token")) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func sshCommand(sshBin, port string, extra ...string) *exec.Cmd {
 	args := append([]string{"-F", "/dev/null", "-p", port,
 		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
 		"-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes"}, extra...)
-	return exec.Command(sshBin, append(args, "localhost")...)
+	return exec.CommandContext(context.Background(), sshBin, append(args, "localhost")...) //nolint:gosec // the test runs a command of its own choosing
 }
 
 // runEnviron is the environment of asktui run in these tests, with the

@@ -39,6 +39,10 @@ type hookCLI struct {
 	short, long string
 	example     string
 	handle      func(context.Context, hook.Input, hook.Asker) ([]byte, error)
+	// fallback is the output that makes the CLI ask as usual when asktui
+	// cannot decide before the handler could (its flags, its input, a
+	// failure of asktui's own); nil prints nothing.
+	fallback func(error) []byte
 	// config prints the hooks block for exe (the executable) or command
 	// (a shell command line that runs the hook).
 	config func(exe string, extra []string, command string, timeout time.Duration) []byte
@@ -61,9 +65,11 @@ and takes the question out of the inbox (recorded as "elsewhere"). Hooks
 run only in interactive Claude Code, not under claude -p.
 
 Whenever asktui cannot decide (no inbox running, the inbox closed, the
-time ran out, an event it does not handle) it prints nothing, says why on
-standard error and exits 0: Claude Code then asks in its own terminal as
-usual. It never blocks Claude Code and never refuses anything on its own.
+time ran out, an event it does not handle, an input it cannot read, a
+flag it does not know) it prints nothing, says why on standard error and
+exits 0: Claude Code then asks in its own terminal as usual. It never
+blocks Claude Code and never allows or refuses anything on its own.
+--timeout covers reading the input too.
 
 --print-config prints the "hooks" block for ~/.claude/settings.json.`,
 		example: `  # The hooks block for ~/.claude/settings.json
@@ -84,8 +90,10 @@ decision on standard output. Codex waits for the hook before it shows
 its own prompt.
 
 Whenever asktui cannot decide (no inbox running, the inbox closed, the
-time ran out, an event it does not handle) it prints nothing, says why on
-standard error and exits 0: Codex then shows its own prompt as usual.
+time ran out, an event it does not handle, an input it cannot read, a
+flag it does not know) it prints nothing, says why on standard error and
+exits 0: Codex then shows its own prompt as usual. --timeout covers
+reading the input too.
 
 --print-config prints the hooks.json block for ~/.codex/hooks.json; Codex
 runs a new hook only once you trust it in its /hooks view.`,
@@ -109,14 +117,17 @@ Gemini CLI's hooks can deny a call but not approve one past Gemini's own
 prompt: a denial in the inbox reaches Gemini with your reason; an approval
 lets Gemini's approval mode decide. Run Gemini with --approval-mode yolo
 (or auto_edit) to make the inbox the only prompt. Whenever asktui cannot
-decide (no inbox running, the inbox closed, the time ran out) the hook
-tells Gemini to ask in its own terminal, even in yolo mode.
+decide (no inbox running, the inbox closed, the time ran out, an event it
+does not handle, an input it cannot read, a flag it does not know) the
+hook prints {"decision":"ask"} and exits 0: Gemini asks in its own
+terminal, even in yolo mode. --timeout covers reading the input too.
 
 --print-config prints the "hooks" block for ~/.gemini/settings.json.
 Gemini loads a project's .gemini/settings.json only in a trusted folder.`,
 		example: `  # The hooks block for ~/.gemini/settings.json
   asktui hook gemini --print-config`,
-		handle: hook.HandleGemini,
+		handle:   hook.HandleGemini,
+		fallback: hook.GeminiAsk,
 		config: func(_ string, _ []string, command string, t time.Duration) []byte {
 			return hook.GeminiConfig(command, t)
 		},
@@ -138,6 +149,10 @@ func newHookCLICmd(e env, c hookCLI) *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkTimeout(timeout); err != nil {
+				if !printConfig {
+					c.leave(e, err)
+					return nil
+				}
 				return err
 			}
 			if printConfig {
@@ -151,6 +166,13 @@ func newHookCLICmd(e env, c hookCLI) *cobra.Command {
 			return nil
 		},
 	}
+	// A flag it does not know (a config written for another version of
+	// asktui) must not make the CLI block the call: exit 2 is Claude
+	// Code's and Gemini's "block".
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		c.leave(e, err)
+		return nil
+	})
 	f := cmd.Flags()
 	f.DurationVar(&timeout, "timeout", defaultHookTimeout, "how long to wait for an answer before letting "+c.name+" ask (keep it under the hook's own timeout in its config)")
 	f.StringVar(&socketPath, "socket", "", "the inbox's socket (default: "+defaultSocketHelp+")")
@@ -172,18 +194,42 @@ func (c hookCLI) hooksBlock(exe, socketPath string, timeout time.Duration) []byt
 	return c.config(exe, extra, command, timeout+10*time.Second)
 }
 
+// leave lets the CLI ask as usual: the fallback output, if any, on
+// standard output, the reason on standard error.
+func (c hookCLI) leave(e env, err error) {
+	_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v; %s asks as usual\n", err, c.name)
+	if c.fallback != nil {
+		_, _ = e.stdout.Write(c.fallback(err))
+	}
+}
+
 // runHook answers one hook input. What it cannot answer it leaves to the
 // CLI: the handler's fallback output, if any, on standard output, the
-// reason on standard error.
+// reason on standard error. timeout bounds the whole hook, from reading
+// the input to the human's answer; whatever happens it returns, and the
+// command exits 0, which no CLI reads as a decision.
 func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout time.Duration) {
-	leave := func(err error) {
-		_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v; %s asks as usual\n", err, c.name)
-	}
-	in, err := hook.Decode(e.stdin)
-	if err != nil {
-		leave(err)
-		return
-	}
+	var out []byte
+	var herr error
+	defer func() {
+		// A bug must not decide either: Go's exit status for a panic
+		// is 2, which Claude Code and Gemini CLI read as "block".
+		if r := recover(); r != nil {
+			c.leave(e, fmt.Errorf("asktui failed: %v", r))
+			return
+		}
+		switch {
+		case out != nil:
+			if herr != nil && !errors.Is(herr, hook.ErrNotMine) {
+				_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v; %s asks as usual\n", herr, c.name)
+			}
+			if _, werr := e.stdout.Write(out); werr != nil {
+				_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v\n", werr)
+			}
+		case herr != nil && !errors.Is(herr, hook.ErrNotMine):
+			c.leave(e, herr)
+		}
+	}()
 	// The CLI ends its hook with a signal when the human acted in the
 	// CLI's own terminal (Claude Code's Esc sends SIGTERM): the question
 	// was settled there, and leaves the inbox saying so.
@@ -194,6 +240,18 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 			"%s ended its hook (%v): the prompt was settled there", c.name, context.Cause(ctx)))
 	})
 	defer stop()
+	actx, cancel := withTimeout(hctx, timeout)
+	defer cancel()
+	in, err := hook.ReadInput(actx, e.stdin)
+	if err != nil {
+		// Not ErrNotMine: what could not be read is left to the CLI
+		// with its fallback.
+		out, herr = nil, err
+		if c.fallback != nil {
+			out = c.fallback(err)
+		}
+		return
+	}
 	if c.use == "claude" && in.HookEventName == "PermissionRequest" {
 		// Read the transcript as it is before asking: a result written
 		// from now on is this call's.
@@ -211,15 +269,5 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 			}()
 		}
 	}
-	actx, cancel := withTimeout(hctx, timeout)
-	defer cancel()
-	out, err := c.handle(actx, in, socketAsker{path: socketPath}.Ask)
-	if err != nil && !errors.Is(err, hook.ErrNotMine) {
-		leave(err)
-	}
-	if out != nil {
-		if _, werr := e.stdout.Write(out); werr != nil {
-			leave(werr)
-		}
-	}
+	out, herr = c.handle(actx, in, socketAsker{path: socketPath}.Ask)
 }

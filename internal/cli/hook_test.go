@@ -149,7 +149,7 @@ func TestHookClaudeSettledInClaudesDialog(t *testing.T) {
 	sock, provider := serveHookInbox(t)
 	transcript := filepath.Join(t.TempDir(), "session.jsonl")
 	write := func(line string) {
-		f, err := os.OpenFile(transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := os.OpenFile(transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600) //nolint:gosec // a path the test made, or its testdata
 		if err != nil {
 			t.Fatal(err)
 		}

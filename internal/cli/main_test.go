@@ -652,7 +652,7 @@ func TestExamplesDecode(t *testing.T) {
 	}
 	byName := map[string]interaction.Request{}
 	for _, path := range paths {
-		f, err := os.Open(path)
+		f, err := os.Open(path) //nolint:gosec // a path the test made, or its testdata
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -709,11 +709,11 @@ func TestCodedFailuresBypassFang(t *testing.T) {
 	other := &cobra.Command{Use: "other", RunE: func(*cobra.Command, []string) error { return usage }}
 	root.AddCommand(sub, other)
 	failed := keepCoded(root)
-	if err := sub.RunE(sub, nil); err != nil || *failed != coded {
+	if err := sub.RunE(sub, nil); err != nil || *failed != coded { //nolint:errorlint // the very error the command returned
 		t.Errorf("a coded failure reached fang (%v) or was not kept (%v)", err, *failed)
 	}
 	*failed = nil
-	if err := other.RunE(other, nil); err != usage || *failed != nil {
+	if err := other.RunE(other, nil); err != usage || *failed != nil { //nolint:errorlint // the very error the command returned
 		t.Errorf("a usage error was kept from fang: returned %v, kept %v", err, *failed)
 	}
 }

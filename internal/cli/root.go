@@ -21,7 +21,7 @@ func run(ctx context.Context, args []string, e env) int {
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
+	root.SetOut(helpOut(e.stdout))
 	root.SetErr(e.stderr)
 	failed := keepCoded(root)
 	// cobra adds --version (and -v) for a root with a Version; the template
@@ -114,4 +114,47 @@ func errorHandler(stderr io.Writer) fang.ErrorHandler {
 	return func(_ io.Writer, _ fang.Styles, err error) {
 		reportError(stderr, coded(err), isTerminal(stderr))
 	}
+}
+
+// helpOut is where cobra and fang write (help, usage, version, completion
+// scripts, the man page; asktui's own output goes to e.stdout itself):
+// w, and when w is not a terminal, w without the spaces that end lines.
+// fang lays help out in blocks as wide as the terminal (120 columns when
+// there is none) and pads every line to that width, which a pipe, a file
+// or a pager only shows as trailing spaces.
+func helpOut(w io.Writer) io.Writer {
+	if isTerminal(w) {
+		return w
+	}
+	return &trimLines{w: w}
+}
+
+// trimLines writes to w without the spaces that end each line: it holds
+// spaces back until it sees what follows them, and drops those that a
+// line break (or the end) follows.
+type trimLines struct {
+	w      io.Writer
+	spaces int
+}
+
+func (t *trimLines) Write(p []byte) (int, error) {
+	out := make([]byte, 0, len(p))
+	for _, c := range p {
+		switch c {
+		case ' ':
+			t.spaces++
+			continue
+		case '\n':
+			t.spaces = 0
+		default:
+			for ; t.spaces > 0; t.spaces-- {
+				out = append(out, ' ')
+			}
+		}
+		out = append(out, c)
+	}
+	if _, err := t.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

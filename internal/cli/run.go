@@ -139,7 +139,7 @@ func openRunLog(path string) (*slog.Logger, func(), error) {
 	if path == "" {
 		return nil, func() {}, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600) //nolint:gosec // the log the user named (--log)
 	if err != nil {
 		return nil, nil, interaction.WrapError(interaction.CodeInvalidRequest, err, "--log: %v", err)
 	}
@@ -236,7 +236,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return err
 	}
 	token := hex.EncodeToString(raw)
-	hl, err := net.Listen("tcp", "127.0.0.1:0")
+	hl, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen for the agents' MCP client: %v", err)
 	}
@@ -308,13 +308,10 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	}
 	defer unregister()
 
-	srv, err := mcp.NewServer(svc, mcp.Options{Token: token, Version: ver, Identify: convs.identify})
+	srv, httpSrv, err := agentMCP(svc, mcp.Options{Token: token, Version: ver, Identify: convs.identify})
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler())
-	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	var wg sync.WaitGroup
 	wg.Go(func() { _ = httpSrv.Serve(hl) })
 	sockCtx, stopSock := context.WithCancel(ctx)
@@ -340,6 +337,17 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		return errs.err() // the exit status says an agent failed
 	}
 	return nil
+}
+
+// agentMCP is the MCP server asktui run gives its agents, hardened as
+// serve's is (mcpHTTPServer): an agent, or any local program that finds
+// the port, is held to the same timeouts and connection caps.
+func agentMCP(asker mcp.Asker, o mcp.Options) (*mcp.Server, *http.Server, error) {
+	srv, err := mcp.NewServer(asker, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	return srv, mcpHTTPServer(srv), nil
 }
 
 // conversationEnv carries a conversation's token to the stdio MCP bridge

@@ -83,7 +83,7 @@ func TestPTYRunExampleAgent(t *testing.T) {
 		t.Skip("builds the SDK's example agent")
 	}
 	bin := filepath.Join(t.TempDir(), "example-agent")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(context.Background(), "go", "build", "-o", bin, "github.com/coder/acp-go-sdk/example/agent").CombinedOutput(); err != nil { //nolint:gosec // the test runs a command of its own choosing
 		t.Fatalf("building the example agent: %v\n%s", err, out)
 	}
 	dir := t.TempDir()

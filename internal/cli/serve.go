@@ -134,7 +134,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 				"no terminal for the inbox (%v): run asktui serve in a terminal (a tmux pane works well), or serve --headless", err)
 		}
 	}
-	l, err := net.Listen("tcp", o.listen)
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", o.listen)
 	if err != nil {
 		return listenError(o.listen, err)
 	}
@@ -186,10 +186,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if sshSvc != nil {
 		status += "  ·  " + sshSvc.command()
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler())
-	mux.Handle("/.well-known/", srv.WellKnownHandler())
-	httpSrv := srv.HTTPServer(mux)
+	httpSrv := mcpHTTPServer(srv)
 
 	var wg sync.WaitGroup
 	wg.Go(func() { serveMCP(httpSrv, l, c.plan.cert, url, warn) })
@@ -327,6 +324,17 @@ func withHistory(box *inbox.Inbox, path string, warn *warner) (interaction.Provi
 	return provider, func() { _ = hlog.Close() }, nil
 }
 
+// mcpHTTPServer is the one way asktui serves MCP over HTTP, for serve and
+// run alike: srv's handler on /mcp and its OAuth answers on
+// /.well-known/, in srv's *http.Server, with the HTTP layer's timeouts and
+// connection caps (mcp.Server.HTTPServer).
+func mcpHTTPServer(srv *mcp.Server) *http.Server {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.Handler())
+	mux.Handle("/.well-known/", srv.WellKnownHandler())
+	return srv.HTTPServer(mux)
+}
+
 // serveMCP serves MCP on l until the server is shut down, over TLS when
 // there is a certificate; any other end is a warning.
 func serveMCP(httpSrv *http.Server, l net.Listener, cert *tls.Certificate, url string, warn *warner) {
@@ -404,7 +412,7 @@ func checkListen(o serveOptions) (listenPlan, error) {
 	if o.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
 		if err != nil {
-			return listenPlan{}, fmt.Errorf("cannot use --tls-cert %s with --tls-key %s: %v", o.tlsCert, o.tlsKey, err)
+			return listenPlan{}, fmt.Errorf("cannot use --tls-cert %s with --tls-key %s: %w", o.tlsCert, o.tlsKey, err)
 		}
 		p.cert, p.scheme = &cert, "https"
 	}

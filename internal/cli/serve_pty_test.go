@@ -53,7 +53,7 @@ func askAsync(cs *sdk.ClientSession, id, question string, labels ...string) <-ch
 // freeAddr finds a loopback port nobody listens on.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestPTYServeAnswersAnMCPClient(t *testing.T) {
 		})
 	}()
 	term.WaitFor(0, "MCP:")
-	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token"))
+	token, err := os.ReadFile(filepath.Join(cfg, "asktui", "token")) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func startSSH(o sshFlags, e env, in *inbox.Inbox, theme styles.Theme, alerts tui
 		home, err := e.home()
 		if err != nil {
 			if o.explicit {
-				return nil, fmt.Errorf("no authorized keys for --ssh: %v; name them with --authorized-keys", err)
+				return nil, fmt.Errorf("no authorized keys for --ssh: %w; name them with --authorized-keys", err)
 			}
 			return nil, nil
 		}
@@ -98,7 +98,7 @@ func startSSH(o sshFlags, e env, in *inbox.Inbox, theme styles.Theme, alerts tui
 	}
 	dir, err := e.dataDir()
 	if err != nil {
-		return nil, fmt.Errorf("no place for the SSH host key: %v", err)
+		return nil, fmt.Errorf("no place for the SSH host key: %w", err)
 	}
 	log := &heldLog{w: e.stderr, hold: !o.headless}
 	srv, err := sshserve.Listen(sshserve.Config{

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -42,7 +43,7 @@ func TestPrintConfigClaudeIsShellQuoted(t *testing.T) {
 	// prints its arguments one per line.
 	dir := t.TempDir()
 	script := "claude() { for a in \"$@\"; do printf '%s\\n' \"$a\"; done; }\n" + out.String()
-	cmd := exec.Command("sh")
+	cmd := exec.CommandContext(context.Background(), "sh")
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(script)
 	got, err := cmd.Output()
@@ -165,7 +166,7 @@ func TestPrintStdioConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := "claude() { for a in \"$@\"; do printf '%s\\n' \"$a\"; done; }\n" + out.String()
-	got, err := exec.Command("sh", "-c", script).Output()
+	got, err := exec.CommandContext(context.Background(), "sh", "-c", script).Output() //nolint:gosec // the test runs a command of its own choosing
 	if err != nil {
 		t.Fatalf("sh: %v\n%s", err, script)
 	}
@@ -295,7 +296,7 @@ func TestWeakTokensRefused(t *testing.T) {
 		{"world-writable directory", func(t *testing.T) (string, []string) {
 			dir := t.TempDir()
 			f := write(t, dir, good, 0o600)
-			if err := os.Chmod(dir, 0o777); err != nil {
+			if err := os.Chmod(dir, 0o777); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 				t.Fatal(err)
 			}
 			return f, nil
@@ -332,7 +333,7 @@ func TestOwnWeakTokenRegenerated(t *testing.T) {
 	}
 	file := filepath.Join(cfg, "asktui", "token")
 	for _, weaken := range []func(){
-		func() { _ = os.Chmod(file, 0o644) },
+		func() { _ = os.Chmod(file, 0o644) }, //nolint:gosec // a test's own file; its mode is part of the set-up
 		func() { _ = os.WriteFile(file, []byte("short\n"), 0o600) },
 	} {
 		weaken()

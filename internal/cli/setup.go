@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,10 +62,13 @@ Only asktui's own entries change: every other key, comment and line of
 the file stays as it was. An entry asktui wrote before (another path,
 another socket) is updated where it stands; a second run changes nothing
 and says so. Before changing a file, setup copies it beside itself
-(settings.json.asktui-backup-DATE-TIME), then replaces it in one rename,
-keeping its permissions. A file it cannot parse is refused with the line
-at fault, and nothing is written. --dry-run prints the changes as a
-unified diff and writes nothing; --undo takes asktui's entries out again.`,
+(settings.json.asktui-backup-DATE-TIME, readable by you only), then
+replaces it in one rename, keeping its permissions. A file it cannot
+parse is refused with the line at fault, and nothing is written; a file
+or directory you made read-only is refused (PERMISSION_DENIED, exit 77).
+--dry-run prints the changes as a unified diff and writes nothing;
+--undo gives a file that nobody changed since back byte for byte as it
+was (and removes one setup created), else takes asktui's entries out.`,
 		Example: `  # See what it would change, then change it
   asktui setup claude --dry-run
   asktui setup claude
@@ -147,16 +152,22 @@ func runSetup(client string, o setupOptions, e env) error {
 
 	// Every file is read and edited before any is written: a file that
 	// cannot be parsed leaves them all as they are.
+	records := loadSetupRecords(e)
 	changes := make([]configfile.Change, len(targets))
 	for i, t := range targets {
-		if changes[i], err = t.plan(o.undo); err != nil {
+		if o.undo {
+			changes[i], err = t.planUndo(records)
+		} else {
+			changes[i], err = t.plan(false)
+		}
+		if err != nil {
 			return setupError(err)
 		}
 	}
 	home, _ := e.home()
 	wrote := false
 	for i, t := range targets {
-		w, err := t.apply(e.stdout, changes[i], o, home)
+		w, err := t.apply(e.stdout, changes[i], o, home, records)
 		if err != nil {
 			return err
 		}
@@ -178,7 +189,7 @@ func runSetup(client string, o setupOptions, e env) error {
 
 // apply makes the change c to the target, or with --dry-run shows it,
 // and says on w what it did; it reports whether it wrote the file.
-func (t setupTarget) apply(w io.Writer, c configfile.Change, o setupOptions, home string) (bool, error) {
+func (t setupTarget) apply(w io.Writer, c configfile.Change, o setupOptions, home string, records *setupRecords) (bool, error) {
 	name := tildePath(t.path, home)
 	if !c.Changed() || c.Before == nil && o.undo {
 		_, _ = fmt.Fprintf(w, "%s: %s, unchanged\n", name, t.unchanged(o.undo))
@@ -188,18 +199,30 @@ func (t setupTarget) apply(w io.Writer, c configfile.Change, o setupOptions, hom
 		_, _ = io.WriteString(w, c.Diff(name))
 		return false, nil
 	}
-	backup, err := applyChange(t, o.undo, c)
+	backup, c, err := applyChange(t, o.undo, c, records)
 	if err != nil {
 		return false, setupError(err)
 	}
-	verb := "updated"
-	switch {
-	case c.Before == nil:
-		verb = "created"
-	case o.undo:
-		verb = "removed asktui from"
+	if !o.undo && c.Before != nil {
+		// A backup that holds asktui's entries (an older setup's) is no
+		// file to restore on --undo.
+		if u, err := t.planFrom(c.Before, true); err != nil || u.Changed() {
+			backup = ""
+		}
 	}
-	_, _ = fmt.Fprintf(w, "%s %s: %s\n", verb, name, t.what())
+	records.wrote(t.path, c, backup)
+	switch {
+	case c.Remove:
+		_, _ = fmt.Fprintf(w, "removed %s: asktui setup had created it, and it was as setup left it\n", name)
+	case o.undo && c.Restore:
+		_, _ = fmt.Fprintf(w, "restored %s: byte for byte as it was before asktui setup\n", name)
+	case c.Before == nil:
+		_, _ = fmt.Fprintf(w, "created %s: %s\n", name, t.what())
+	case o.undo:
+		_, _ = fmt.Fprintf(w, "removed asktui from %s: %s\n", name, t.what())
+	default:
+		_, _ = fmt.Fprintf(w, "updated %s: %s\n", name, t.what())
+	}
 	if backup != "" {
 		_, _ = fmt.Fprintf(w, "  backup: %s\n", tildePath(backup, home))
 	}
@@ -386,6 +409,7 @@ func (p *setupPlan) gemini() (t setupTarget, notes []string) {
 	}
 	t = setupTarget{path: filepath.Join(dir, ".gemini", "settings.json"), mode: 0o644}
 	if p.o.mcp {
+		notes = append(notes, geminiFolderTrustNote)
 		t.edits = append(t.edits, p.jsonServer(p.s.geminiEntry()))
 		t.token = p.s.token != ""
 		if t.token {
@@ -405,6 +429,11 @@ func (t setupTarget) plan(undo bool) (configfile.Change, error) {
 	if err != nil {
 		return configfile.Change{}, err
 	}
+	return t.planFrom(before, undo)
+}
+
+// planFrom is plan for the content before (nil: no file).
+func (t setupTarget) planFrom(before []byte, undo bool) (configfile.Change, error) {
 	c := configfile.Change{Path: t.path, Before: before, After: before, Mode: t.mode, DirMode: 0o700}
 	if undo && before == nil {
 		return c, nil
@@ -445,20 +474,52 @@ func (t setupTarget) plan(undo bool) (configfile.Change, error) {
 
 // applyChange writes c; when another program wrote the file since it
 // was read (Claude Code rewrites ~/.claude.json as it runs), it reads the
-// file again and makes the edit anew, a few times.
-func applyChange(t setupTarget, undo bool, c configfile.Change) (string, error) {
+// file again and makes the edit anew, a few times. It returns the backup
+// and the change it made.
+func applyChange(t setupTarget, undo bool, c configfile.Change, records *setupRecords) (string, configfile.Change, error) {
 	for try := 0; ; try++ {
 		backup, err := c.Apply(time.Now())
 		if !errors.Is(err, configfile.ErrChanged) || try == 3 {
-			return backup, err
+			return backup, c, err
 		}
-		if c, err = t.plan(undo); err != nil {
-			return "", err
+		if undo {
+			c, err = t.planUndo(records)
+		} else {
+			c, err = t.plan(false)
+		}
+		if err != nil {
+			return "", c, err
 		}
 		if !c.Changed() {
-			return "", nil
+			return "", c, nil
 		}
 	}
+}
+
+// planUndo is the change --undo makes to the target. When the file is
+// exactly as setup last left it, that is the file as it was before setup
+// first changed it, byte for byte (its backup), or no file when setup
+// created it. Otherwise (the user or the client changed it since) it is
+// the file with asktui's entries taken out and all else kept.
+func (t setupTarget) planUndo(records *setupRecords) (configfile.Change, error) {
+	c, err := t.plan(true)
+	if err != nil || c.Before == nil {
+		return c, err
+	}
+	rec, ok := records.find(t.path)
+	if !ok || rec.Wrote != digest(c.Before) {
+		return c, nil
+	}
+	if rec.Backup == "" {
+		c.Remove = true
+		return c, nil
+	}
+	orig, _, err := configfile.Read(rec.Backup)
+	if err != nil || orig == nil {
+		return c, nil //nolint:nilerr // no backup to restore: take the entries out instead
+	}
+	c.After, c.Restore = orig, true
+	return c, nil
 }
 
 // what names the target's entries for the report.
@@ -480,12 +541,18 @@ func (t setupTarget) unchanged(undo bool) string {
 
 // setupError codes a failure to read, parse or write a configuration
 // file: a file asktui cannot parse is for the user to fix
-// (INVALID_REQUEST), anything else is INTERNAL.
+// (INVALID_REQUEST), so is one it may not write (PERMISSION_DENIED: the
+// user made it read-only, or the system refused), anything else is
+// INTERNAL.
 func setupError(err error) error {
 	var pe *configfile.ParseError
 	if errors.As(err, &pe) {
 		return interaction.WrapError(interaction.CodeInvalidRequest, err,
 			"%v; fix the file and run asktui setup again (nothing was written)", err)
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return interaction.WrapError(interaction.CodePermission, err,
+			"%v; make it writable (chmod u+w) and run asktui setup again, or add the entries by hand (--dry-run prints them); this file was not written", err)
 	}
 	return interaction.WrapError(interaction.CodeInternal, err, "%v", err)
 }
@@ -562,4 +629,100 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// geminiFolderTrustNote is what setup says of Gemini CLI's folder trust:
+// in a folder it does not trust, Gemini starts no MCP server at all, the
+// user's own included ("No MCP servers configured").
+const geminiFolderTrustNote = "Gemini CLI starts MCP servers only in a folder it trusts (when its folder trust is on): " +
+	"in a folder you have not trusted, or marked \"Don't trust\", it loads none, asktui's included, and /mcp says \"No MCP servers configured\". " +
+	"Trust the folder when Gemini asks, or with /permissions in Gemini (the rules are in ~/.gemini/trustedFolders.json), " +
+	"or start it with GEMINI_CLI_TRUST_WORKSPACE=true."
+
+// setupRecords remembers, for each file setup wrote, what it wrote (a
+// digest) and where the file as it was before setup first changed it is
+// kept (its backup; none when setup created the file), so that --undo can
+// restore it byte for byte when nobody changed it since. They live in
+// asktui's state directory (setup.json); without them --undo takes
+// asktui's entries out of the file instead.
+type setupRecords struct {
+	path  string
+	files map[string]setupRecord
+}
+
+// setupRecord is what setupRecords keeps of one file.
+type setupRecord struct {
+	Wrote  string `json:"wrote"`
+	Backup string `json:"backup,omitempty"`
+}
+
+// loadSetupRecords reads the records; none when there are none or they
+// cannot be read.
+func loadSetupRecords(e env) *setupRecords {
+	r := &setupRecords{files: map[string]setupRecord{}}
+	dir, err := e.stateDir()
+	if err != nil {
+		return r
+	}
+	r.path = filepath.Join(dir, "setup.json")
+	if b, _, err := configfile.Read(r.path); err == nil && b != nil {
+		_ = json.Unmarshal(b, &r.files)
+	}
+	return r
+}
+
+// key is the record's key for path: absolute, and the file a link names.
+func recordKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	return path
+}
+
+func (r *setupRecords) find(path string) (setupRecord, bool) {
+	rec, ok := r.files[recordKey(path)]
+	return rec, ok
+}
+
+// wrote records the change c that setup made to path, with backup the
+// copy it kept. A restore or a removal ends the record; a write after
+// setup's own last write keeps the backup from before the first. A
+// record that cannot be saved only makes --undo take the entries out
+// instead of restoring.
+func (r *setupRecords) wrote(path string, c configfile.Change, backup string) {
+	if r.path == "" {
+		return
+	}
+	key := recordKey(path)
+	old, had := r.files[key]
+	switch {
+	case c.Remove || c.Restore:
+		delete(r.files, key)
+	case had && c.Before != nil && old.Wrote == digest(c.Before):
+		r.files[key] = setupRecord{Wrote: digest(c.After), Backup: old.Backup}
+	case c.Before == nil:
+		r.files[key] = setupRecord{Wrote: digest(c.After)}
+	case backup != "":
+		r.files[key] = setupRecord{Wrote: digest(c.After), Backup: backup}
+	default:
+		delete(r.files, key)
+	}
+	b, err := json.MarshalIndent(r.files, "", "  ")
+	if err != nil {
+		return
+	}
+	before, _, err := configfile.Read(r.path)
+	if err != nil {
+		return
+	}
+	_, _ = configfile.Change{Path: r.path, Before: before, After: append(b, '\n'), Mode: 0o600, DirMode: 0o700, NoBackup: true}.Apply(time.Now())
+}
+
+// digest is the SHA-256 of b, in hex.
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -36,7 +36,7 @@ func runSetupCLI(t *testing.T, home string, extraEnv []string, args ...string) o
 
 func readJSON(t *testing.T, path string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,9 @@ func readJSON(t *testing.T, path string) map[string]any {
 
 // TestSetupClaude goes through the command line with a temporary HOME:
 // the dry run writes nothing, the run writes both files, the second run
-// changes nothing and says so, and --undo takes the entries out.
+// changes nothing and says so, and --undo restores ~/.claude.json byte for
+// byte and removes the settings.json setup created; after a change of the
+// client's own, --undo takes only asktui's entries out.
 func TestSetupClaude(t *testing.T) {
 	home := t.TempDir()
 	mcpFile, settings := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "settings.json")
@@ -94,18 +96,36 @@ func TestSetupClaude(t *testing.T) {
 	}
 
 	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo")
-	if out.code != 0 || strings.Count(out.stdout, "removed asktui from") != 2 {
+	if out.code != 0 || !strings.Contains(out.stdout, "restored ~/.claude.json") || !strings.Contains(out.stdout, "removed ~/.claude/settings.json") {
 		t.Fatalf("undo: exit %d\n%s%s", out.code, out.stdout, out.stderr)
 	}
-	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n" {
+	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 3,\n  \"projects\": {}\n}\n" { //nolint:gosec // a path the test made, or its testdata
 		t.Errorf("undo left ~/.claude.json as\n%s", b)
 	}
-	if m := readJSON(t, settings); len(m) != 0 {
-		t.Errorf("undo left settings.json with %v", m)
+	if _, err := os.Stat(settings); err == nil {
+		t.Error("undo left the settings.json setup created")
 	}
 	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo")
 	if strings.Count(out.stdout, "no asktui entries, unchanged") != 2 {
 		t.Errorf("second undo:\n%s", out.stdout)
+	}
+
+	// Claude Code changes its file after setup: --undo keeps the change
+	// and takes only asktui's entry out.
+	if out = runSetupCLI(t, home, nil, "setup", "claude", "--mcp"); out.code != 0 {
+		t.Fatalf("setup again: exit %d\n%s", out.code, out.stderr)
+	}
+	b, _ := os.ReadFile(mcpFile) //nolint:gosec // a path the test made
+	b = bytes.Replace(b, []byte(`"numStartups": 3`), []byte(`"numStartups": 4`), 1)
+	if err := os.WriteFile(mcpFile, b, 0o600); err != nil { //nolint:gosec // a path the test made
+		t.Fatal(err)
+	}
+	out = runSetupCLI(t, home, nil, "setup", "claude", "--undo", "--mcp")
+	if out.code != 0 || !strings.Contains(out.stdout, "removed asktui from ~/.claude.json") {
+		t.Fatalf("undo after a change: exit %d\n%s%s", out.code, out.stdout, out.stderr)
+	}
+	if b, _ := os.ReadFile(mcpFile); string(b) != "{\n  \"numStartups\": 4,\n  \"projects\": {}\n}\n" { //nolint:gosec // a path the test made
+		t.Errorf("undo after a change left ~/.claude.json as\n%s", b)
 	}
 }
 
@@ -156,7 +176,7 @@ func TestSetupWritesWhatPrintConfigPrints(t *testing.T) {
 	if err := toml.Unmarshal(printed("mcp", "--print-config", "codex", "--socket", "/run/a b.sock"), &printedTOML); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml"))
+	b, _ := os.ReadFile(filepath.Join(home, ".codex", "config.toml")) //nolint:gosec // a path the test made, or its testdata
 	if err := toml.Unmarshal(b, &written); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +217,7 @@ func TestSetupRefusesBrokenFile(t *testing.T) {
 		!strings.Contains(e.Message, "nothing was written") {
 		t.Errorf("error: %v", e)
 	}
-	if b, _ := os.ReadFile(config); string(b) != broken {
+	if b, _ := os.ReadFile(config); string(b) != broken { //nolint:gosec // a path the test made, or its testdata
 		t.Error("the broken file was changed")
 	}
 	if _, err := os.Stat(filepath.Join(home, ".codex", "hooks.json")); err == nil {
@@ -229,6 +249,10 @@ func TestSetupProject(t *testing.T) {
 	if got := readJSON(t, filepath.Join(project, ".mcp.json"))["mcpServers"].(map[string]any)["asktui"]; !reflect.DeepEqual(got, want) {
 		t.Errorf(".mcp.json: %v", got)
 	}
+	// Only asktui's own record of what setup wrote, for --undo.
+	for _, p := range []string{".local/state/asktui/setup.json", ".local/state/asktui", ".local/state", ".local"} {
+		_ = os.Remove(filepath.Join(home, p)) // fails, and so fails the test below, when not empty
+	}
 	if entries, _ := os.ReadDir(home); len(entries) > 0 {
 		t.Errorf("--project wrote into HOME: %v", entries)
 	}
@@ -240,8 +264,8 @@ func TestSetupHTTP(t *testing.T) {
 	home := t.TempDir()
 	token := strings.Repeat("ab", 20)
 	settings := filepath.Join(home, ".gemini", "settings.json")
-	_ = os.MkdirAll(filepath.Dir(settings), 0o755)
-	if err := os.WriteFile(settings, []byte("{}\n"), 0o644); err != nil {
+	_ = os.MkdirAll(filepath.Dir(settings), 0o755)                        //nolint:gosec // a test's own directory; its mode is part of the set-up
+	if err := os.WriteFile(settings, []byte("{}\n"), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	out := runSetupCLI(t, home, []string{"ASKTUI_TOKEN=" + token}, "setup", "gemini", "--mcp", "--transport", "http")
@@ -336,7 +360,7 @@ func TestSetupRealClients(t *testing.T) {
 			if out := runSetupCLI(t, home, nil, "setup", tt.client, "--mcp"); out.code != 0 {
 				t.Fatalf("setup: exit %d\n%s", out.code, out.stderr)
 			}
-			cmd := exec.Command(bin, tt.args...)
+			cmd := exec.CommandContext(context.Background(), bin, tt.args...) //nolint:gosec // the test runs a command of its own choosing
 			cmd.Dir = home
 			cmd.Env = append(clientEnv(home), tt.env...)
 			got, err := cmd.CombinedOutput()
@@ -361,7 +385,7 @@ func TestSetupMatchesClaudeMCPAdd(t *testing.T) {
 	home := t.TempDir()
 	printed := runSetupCLI(t, home, nil, "mcp", "--print-config", "claude")
 	script := "claude() { " + shellQuote(bin) + " \"$@\"; }\n" + printed.stdout
-	cmd := exec.Command("sh", "-c", script)
+	cmd := exec.CommandContext(context.Background(), "sh", "-c", script) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Dir, cmd.Env = home, clientEnv(home)
 	if got, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("claude mcp add: %v\n%s", err, got)

@@ -52,7 +52,7 @@ func loadToken(file string, e env) (string, error) {
 	if err := checkTokenDir(filepath.Dir(file)); err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(file)
+	b, err := os.ReadFile(file) //nolint:gosec // the token file the user named or its default
 	switch {
 	case err == nil:
 		t := strings.TrimSpace(string(b))

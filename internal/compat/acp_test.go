@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,7 +33,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			out, _ := exec.Command("tail", "-c", "6000", log).Output()
+			out, _ := exec.CommandContext(context.Background(), "tail", "-c", "6000", log).Output() //nolint:gosec // the test runs a command of its own choosing
 			t.Logf("asktui run's log (its end):\n%s", out)
 		}
 	})

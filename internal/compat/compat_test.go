@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -43,7 +44,7 @@ func TestMain(m *testing.M) {
 			}
 			defer func() { _ = os.RemoveAll(dir) }()
 			asktuiBin = filepath.Join(dir, "asktui")
-			if out, err := exec.Command("go", "build", "-o", asktuiBin, "github.com/asktui/asktui").CombinedOutput(); err != nil {
+			if out, err := exec.CommandContext(context.Background(), "go", "build", "-o", asktuiBin, "github.com/asktui/asktui").CombinedOutput(); err != nil { //nolint:gosec // the test runs a command of its own choosing
 				fmt.Fprintf(os.Stderr, "building asktui: %v\n%s", err, out)
 				return 1
 			}
@@ -114,7 +115,7 @@ func need(t *testing.T) tools {
 
 // platform names this system as npm's platform packages do.
 func platform() string {
-	out, _ := exec.Command("uname", "-sm").Output()
+	out, _ := exec.CommandContext(context.Background(), "uname", "-sm").Output()
 	return strings.ToLower(strings.TrimSpace(string(out)))
 }
 
@@ -228,7 +229,7 @@ func (w *world) asktui(t *testing.T, term *vterm, env []string, args ...string) 
 // screen is logged before the process is ended.
 func (w *world) start(t *testing.T, term *vterm, env []string, name string, args ...string) *ptytest.Process {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	cmd := exec.CommandContext(context.Background(), name, args...) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Dir, cmd.Env = w.project, env
 	if term == nil {
 		return ptytest.Start(t, nil, cmd)

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 // prints for w's socket, decoded.
 func hookConfig(t *testing.T, w *world, client string) map[string]any {
 	t.Helper()
-	cmd := exec.Command(asktuiBin, "hook", client, "--print-config", "--socket", w.socket)
+	cmd := exec.CommandContext(context.Background(), asktuiBin, "hook", client, "--print-config", "--socket", w.socket) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = w.env
 	out, err := cmd.Output()
 	if err != nil {

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 func printConfig(t *testing.T, w *world, client string) string {
 	t.Helper()
 	w.socket = filepath.Join(w.runtime, "asktui", "asktui.sock")
-	cmd := exec.Command(asktuiBin, "mcp", "--print-config", client)
+	cmd := exec.CommandContext(context.Background(), asktuiBin, "mcp", "--print-config", client) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = w.env
 	out, err := cmd.Output()
 	if err != nil {
@@ -58,7 +59,7 @@ func TestPrintConfigClaude(t *testing.T) {
 	mock := mockmodel.NewAnthropic(t, script)
 	w := newWorld(t, tl, filepath.Dir(tl.claude))
 	claudeHome(t, w, nil)
-	add := exec.Command("sh", "-c", printConfig(t, w, "claude"))
+	add := exec.CommandContext(context.Background(), "sh", "-c", printConfig(t, w, "claude")) //nolint:gosec // the test runs a command of its own choosing
 	add.Dir, add.Env = w.project, claudeEnv(w, mock)
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("the printed claude mcp add: %v\n%s", err, out)

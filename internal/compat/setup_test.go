@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,11 +18,11 @@ import (
 func setup(t *testing.T, w *world, client string, args ...string) {
 	t.Helper()
 	// Without the command, asktui setup --help prints the root's help.
-	if help, _ := exec.Command(asktuiBin, "setup", "--help").CombinedOutput(); !strings.Contains(string(help), "asktui setup claude") {
+	if help, _ := exec.CommandContext(context.Background(), asktuiBin, "setup", "--help").CombinedOutput(); !strings.Contains(string(help), "asktui setup claude") {
 		t.Skip("this asktui has no setup command yet (asktui setup claude|codex|gemini, issue 18): the check waits for it")
 	}
 	w.socket = filepath.Join(w.runtime, "asktui", "asktui.sock")
-	cmd := exec.Command(asktuiBin, append([]string{"setup", client}, args...)...)
+	cmd := exec.CommandContext(context.Background(), asktuiBin, append([]string{"setup", client}, args...)...) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Dir, cmd.Env = w.project, w.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -46,7 +46,7 @@ func ParseJSON(file string, src []byte) (*JSON, error) {
 	members := v.Value.(*hujson.Object).Members
 	d.compact = len(members) > 0 && !bytes.Contains(bytes.TrimSpace(src), []byte("\n"))
 	for _, m := range members {
-		if ind, ok := indentOf(m.Name.BeforeExtra); ok && ind != "" {
+		if ind, ok := leadIndent(m.Name.BeforeExtra); ok && ind != "" {
 			d.unit = ind
 			break
 		}
@@ -268,7 +268,7 @@ func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extr
 		return nil, "", true
 	}
 	if some {
-		ind, ok := indentOf(before(n - 1))
+		ind, ok := leadIndent(before(n - 1))
 		if !ok {
 			// One line: the new item follows as the last one does.
 			b := before(n - 1)
@@ -304,7 +304,7 @@ func (d *JSON) placeNew(v *hujson.Value, some bool, before func(int) hujson.Extr
 func (d *JSON) replace(v *hujson.Value, value any) {
 	inline := false
 	if c, ok := v.Value.(*hujson.Object); ok && len(c.Members) > 0 {
-		_, nl := indentOf(c.Members[0].Name.BeforeExtra)
+		_, nl := leadIndent(c.Members[0].Name.BeforeExtra)
 		inline = !nl
 	}
 	v.Value = d.format(value, d.lineIndent(v.StartOffset), inline)
@@ -372,9 +372,13 @@ func (d *JSON) remove(path []string) error {
 			*closing = append((*closing)[:i+1:i+1], closeIndent...)
 		}
 	}
-	if l := last(); l != nil && !trailingComma && l.AfterExtra != nil {
+	switch l := last(); {
+	case l == nil:
+	case !trailingComma && l.AfterExtra != nil:
 		*closing = append(l.AfterExtra, *closing...)
 		l.AfterExtra = nil
+	case trailingComma && l.AfterExtra == nil:
+		l.AfterExtra = hujson.Extra{} // the user's trailing comma stays
 	}
 	if last() == nil && !hasComment(*closing) {
 		*closing = nil // {} rather than an empty object over several lines
@@ -394,6 +398,29 @@ func (d *JSON) lineIndent(offset int) string {
 
 // indentOf returns the indentation that b, the extra before an item,
 // gives it: what follows its last newline, when that is whitespace.
+// leadIndent is indentOf for the extra before an item, which may end in
+// block comments after the indentation (`  /* why */ "key": …`): the item's
+// line is indented by the whitespace that starts it.
+func leadIndent(b hujson.Extra) (string, bool) {
+	i := bytes.LastIndexByte(b, '\n')
+	if i < 0 {
+		return "", false
+	}
+	line := b[i+1:]
+	ind := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+	for rest := bytes.TrimLeft(line, " \t"); len(rest) > 0; rest = bytes.TrimLeft(rest, " \t") {
+		if !bytes.HasPrefix(rest, []byte("/*")) {
+			return "", false
+		}
+		end := bytes.Index(rest, []byte("*/"))
+		if end < 0 {
+			return "", false
+		}
+		rest = rest[end+2:]
+	}
+	return string(ind), true
+}
+
 func indentOf(b hujson.Extra) (string, bool) {
 	i := bytes.LastIndexByte(b, '\n')
 	if i < 0 {

@@ -29,7 +29,7 @@ func TestBlocks(t *testing.T) {
 		{"soft and hard breaks", "a\nb  \nc", "a b\nc\n"},
 		{"emphasis and code", "**b** *i* ~~s~~ `c`", "b i s c\n"},
 		{"escapes and references", `\*not\* &amp; &lt;x&gt; &#65;`, "*not* & <x> A\n"},
-		{"a control by reference is dropped", "a&#27;[31mb", "a[31mb\n"},
+		{"a control by reference is marked", "a&#27;[31mb", "a␛[31mb\n"},
 		{"link", "[docs](https://x.example/d) <https://y.example>", "docs\nhttps://x.example/\nd\nhttps://y.example\n"},
 		{"list", "- one\n- two words that wrap here\n  - nested", "• one\n• two words that\n  wrap here\n  • nested\n"},
 		{"ordered and tasks", "1. a\n2. b\n\n- [x] done\n- [ ] open", "1. a\n2. b\n\n[✓] done\n[ ] open\n"},

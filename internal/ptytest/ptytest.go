@@ -71,7 +71,7 @@ func New(t testing.TB, opts Options) *Terminal {
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
-	if err := pty.Setsize(master, &pty.Winsize{Rows: uint16(opts.Rows), Cols: uint16(opts.Cols)}); err != nil {
+	if err := pty.Setsize(master, &pty.Winsize{Rows: uint16(opts.Rows), Cols: uint16(opts.Cols)}); err != nil { //nolint:gosec // a test terminal of a few hundred cells at most
 		t.Fatal(err)
 	}
 	term := &Terminal{

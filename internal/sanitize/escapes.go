@@ -57,13 +57,20 @@ const (
 // announces and ends any sequence, and other bytes of 0xA0 and above are
 // dropped. Strip applies it to text whose C1 code points it has already
 // spelt in their 7-bit form.
-func StripEscapes(s string) string {
+func StripEscapes(s string) string { return stripEscapes(s, "") }
+
+// stripEscapes is StripEscapes that writes mark where each sequence it
+// removes began.
+func stripEscapes(s, mark string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	st := ground
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		next, act := transition(st, c)
+		if st == ground && next != ground {
+			b.WriteString(mark)
+		}
 		switch act {
 		case keep:
 			b.WriteByte(c)

@@ -4,7 +4,11 @@
 // policies built on it:
 //
 //   - [Strip] and [StripLine], for the screen: escape sequences are removed
-//     whole, controls dropped, tabs expanded;
+//     whole and leave a mark (␛), controls become visible stand-ins, tabs
+//     are expanded;
+//   - [Visible], for what a human approves (a command, a path): nothing is
+//     removed, every character that acts or does not show is replaced by
+//     a visible stand-in;
 //   - [Replace], for plain-text output such as `asktui history`: every
 //     control shows as U+FFFD, so the reader sees that something was there.
 //
@@ -13,6 +17,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,20 +55,23 @@ const TabWidth = 4
 
 // Strip makes s inert for the terminal, so that it can neither move the
 // cursor, retitle the window, plant a hyperlink, query the terminal nor
-// reorder what the human reads.
+// reorder what the human reads, and so that what it took out stays
+// visible: text on either side of a removed sequence is never joined up
+// as if nothing had been between.
 //
-// It removes:
-//   - escape sequences, whole: CSI, OSC, DCS, SOS, PM and APC strings and
-//     two-byte ESC sequences, whether introduced by ESC (7-bit) or by the C1
-//     code points U+0080–U+009F (8-bit), including an unterminated sequence
-//     at the end of the text, which swallows the rest as a terminal would
-//     (see [StripEscapes]);
-//   - C0 controls except newline: "\r\n" becomes "\n", a lone "\r" is
-//     dropped, and a tab becomes spaces up to the next multiple of
-//     [TabWidth] columns, measured in terminal cells by width from the
-//     start of the line (nil width counts one cell per character);
-//   - DEL and the C1 controls;
-//   - the bidirectional controls ([IsBidiControl]).
+// It replaces:
+//   - escape sequences, whole, with [Mark] (␛): CSI, OSC, DCS, SOS, PM and
+//     APC strings and two-byte ESC sequences, whether introduced by ESC
+//     (7-bit) or by the C1 code points U+0080–U+009F (8-bit), including an
+//     unterminated sequence at the end of the text, which swallows the
+//     rest as a terminal would (see [StripEscapes]);
+//   - C0 controls except newline and tab with their control pictures
+//     (U+2400–U+241F: BEL is ␇), DEL with ␡, and the other C1 controls and
+//     the bidirectional controls ([IsBidiControl]) with their code in the
+//     form \u202e ([Visible]); "\r\n" becomes "\n" without a mark;
+//   - a tab with spaces up to the next multiple of [TabWidth] columns,
+//     measured in terminal cells by width from the start of the line (nil
+//     width counts one cell per character).
 //
 // Invalid UTF-8 becomes U+FFFD, one per invalid byte. Raw bytes
 // 0x80–0x9F are invalid UTF-8, so they too become U+FFFD rather than
@@ -75,6 +83,10 @@ const TabWidth = 4
 func Strip(s string, width func(string) int) string {
 	return strip(s, false, width)
 }
+
+// Mark is what [Strip] leaves where it removed an escape sequence: U+241B
+// SYMBOL FOR ESCAPE.
+const Mark = "␛"
 
 // StripLine is [Strip] for one-line places such as tab titles and inbox
 // rows: newlines become spaces as well.
@@ -92,9 +104,90 @@ func strip(s string, oneLine bool, width func(string) int) string {
 	// StripEscapes parses sequences in their 7-bit form and, in a UTF-8
 	// string, leaves C1 code points alone; it also drops invalid bytes
 	// silently. So first spell C1 as ESC sequences and mark invalid bytes,
-	// then remove the sequences, then drop what is left of the controls
+	// then replace the sequences, then mark what is left of the controls
 	// and expand tabs.
-	return dropControls(StripEscapes(sevenBit(s)), oneLine, width)
+	return markControls(stripEscapes(sevenBit(s), Mark), oneLine, width)
+}
+
+// Visible shows s exactly, for approving a command, a path or an
+// argument: every character that would act on a terminal or not show at
+// all is replaced by a visible stand-in, and nothing else changes. C0
+// controls but newline and tab become their control pictures (ESC is ␛,
+// CR ␍), DEL ␡; C1 controls, bidirectional controls and characters that
+// take no room (zero-width spaces and joiners, word joiners, the byte
+// order mark, soft hyphens, tag characters) become their code, as \u009b
+// or \U000e0041; an invalid byte becomes \xff. The stand-ins of C1 and
+// the invisible characters are JSON's own escapes, so a JSON text stays
+// valid JSON with the same meaning.
+func Visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || needsStandIn(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\x`)
+			b.WriteString(hex2(s[i]))
+		case needsStandIn(r):
+			b.WriteString(standIn(r))
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// needsStandIn reports whether Visible replaces r.
+func needsStandIn(r rune) bool {
+	return r != '\n' && r != '\t' && IsControl(r) || IsBidiControl(r) || IsInvisible(r)
+}
+
+// standIn is the visible stand-in of r, a control or invisible character.
+func standIn(r rune) string {
+	switch {
+	case r < 0x20:
+		return string(0x2400 + r)
+	case r == 0x7f:
+		return "␡"
+	case r > 0xffff:
+		return fmt.Sprintf(`\U%08x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}
+
+func hex2(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&0xf]})
+}
+
+// IsInvisible reports whether r takes no room on screen and is no
+// control: the soft hyphen, the combining grapheme joiner, the zero-width
+// space, non-joiner and joiner (U+200B–U+200D), the line and paragraph
+// separators, the word joiner and invisible operators (U+2060–U+2064), the
+// Hangul fillers, the Mongolian vowel separator, the byte order mark, the
+// interlinear annotation characters and the tag characters
+// (U+E0000–U+E007F). In a command they hide what runs.
+func IsInvisible(r rune) bool {
+	switch {
+	case r == 0xad, r == 0x34f, r == 0x115f, r == 0x1160, r == 0x180e, r == 0x3164, r == 0xfeff, r == 0xffa0:
+		return true
+	case 0x200b <= r && r <= 0x200d, r == 0x2028, r == 0x2029, 0x2060 <= r && r <= 0x2064:
+		return true
+	case 0xfff9 <= r && r <= 0xfffb, 0xe0000 <= r && r <= 0xe007f:
+		return true
+	}
+	return false
 }
 
 // isInert reports whether s is valid UTF-8 with no byte below 0x20 other
@@ -132,7 +225,7 @@ func sevenBit(s string) string {
 			b.WriteRune(utf8.RuneError)
 		case IsC1(r):
 			b.WriteByte(esc)
-			b.WriteByte(byte(r - 0x40))
+			b.WriteByte(byte(r - 0x40)) //nolint:gosec // r is a C1 control, U+0080–U+009F: r - 0x40 is an ASCII byte
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -141,9 +234,9 @@ func sevenBit(s string) string {
 	return b.String()
 }
 
-// dropControls drops the controls that survive StripEscapes, expands tabs,
-// turns "\n" into a space when oneLine, and re-checks the UTF-8.
-func dropControls(s string, oneLine bool, width func(string) int) string {
+// markControls marks the controls that survive StripEscapes, expands
+// tabs, turns "\n" into a space when oneLine, and re-checks the UTF-8.
+func markControls(s string, oneLine bool, width func(string) int) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	col := 0 // cells before seg on the current line
@@ -162,10 +255,12 @@ func dropControls(s string, oneLine bool, width func(string) int) string {
 		case r == '\n':
 			b.WriteByte('\n')
 			col, seg = 0, b.Len()
+		case r == '\r' && strings.HasPrefix(s[i+1:], "\n"):
+			// "\r\n" is a line break.
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
 		case IsControl(r) || IsBidiControl(r):
-			// Dropped, "\r" included.
+			b.WriteString(standIn(r))
 		default:
 			b.WriteString(s[i : i+size])
 		}

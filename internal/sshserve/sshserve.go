@@ -178,7 +178,7 @@ func Listen(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("ssh: listening on %s: %w", cfg.Addr, err)
 	}
@@ -429,7 +429,7 @@ func LoadOrCreateHostKey(path string) ([]byte, string, error) {
 		return nil, "", err
 	}
 	b := pem.EncodeToMemory(block)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600) //nolint:gosec // the host key the user named, created exclusively without following a link
 	if err != nil {
 		return nil, "", fmt.Errorf("ssh host key: %w", err)
 	}
@@ -450,7 +450,7 @@ func LoadOrCreateHostKey(path string) ([]byte, string, error) {
 // readChecked reads a private file: ours, not a symlink, mode 0600 at
 // most.
 func readChecked(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0) //nolint:gosec // the host key the user named, opened without following a link
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, fmt.Errorf("ssh host key %s is a symbolic link; asktui keeps its key in a plain file: remove the link", path)

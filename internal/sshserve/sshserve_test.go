@@ -63,7 +63,7 @@ func newSigner(t testing.TB) gossh.Signer {
 func start(t testing.TB, tweak func(*Config)) *fixture {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	signer := newSigner(t)
@@ -111,7 +111,7 @@ func (f *fixture) dial(auth ...gossh.AuthMethod) (*gossh.Client, error) {
 	return gossh.Dial("tcp", f.srv.Addr().String(), &gossh.ClientConfig{
 		User:            "alice",
 		Auth:            auth,
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), //nolint:gosec // the test's own in-process server, with a fresh host key
 		Timeout:         within,
 	})
 }
@@ -378,7 +378,7 @@ func TestUnauthenticatedCap(t *testing.T) {
 	// Two connections that never start their handshake hold both places.
 	var idle []net.Conn
 	for range 2 {
-		c, err := net.Dial("tcp", f.srv.Addr().String())
+		c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", f.srv.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,7 +406,7 @@ func TestUnauthenticatedCap(t *testing.T) {
 
 func TestLoginGrace(t *testing.T) {
 	f := start(t, func(c *Config) { c.LoginGrace = 200 * time.Millisecond })
-	c, err := net.Dial("tcp", f.srv.Addr().String())
+	c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", f.srv.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestConnectionRate(t *testing.T) {
 
 func TestHostKeyKeptAndChecked(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := os.Chmod(dir, 0o700); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "keys", "host")
@@ -477,7 +477,7 @@ func TestHostKeyKeptAndChecked(t *testing.T) {
 		}, "chmod 0600"},
 		{"directory writable by others", func(t *testing.T) string {
 			d := t.TempDir()
-			if err := os.Chmod(d, 0o777); err != nil {
+			if err := os.Chmod(d, 0o777); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 				t.Fatal(err)
 			}
 			return filepath.Join(d, "k")
@@ -510,11 +510,11 @@ func TestHostKeyKeptAndChecked(t *testing.T) {
 
 func mustCopy(t *testing.T, from, to string, mode os.FileMode) {
 	t.Helper()
-	b, err := os.ReadFile(from)
+	b, err := os.ReadFile(from) //nolint:gosec // a path the test made, or its testdata
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(to, b, mode); err != nil {
+	if err := os.WriteFile(to, b, mode); err != nil { //nolint:gosec // a path the test made
 		t.Fatal(err)
 	}
 	if err := os.Chmod(to, mode); err != nil {
@@ -562,7 +562,7 @@ func TestAuthorizedKeysChecked(t *testing.T) {
 	if a2.allowed(nil, signer.PublicKey()) {
 		t.Fatal("an empty file let a key in")
 	}
-	if err := os.WriteFile(a2.path, []byte(line), 0o644); err != nil {
+	if err := os.WriteFile(a2.path, []byte(line), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 		t.Fatal(err)
 	}
 	future := time.Now().Add(time.Minute)

@@ -6,6 +6,7 @@
 package termstate
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -189,7 +190,7 @@ func orDefault(s, def string) string {
 // Stty returns tty's line settings as `stty -g` prints them: the termios
 // that raw mode changes and a program must restore.
 func Stty(tty *os.File) (string, error) {
-	cmd := exec.Command("stty", "-g")
+	cmd := exec.CommandContext(context.Background(), "stty", "-g")
 	cmd.Stdin = tty
 	out, err := cmd.Output()
 	if err != nil {

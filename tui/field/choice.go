@@ -280,7 +280,7 @@ func (c *Choice) rowOf(opt int) int {
 	if !c.filtered {
 		return opt
 	}
-	if r, ok := slices.BinarySearch(c.matches, int32(opt)); ok {
+	if r, ok := slices.BinarySearch(c.matches, int32(opt)); ok { //nolint:gosec // an option index: a question has at most interaction.MaxOptions (100,000)
 		return r
 	}
 	return 0

@@ -255,7 +255,7 @@ func (c *Choice) lineCap() int { return max(minLabelLines, c.viewHeight()/2) }
 // layout returns option opt's layout at the current width, cached.
 func (c *Choice) layout(opt int) *rowLayout {
 	c.checkCaches()
-	if l, ok := c.layouts[int32(opt)]; ok {
+	if l, ok := c.layouts[int32(opt)]; ok { //nolint:gosec // an option index: a question has at most interaction.MaxOptions (100,000)
 		return l
 	}
 	lw := c.labelWidth()
@@ -278,7 +278,7 @@ func (c *Choice) layout(opt int) *rowLayout {
 	if c.descs != nil && c.descs[opt] != "" {
 		l.desc = wrapCap(untab(c.descs[opt]), lw-descIndent, max(minDescLines, c.lineCap()/2))
 	}
-	c.layouts[int32(opt)] = l
+	c.layouts[int32(opt)] = l //nolint:gosec // an option index: a question has at most interaction.MaxOptions (100,000)
 	return l
 }
 
@@ -362,7 +362,7 @@ func (c *Choice) lead(row int, cur, chosen bool) string {
 func (c *Choice) appendOption(dst []string, row, opt int, cur bool) []string {
 	chosen := c.draft.Chosen[opt]
 	c.checkCaches()
-	k := rowKey{opt: int32(opt), slot: int8(c.numSlot(row)), cur: cur, chk: chosen, aside: chosen && c.draft.OtherChosen}
+	k := rowKey{opt: int32(opt), slot: int8(c.numSlot(row)), cur: cur, chk: chosen, aside: chosen && c.draft.OtherChosen} //nolint:gosec // an option index (at most interaction.MaxOptions) and a number slot (1–9)
 	if lines, ok := c.rows[k]; ok {
 		return append(dst, lines...)
 	}

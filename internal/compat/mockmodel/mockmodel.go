@@ -167,7 +167,7 @@ func newServer(t testing.TB, name string, d dialect, script Script) *Server {
 	// reading what a new CLI version sends.
 	if dir := os.Getenv("ASKTUI_COMPAT_DUMP"); dir != "" {
 		s.dumpDir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+"-"+name)
-		_ = os.MkdirAll(s.dumpDir, 0o755)
+		_ = os.MkdirAll(s.dumpDir, 0o700)
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
@@ -223,7 +223,7 @@ func (s *Server) dump(n int, r *http.Request, body []byte, reply string) {
 	}
 	name := filepath.Join(s.dumpDir, fmt.Sprintf("%03d", n))
 	if reply != "" {
-		_ = os.WriteFile(name+".reply", []byte(reply), 0o644)
+		_ = os.WriteFile(name+".reply", []byte(reply), 0o600)
 		return
 	}
 	var pretty bytes.Buffer
@@ -231,7 +231,7 @@ func (s *Server) dump(n int, r *http.Request, body []byte, reply string) {
 		pretty.Reset()
 		pretty.Write(body)
 	}
-	_ = os.WriteFile(name+".req", append([]byte(r.Method+" "+r.URL.String()+"\n"), pretty.Bytes()...), 0o644)
+	_ = os.WriteFile(name+".req", append([]byte(r.Method+" "+r.URL.String()+"\n"), pretty.Bytes()...), 0o600) //nolint:gosec // name is the dump directory and a counter; the request only fills the file
 }
 
 func (s *Server) record(t Turn) {
