@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/field"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
@@ -21,7 +21,7 @@ import (
 // number. The answers are the same as in the full-screen UI. Ctrl+D at
 // any prompt declines the request; Ctrl+C quits asktui.
 type accessibleProvider struct {
-	in     *eofReader
+	in     *field.LineReader
 	out    io.Writer
 	styles *styles.Styles
 	turn   chan struct{} // one request at a time holds the terminal
@@ -33,7 +33,7 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 	if in == nil {
 		in = os.Stdin
 	}
-	a := &accessibleProvider{in: &eofReader{r: in}, out: opts.Output, turn: make(chan struct{}, 1), done: done}
+	a := &accessibleProvider{in: field.NewLineReader(in), out: opts.Output, turn: make(chan struct{}, 1), done: done}
 	if a.out == nil {
 		a.out = os.Stdout
 	}
@@ -154,50 +154,15 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 			q.input.Title("Your answer (enter to skip):")
 		}
 		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
-		if a.in.eof || err != nil {
+		if a.in.Ended() || err != nil {
 			_, _ = fmt.Fprintln(a.out, "Declined: no answer was sent.")
-			return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined,
-				"the user declined to answer; do not ask the same questions again unless the user asks you to")
+			return interaction.Answer{}, interaction.Declined()
 		}
 		if !q.answered() {
 			_, _ = fmt.Fprintln(a.out, "(skipped)")
 		}
 	}
 	return r.answer(), nil
-}
-
-// eofReader hands out at most one line per Read (huh's prompts each wrap
-// the reader in a new bufio.Scanner, which would otherwise swallow the
-// lines meant for the next prompt) and remembers that the input ended:
-// Ctrl+D on a terminal.
-type eofReader struct {
-	r   io.Reader
-	b   [1]byte
-	eof bool
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		k, err := e.r.Read(e.b[:])
-		if k == 1 {
-			p[n] = e.b[0]
-			n++
-			if e.b[0] == '\n' {
-				return n, nil
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				e.eof = true
-			}
-			return n, err
-		}
-		if k == 0 && n > 0 {
-			return n, nil
-		}
-	}
-	return n, nil
 }
 
 // lockedWriter serializes writes to w.

@@ -98,8 +98,7 @@ func (a *panelAnswerer) Answer(id uint64, ans interaction.Answer) (inbox.Settlem
 }
 
 func (a *panelAnswerer) Decline(id uint64) (inbox.Settlement, bool) {
-	return a.end(id, inbox.Settlement{Err: interaction.Errorf(interaction.CodeDeclined,
-		"the user declined to answer; do not ask the same questions again unless the user asks you to"), By: a.Name()})
+	return a.end(id, inbox.Settlement{Err: interaction.Declined(), By: a.Name()})
 }
 
 func (*panelAnswerer) SaveDraft(uint64, *interaction.Answer) {}

@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/tui/field"
 )
 
 // This file is the focus model: which kind of program this is, which
@@ -285,7 +287,7 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		if !key.Matches(msg, a.key) {
 			continue
 		}
-		if !scripted && m.holding() && (a.grade == gradeAnswer || isText(msg)) {
+		if !scripted && m.holding() && (a.grade == gradeAnswer || field.IsText(msg)) {
 			return m.drop()
 		}
 		before, at := m.place(), m.clock()
@@ -375,12 +377,6 @@ func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 		return m.drop()
 	}
 	return t(msg)
-}
-
-// isText reports whether a key types text: a printable key without
-// ctrl, alt or another modifier.
-func isText(msg keyMsg) bool {
-	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
 }
 
 // globals are the keys of the program as a whole, after the focused

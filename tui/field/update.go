@@ -34,9 +34,10 @@ func (c *Choice) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	return c, nil
 }
 
-// isText reports whether a key types text (a printable key without
-// ctrl/alt), which goes to a focused text input whatever it is bound to.
-func isText(msg tea.KeyPressMsg) bool {
+// IsText reports whether a key types text (a printable key without ctrl,
+// alt or another modifier), which goes to a focused text input whatever it
+// is bound to.
+func IsText(msg tea.KeyPressMsg) bool {
 	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
 }
 
@@ -59,7 +60,7 @@ func (c *Choice) moveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 
 func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.keys
-	text := isText(msg)
+	text := IsText(msg)
 
 	if c.filterEditing {
 		if !text {
