@@ -443,10 +443,6 @@ func (s *Styles) AgentStyle(i int) lipgloss.Style {
 // For resolves a theme choice and builds its styles in one step.
 func For(t Theme, isDark bool) *Styles { return New(Resolve(t, isDark)) }
 
-// HuhStyles returns the huh styles derived from the same palette. It is
-// built once: huh asks for its theme on every option it draws.
-func (s *Styles) HuhStyles() *huh.Styles { return s.huh }
-
 // HuhTheme returns the huh theme derived from the same palette, built once
 // and returned as is on every call, whatever background huh reports (the
 // background was already taken into account when the palette was chosen).

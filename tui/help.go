@@ -44,9 +44,9 @@ func barKeys(p pane) (bs []key.Binding, rank []int) {
 }
 
 // helpBar draws the help: the one-line bar at the bottom of the screen,
-// and the ? overlay's list. Layout asks for the bar several times per
-// frame (its height sizes the body), so the last one drawn is kept while
-// the bindings, width and styles stay the same.
+// and the ? overlay's list. The bar is drawn on every frame and its keys
+// rarely change between two, so the last one drawn is kept while the
+// bindings, width and styles stay the same.
 type helpBar struct {
 	model help.Model
 	st    *styles.Styles

@@ -176,6 +176,3 @@ func (m *model) contentWidth() int {
 	}
 	return max(m.width-2, 1)
 }
-
-// stripped is s without escape sequences.
-func stripped(s string) string { return ansi.Strip(s) }

@@ -12,8 +12,8 @@ import (
 	"github.com/asktui/asktui/styles"
 )
 
-// panel is the vertical layout of a request's question panel, computed
-// once per frame and shared by View and by the form's sizing.
+// panel is the vertical layout of a request's question panel: what is
+// drawn and the form's size both come from it.
 type panel struct {
 	width, height int
 	who           bool     // the "<agent> asks" row (session view)
@@ -131,7 +131,7 @@ func (q *question) naturalRows(w int) int {
 	return n
 }
 
-// height is the rows the panel uses; in inline mode the body shrinks to
+// used is the rows the panel uses; in inline mode the body shrinks to
 // it.
 func (p panel) used() int {
 	n := p.textRows + p.formRows

@@ -215,18 +215,18 @@ func (p promptKeys) actions() []action {
 	k := m.keys.Prompt
 	e := &c.editor
 	var out []action
-	if e.pop.kind != 0 {
+	if e.pop.kind != completionNone {
 		out = append(out,
 			move(k.Complete, func(keyMsg) tea.Cmd { e.accept(); return nil }).inBar().in("Completions"),
 			move(k.CompleteUp, func(keyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).inBar(pair(k.CompleteUp, k.CompleteDown, "↑/↓", "choose")).in("Completions"),
 			move(k.CompleteDown, func(keyMsg) tea.Cmd { e.pop.cursor = min(e.pop.cursor+1, max(len(e.pop.items)-1, 0)); return nil }).in("Completions"),
-			move(k.Dismiss, func(keyMsg) tea.Cmd { e.pop.kind = 0; return nil }).inBar().in("Completions"),
+			move(k.Dismiss, func(keyMsg) tea.Cmd { e.pop.kind = completionNone; return nil }).inBar().in("Completions"),
 		)
 	}
 	if e.value() != "" {
 		out = append(out, answer(k.Send, func(keyMsg) tea.Cmd { return m.sendPrompt() }).inBar().in("Prompt"))
 	}
-	if c.turn && e.pop.kind == 0 {
+	if c.turn && e.pop.kind == completionNone {
 		out = append(out, move(k.Cancel, func(keyMsg) tea.Cmd { return m.cancelTurn() }).inBar().in("Prompt"))
 	}
 	out = append(out, answer(k.NewLine, func(msg keyMsg) tea.Cmd { return e.typeKey(msg, c.id, c.info.Cwd) }).inBar().in("Prompt"))

@@ -18,12 +18,19 @@ import (
 
 // Sizes of the prompt editor and its completions.
 const (
-	maxEditorRows   = 6
-	maxCompletions  = 8
-	maxListedFiles  = 20_000
-	maxHistory      = 200
-	completionFiles = 1
-	completionCmds  = 2
+	maxEditorRows  = 6
+	maxCompletions = 8
+	maxListedFiles = 20_000
+	maxHistory     = 200
+)
+
+// completion is what the completions under the prompt complete.
+type completion int
+
+const (
+	completionNone  completion = iota // no completions shown
+	completionFiles                   // files of the working directory, after "@"
+	completionCmds                    // the agent's commands, after "/"
 )
 
 // promptEditor is where the human writes to an agent: a multi-line text
@@ -40,7 +47,7 @@ type promptEditor struct {
 	listing  bool     // a listing is on its way
 
 	pop struct {
-		kind   int // 0 (none), completionFiles or completionCmds
+		kind   completion
 		items  []string
 		descs  []string
 		cursor int
@@ -166,7 +173,7 @@ func (e *promptEditor) take() string {
 	v := e.ta.Value()
 	e.ta.Reset()
 	e.grow()
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	if t := strings.TrimSpace(v); t != "" && (len(e.history) == 0 || e.history[len(e.history)-1] != v) {
 		e.history = append(e.history, v)
 		if len(e.history) > maxHistory {
@@ -189,7 +196,7 @@ func (e *promptEditor) lastToken() string {
 func (e *promptEditor) complete() bool {
 	tok := e.lastToken()
 	v := e.ta.Value()
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	switch {
 	case strings.HasPrefix(tok, "@"):
 		query := tok[1:]
@@ -210,8 +217,8 @@ func (e *promptEditor) complete() bool {
 			}
 		}
 	}
-	if e.pop.kind != 0 && len(e.pop.items) == 0 && e.files != nil {
-		e.pop.kind = 0
+	if e.pop.kind != completionNone && len(e.pop.items) == 0 && e.files != nil {
+		e.pop.kind = completionNone
 	}
 	e.pop.cursor = min(e.pop.cursor, max(len(e.pop.items)-1, 0))
 	return e.pop.kind == completionFiles
@@ -229,7 +236,7 @@ func (e *promptEditor) setFiles(files []string) {
 // accept puts the completion under the cursor in place of the token.
 func (e *promptEditor) accept() {
 	if e.pop.cursor >= len(e.pop.items) {
-		e.pop.kind = 0
+		e.pop.kind = completionNone
 		return
 	}
 	choice := e.pop.items[e.pop.cursor]
@@ -241,8 +248,9 @@ func (e *promptEditor) accept() {
 		e.ta.SetValue(prefix + "@" + choice + " ")
 	case completionCmds:
 		e.ta.SetValue("/" + choice + " ")
+	case completionNone:
 	}
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	e.grow()
 }
 
@@ -332,7 +340,7 @@ func fuzzyScore(s string, q []rune) (int, bool) {
 func (e *promptEditor) View(width int, status string, focused bool, st *styles.Styles) []string {
 	var out []string
 	cs := st.Conversation
-	if e.pop.kind != 0 && focused {
+	if e.pop.kind != completionNone && focused {
 		if len(e.pop.items) == 0 {
 			out = append(out, cs.Status.Render("  listing files…"))
 		}
