@@ -22,10 +22,10 @@ type confirmDialog struct {
 	focus int // 0 = the action, 1 = go back
 }
 
-// View draws the dialog for request r within width×height: framed, with
+// view draws the dialog for request r within width×height: framed, with
 // its explanation, when there is room; else its question and buttons
 // alone.
-func (d *confirmDialog) View(r *request, width, height int, st *styles.Styles) string {
+func (d *confirmDialog) view(r *request, width, height int, st *styles.Styles) string {
 	var title, body, action string
 	titleStyle := st.Dialog.Title
 	switch d.kind {

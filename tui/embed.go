@@ -131,8 +131,7 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.now()}})
 	if opts.Chosen {
 		m.chose = true // the human's own choice: no hold
-		_, more := m.Update(relayoutMsg{})
-		cmd = tea.Batch(cmd, more)
+		cmd = tea.Batch(cmd, m.settle())
 	}
 	p.start = p.wrap(cmd)
 	return p, nil
@@ -148,8 +147,8 @@ func (p *Panel) Init() tea.Cmd {
 
 // SetSize gives the panel width×height cells.
 func (p *Panel) SetSize(width, height int) {
-	p.m.width, p.m.height, p.m.sized = max(width, 1), max(height, 1), true
-	p.m.Update(relayoutMsg{}) // sizes the form anew
+	p.m.resize(max(width, 1), max(height, 1))
+	p.m.relayout()
 }
 
 // Update handles a message: the keys while the panel is not done, and
@@ -233,28 +232,14 @@ func (p *Panel) View() string {
 	if p.done.s != nil {
 		return strings.Join(fitBlock(m.summary, m.width, m.height), "\n")
 	}
-	return strings.Join(fitBlock(m.panelView(m.width, m.height), m.width, m.height), "\n")
+	return strings.Join(fitBlock(m.qpane.View(), m.width, m.height), "\n")
 }
 
 // Done reports whether the human answered or declined.
 func (p *Panel) Done() bool { return p.done.s != nil }
 
 // ShortHelp returns the keys that act now, for a help bar (help.KeyMap).
-func (p *Panel) ShortHelp() []key.Binding {
-	bs, _ := barKeys(p.m.paneFor(p.m.focus))
-	return bs
-}
+func (p *Panel) ShortHelp() []key.Binding { return p.m.paneFor(p.m.focus).ShortHelp() }
 
 // FullHelp returns every key that acts now, grouped (help.KeyMap).
-func (p *Panel) FullHelp() [][]key.Binding {
-	var groups [][]key.Binding
-	section := "\x00"
-	for _, a := range acting(p.m.paneFor(p.m.focus)) {
-		if a.section != section || len(groups) == 0 {
-			section = a.section
-			groups = append(groups, nil)
-		}
-		groups[len(groups)-1] = append(groups[len(groups)-1], a.key)
-	}
-	return groups
-}
+func (p *Panel) FullHelp() [][]key.Binding { return p.m.paneFor(p.m.focus).FullHelp() }

@@ -114,7 +114,7 @@ func (m *model) modeFor(f focus) mode {
 	case r == nil:
 		return modeIdle
 	}
-	switch m.panel.sub {
+	switch m.qpane.sub {
 	case subConfirm:
 		return modeConfirm
 	case subNote:
@@ -196,20 +196,6 @@ func (a action) in(section string) action {
 // nothing is the do of an action whose effect is its grade alone.
 func nothing(keyMsg) tea.Cmd { return nil }
 
-// pane is the contract of every part of the screen that can have the
-// keys, after soft-serve's common.Component: it lists the actions that
-// act now, and when a text input of it has the keys, what takes the keys
-// no action matched (a printable key, a paste). Its view is drawn by the
-// layout, which gives it its size.
-type pane interface {
-	// actions are the keys the pane answers to now, most important
-	// first: dispatch tries them in order, the help lists them.
-	actions() []action
-	// typist takes a key or paste no action matched when a text input of
-	// the pane has the keys (it types); nil when none has.
-	typist() func(tea.Msg) tea.Cmd
-}
-
 // acting returns p's actions that can act: an action whose every key an
 // earlier one takes (tab and enter completing in the prompt, say, before
 // enter sends) never acts, so neither dispatch nor help sees it.
@@ -249,23 +235,26 @@ func helpOnly(b key.Binding) bool {
 func (m *model) paneFor(f focus) pane {
 	switch m.modeFor(f) {
 	case modeHelp:
-		return helpPane{m, f}
+		return &m.overlay
 	case modeQuestion, modeReview, modeConfirm, modeNote:
-		return panelPane{m, f}
+		return &m.qpane
 	case modeInbox:
-		return inboxKeys{m, f}
+		return &m.inbox
 	case modeActivity:
-		return activityKeys{m, f}
+		return &m.activity
 	case modePast:
-		return pastKeys{m, f}
+		return &m.past
 	case modePrompt:
-		return promptKeys{m, f}
+		if c := m.conv(); c != nil {
+			return &c.editor
+		}
+		return &m.idle // no agent yet: the keys of the program only
 	case modeTranscript:
-		return transcriptKeys{m, f}
+		return &m.conv().view
 	case modeAgents:
-		return agentsKeys{m, f}
+		return &m.picker
 	default: // modeIdle
-		return idleKeys{m, f}
+		return &m.idle
 	}
 }
 
@@ -322,6 +311,16 @@ func (m *model) place() place {
 		p.req = r.id
 	}
 	return p
+}
+
+// homeFocus is the pane with the keys when no other is chosen: the
+// prompt in the conversation view (a question there opens only when the
+// human or openWaiting opens it), else the panel.
+func (m *model) homeFocus() focus {
+	if m.kind == kindRun {
+		return focusPrompt
+	}
+	return focusPanel
 }
 
 // spot is where a pane was opened from: the pane, and the request the
@@ -444,7 +443,7 @@ func (m *model) helpAction(typing bool) action {
 	}
 	a := move(b, func(keyMsg) tea.Cmd {
 		m.back, m.focus = m.focus, focusHelp
-		m.helpScroll = 0
+		m.overlay.scroll = 0
 		return nil
 	})
 	a.isHelp = true
@@ -460,24 +459,6 @@ func (m *model) quitAction() action {
 	}
 	return move(b, nothing).in("Everywhere")
 }
-
-// idleKeys are the keys while nothing waits: the session view scrolls its
-// activity; the one-shot view only waits.
-type idleKeys struct {
-	m *model
-	f focus // the focus it has the keys for
-}
-
-func (p idleKeys) actions() []action {
-	m := p.m
-	var out []action
-	if m.kind == kindSession {
-		out = m.activityScroll(false)
-	}
-	return append(out, m.globals(p.f, false)...)
-}
-
-func (p idleKeys) typist() func(tea.Msg) tea.Cmd { return nil }
 
 // openInbox moves the keys to the list of waiting requests; with one
 // request waiting it opens that one, as the human asked for it.
@@ -528,9 +509,10 @@ func (m *model) openTranscript() tea.Cmd {
 func (m *model) openAgents() tea.Cmd {
 	m.leave()
 	m.focus = focusAgents
-	m.picker.open(m.convs, m.activeConv, m.launcher)
+	m.picker.open()
 	return nil
 }
 
-// page is the rows a page scroll moves in the activity.
-func (m *model) page() int { return max(m.bodyHeight()-2, 1) }
+// page is the rows a page scroll moves in the activity and the
+// transcript.
+func (m *model) page() int { return max(m.lay.bodyH-2, 1) }

@@ -12,7 +12,7 @@ import (
 
 // The questions are huh forms, kept for the request's life. These tests
 // pin what asktui does around huh, each failing without its piece (see
-// formKeys and showForm).
+// formKeys and sizeField).
 
 // Tab typed into a lone free-text question leaves the form alive: huh's
 // Text would complete the form on its Next key, and no key typed after

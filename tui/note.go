@@ -14,8 +14,10 @@ import (
 // with the answer, beside the selection or the text, never in their
 // place.
 type noteEditor struct {
-	ta textarea.Model
-	q  *question
+	ta            textarea.Model
+	q             *question
+	st            *styles.Styles
+	width, height int
 }
 
 func newNoteEditor() noteEditor {
@@ -46,6 +48,9 @@ func (n *noteEditor) save() {
 	n.ta.Blur()
 }
 
+// Blur drops the edit's cursor: the editor closed.
+func (n *noteEditor) Blur() { n.ta.Blur() }
+
 // typeKey edits the note with a key or paste no action took.
 func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
@@ -53,12 +58,21 @@ func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// View draws the editor over the panel of r.
-func (n *noteEditor) View(r *request, width, height int, st *styles.Styles) string {
-	inner := max(min(width-4, 60), 10)
-	n.ta.SetWidth(inner)
+// SetSize gives the editor the panel's room below its tabs, and its text
+// area the rows of that it can have.
+func (n *noteEditor) SetSize(width, height int) {
+	n.width, n.height = width, height
+	n.ta.SetWidth(n.inner())
 	n.ta.SetHeight(max(min(3, height-4), 1))
-	title := "Note on " + r.current().title
+}
+
+// inner is the width inside the editor's frame.
+func (n *noteEditor) inner() int { return max(min(n.width-4, 60), 10) }
+
+// View draws the editor, framed, for the middle of the panel.
+func (n *noteEditor) View() string {
+	st, inner := n.st, n.inner()
+	title := "Note on " + n.q.title
 	content := lipgloss.JoinVertical(lipgloss.Left,
 		st.Dialog.Title.Render(ansi.Truncate(title, inner, "…")),
 		st.Dialog.Body.Render(ansi.Truncate("sent with your answer, beside it", inner, "…")),

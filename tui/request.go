@@ -203,19 +203,12 @@ func formKeys() *huh.KeyMap {
 	return k
 }
 
-// showForm readies the question's form for display at w×h with st: built
-// on first use, resized and restyled in place afterwards. It returns the
-// form's commands (focusing its field).
-//
-// The panel draws the form's field itself (fieldView), not the form: a
-// huh group draws its fields through a viewport whose content it rebuilds
-// only in Update, and passes a new height down only to a field taller
-// than it, so a form drawn after a resize would show its old size. The
-// field is sized directly instead.
-func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
-	w, h = max(w, 1), max(h, 1)
+// readyForm readies the question's form to be shown with st: built on
+// first use, restyled in place afterwards. It returns the form's
+// commands. The layout pass sizes it (sizeField).
+func (q *question) readyForm(st *styles.Styles, keys *field.KeyMap, confirmHelp string) tea.Cmd {
 	if q.form == nil {
-		return q.buildForm(st, keys, w, h, confirmHelp)
+		return q.buildForm(st, keys, 1, 1, confirmHelp)
 	}
 	if q.choice != nil {
 		q.choice.SetConfirmHelp(confirmHelp)
@@ -227,11 +220,22 @@ func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, con
 			q.choice.SetStyles(st)
 		}
 	}
+	return nil
+}
+
+// sizeField gives the form's field w×h.
+//
+// The panel draws the form's field itself (fieldView), not the form: a
+// huh group draws its fields through a viewport whose content it rebuilds
+// only in Update, and passes a new height down only to a field taller
+// than it, so a form drawn after a resize would show its old size. The
+// field is sized directly instead.
+func (q *question) sizeField(w, h int) {
+	w, h = max(w, 1), max(h, 1)
 	if q.formW != w || q.formH != h {
 		q.formW, q.formH = w, h
 		q.field().WithWidth(w).WithHeight(q.fieldHeight(h))
 	}
-	return nil
 }
 
 // maxTextRows bounds a free-text answer's box: it scrolls past them.
@@ -247,15 +251,18 @@ func (q *question) fieldHeight(h int) int {
 	return h
 }
 
-// field is the form's one field.
+// field is the form's one field, nil until the question is first shown.
 func (q *question) field() huh.Field {
-	if q.choice != nil {
+	switch {
+	case q.choice != nil:
 		return q.choice
+	case q.input != nil:
+		return q.input
 	}
-	return q.input
+	return nil
 }
 
-// fieldView draws the form's field at the size showForm gave it.
+// fieldView draws the form's field at the size sizeField gave it.
 func (q *question) fieldView() string { return q.field().View() }
 
 func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {

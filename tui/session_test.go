@@ -342,7 +342,7 @@ func TestLayoutProportions(t *testing.T) {
 	run(t, func(t *testing.T) {
 		for _, w := range []int{120, 140, 200} {
 			m, _, _ := busySession(t, w, 40)
-			f := m.frame()
+			f := m.lay.frame
 			if !f.wide || f.panelW > maxPanelW || f.sideW < minSideW || f.sideW+3+f.panelW != m.contentWidth() {
 				t.Fatalf("at %d columns: %+v", w, f)
 			}
@@ -351,7 +351,7 @@ func TestLayoutProportions(t *testing.T) {
 		tool(m, "codex", "read_file", `{"path":"payments/charge.go"}`, "package payments")
 		s := screen(m)
 		mustContain(t, s, "read_file payments/charge.go")
-		if f := m.frame(); f.wide || f.panelW != m.contentWidth() {
+		if f := m.lay.frame; f.wide || f.panelW != m.contentWidth() {
 			t.Fatalf("with nothing waiting the activity does not take the width: %+v", f)
 		}
 	})

@@ -378,13 +378,21 @@ func TestRenderedBlocksKeepToTheirBudget(t *testing.T) {
 			}
 			events(m, f.info.ID, msgChunk(b.String()), conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: fmt.Sprint(i), Title: "read"}})
 			// Draw all of it, as scrolling through it would.
-			m.conv().transcriptView(100, 1<<20, false, m.styles, m.md)
+			drawTranscript(m, 100, 1<<20)
 			events(m, f.info.ID)
 			if n := rendered(); n > maxRendered {
 				t.Fatalf("%d bytes of rendered blocks kept, over %d", n, maxRendered)
 			}
 		}
-		all := stripped(strings.Join(m.conv().transcriptView(100, 1<<20, false, m.styles, m.md), "\n"))
+		all := stripped(drawTranscript(m, 100, 1<<20))
 		mustContain(t, all, "Message 0, paragraph 0, with bold words.", "Message 3, paragraph 49")
 	})
+}
+
+// drawTranscript draws the transcript shown at width×height, unfocused,
+// as a screen that size would.
+func drawTranscript(m *model, width, height int) string {
+	v := &m.conv().view
+	v.SetSize(width, height)
+	return v.View()
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -18,10 +20,13 @@ const (
 	maxThoughtLines  = 1
 )
 
-// transcript is how one conversation's transcript is shown: where it is
+// transcriptPane is one conversation's transcript on screen: where it is
 // scrolled to, the item under the cursor (with the focus), and the two
 // view toggles.
-type transcript struct {
+type transcriptPane struct {
+	box
+	m            *model
+	c            *chat
 	scroll       int // lines from the bottom; 0 follows the newest
 	cursor       int // the item the cursor is on, with the focus
 	showThoughts bool
@@ -66,7 +71,7 @@ func (r *itemRender) grew() { r.valid = false }
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.
-func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
+func (it *convItem) lines(width, need int, live bool, t *transcriptPane, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
@@ -91,7 +96,7 @@ func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.
 }
 
 // optsKey names the view toggles an item's rendering depends on.
-func (t *transcript) optsKey(it *convItem) string {
+func (t *transcriptPane) optsKey(it *convItem) string {
 	var b strings.Builder
 	if it.expanded {
 		b.WriteByte('e')
@@ -106,7 +111,7 @@ func (t *transcript) optsKey(it *convItem) string {
 }
 
 // renderWhole renders an item that is not a message in full.
-func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles) []string {
+func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles) []string {
 	cs := st.Conversation
 	switch it.kind {
 	case itemUser:
@@ -307,7 +312,7 @@ const exactHeight = 64 << 10
 // height is the item's height at width: exact where it was rendered (and
 // for a message of up to exactHeight bytes), estimated for the blocks of a
 // longer message not rendered yet.
-func (it *convItem) height(width int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) int {
+func (it *convItem) height(width int, live bool, t *transcriptPane, st *styles.Styles, md *mdRenderer) int {
 	tx := &it.text
 	need := 1
 	if tx.kept() <= exactHeight {
@@ -415,7 +420,7 @@ func toolGlyph(k conversation.ToolKind) string {
 // renderTool draws a tool call: its kind, title and status, where it
 // works, and what it shows (text, diffs, terminal output), each capped
 // until expanded.
-func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []string {
+func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) []string {
 	tc := it.tool
 	cs := st.Conversation
 	status := cs.ToolRunning.Render("…")
@@ -478,12 +483,17 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []str
 	return lines
 }
 
-// transcriptView draws conversation c in width×height: the items, newest
-// at the bottom (or scrolled back), the cursor's item marked when focused.
+// View draws the conversation in the pane's size: the items, newest at
+// the bottom (or scrolled back), the cursor's item marked when focused.
 // Only what is on screen is rendered: items from the newest up, and of a
 // long message its blocks from the end up.
-func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles, md *mdRenderer) []string {
-	t := &c.view
+func (t *transcriptPane) View() string {
+	return strings.Join(t.lines(), "\n")
+}
+
+func (t *transcriptPane) lines() []string {
+	c, st, md := t.c, t.m.styles, t.m.md
+	width, height, focused := t.width, t.height, t.focused
 	if height <= 0 {
 		return nil
 	}
@@ -522,17 +532,20 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 		rev = append(rev, block)
 		total += len(block)
 	}
+	// Scrolled back past the oldest line measured: the scroll stops
+	// there (a page key never piles up rows the screen cannot show).
 	t.scroll = min(t.scroll, max(total-height, 0))
+	scroll := t.scroll
 	all := make([]string, 0, total)
 	for i := len(rev) - 1; i >= 0; i-- {
 		all = append(all, rev[i]...)
 	}
-	end := len(all) - t.scroll
+	end := len(all) - scroll
 	start := max(end-height, 0)
 	out := all[start:end]
-	if t.scroll > 0 && len(out) > 0 {
+	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(t.scroll, "newer line", "newer lines") + " · end to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · end to follow")
 	}
 	return out
 }
@@ -546,9 +559,9 @@ func (c *chat) live(it *convItem) bool {
 
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
-func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
-	t := &c.view
-	w := max(width-2, 10)
+func (t *transcriptPane) reveal() {
+	c, st, md := t.c, t.m.styles, t.m.md
+	w := max(t.width-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
 		below += c.items[i].height(w, c.live(c.items[i]), t, st, md) + 1
@@ -564,4 +577,88 @@ func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
 			t.scroll = max(below+h-20, t.scroll)
 		}
 	}
+}
+
+// actions are the transcript's keys: moving item by item, scrolling,
+// expanding, the view toggles, and back to the prompt.
+func (t *transcriptPane) actions() []action {
+	m, c := t.m, t.c
+	k := m.keys.Transcript
+	n := len(c.items)
+	out := []action{
+		move(k.Up, func(keyMsg) tea.Cmd {
+			t.cursor = max(t.cursor-1, 0)
+			t.reveal()
+			return nil
+		}).inBar(pair(k.Up, k.Down, "↑/↓", "items")).in("Transcript"),
+		move(k.Down, func(keyMsg) tea.Cmd {
+			t.cursor = min(t.cursor+1, max(n-1, 0))
+			t.reveal()
+			return nil
+		}).in("Transcript"),
+		move(k.PageUp, func(keyMsg) tea.Cmd { t.scroll += m.page(); return nil }).in("Transcript"),
+		move(k.PageDown, func(keyMsg) tea.Cmd { t.scroll = max(t.scroll-m.page(), 0); return nil }).in("Transcript"),
+		move(k.End, func(keyMsg) tea.Cmd { t.scroll, t.cursor = 0, max(n-1, 0); return nil }).in("Transcript"),
+	}
+	if t.cursor < n && c.items[t.cursor].expandable() {
+		out = append(out, move(k.Expand, func(keyMsg) tea.Cmd {
+			it := c.items[t.cursor]
+			it.expanded = !it.expanded
+			if it.kind == itemSpilled && it.expanded {
+				c.loadSpilled(it)
+			}
+			return nil
+		}).inBar().in("Transcript"))
+	}
+	if c.has(itemThought) {
+		out = append(out, move(k.Thoughts, func(keyMsg) tea.Cmd { t.showThoughts = !t.showThoughts; return nil }).inBar().in("Transcript"))
+	}
+	if c.hasDiff() {
+		out = append(out, move(k.DiffLayout, func(keyMsg) tea.Cmd { t.split = !t.split; return nil }).inBar().in("Transcript"))
+	}
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
+		t.scroll = 0
+		m.toPrompt()
+		return nil
+	}).inBar().in("Transcript"))
+	return append(out, m.globals(focusTranscript, false)...)
+}
+
+func (*transcriptPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (t *transcriptPane) ShortHelp() []key.Binding { return shortHelp(t) }
+
+// FullHelp implements help.KeyMap.
+func (t *transcriptPane) FullHelp() [][]key.Binding { return fullHelp(t) }
+
+// expandable reports whether enter folds or unfolds the item: a thought or
+// a tool call.
+func (it *convItem) expandable() bool {
+	return it.kind == itemThought || it.kind == itemTool || it.kind == itemSpilled
+}
+
+// has reports whether the transcript holds an item of kind k.
+func (c *chat) has(k convItemKind) bool {
+	for _, it := range c.items {
+		if it.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDiff reports whether a tool call of the transcript shows a diff.
+func (c *chat) hasDiff() bool {
+	for _, it := range c.items {
+		if it.tool == nil {
+			continue
+		}
+		for _, tc := range it.tool.Content {
+			if tc.Diff != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
