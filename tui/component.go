@@ -45,15 +45,16 @@ type pane interface {
 }
 
 var (
-	_ pane = (*questionPane)(nil)
-	_ pane = (*inboxPane)(nil)
-	_ pane = (*activityPane)(nil)
-	_ pane = (*pastPane)(nil)
-	_ pane = (*overlayPane)(nil)
-	_ pane = (*idlePane)(nil)
-	_ pane = (*agentsPane)(nil)
-	_ pane = (*promptEditor)(nil)
-	_ pane = (*transcriptPane)(nil)
+	_ component = (*Panel)(nil)
+	_ pane      = (*questionPane)(nil)
+	_ pane      = (*inboxPane)(nil)
+	_ pane      = (*activityPane)(nil)
+	_ pane      = (*pastPane)(nil)
+	_ pane      = (*overlayPane)(nil)
+	_ pane      = (*idlePane)(nil)
+	_ pane      = (*agentsPane)(nil)
+	_ pane      = (*promptEditor)(nil)
+	_ pane      = (*transcriptPane)(nil)
 )
 
 // box is the part of the contract every pane keeps alike: its size and

@@ -53,6 +53,7 @@ type model struct {
 	inline        bool
 	remote        bool // a view over SSH: ctrl+c closes only it
 	embedded      bool // a Panel in a program of someone else's: no chrome, no global keys
+	away          bool // a Panel its host blurred: the field shown draws without its cursor
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
@@ -619,6 +620,12 @@ func (m *model) readyField() tea.Cmd {
 			verb = "next"
 		}
 		cmds = append(cmds, q.readyForm(m.styles, m.keys.Choice, verb))
+	}
+	if m.away {
+		if q != nil {
+			q.blurForm() // huh's Form.Init focuses the field it builds
+		}
+		q = nil // the host took the keys: no field has them
 	}
 	if q != m.shown {
 		if m.shown != nil {
