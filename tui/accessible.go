@@ -22,6 +22,7 @@ import (
 // any prompt declines the request; Ctrl+C quits asktui.
 type accessibleProvider struct {
 	in     *field.LineReader
+	keys   accessibleKeyMap
 	out    io.Writer
 	styles *styles.Styles
 	turn   chan struct{} // one request at a time holds the terminal
@@ -33,7 +34,7 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 	if in == nil {
 		in = os.Stdin
 	}
-	a := &accessibleProvider{in: field.NewLineReader(in), out: opts.Output, turn: make(chan struct{}, 1), done: done}
+	a := &accessibleProvider{in: field.NewLineReader(in), keys: defaultKeyMap().Accessible, out: opts.Output, turn: make(chan struct{}, 1), done: done}
 	if a.out == nil {
 		a.out = os.Stdout
 	}
@@ -138,7 +139,7 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 
 func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
-	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"), keyName(a.keys.Decline))
 	if deadline, ok := ctx.Deadline(); ok {
 		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", formatDuration(time.Until(deadline)))
 	}
@@ -151,7 +152,7 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.text)
 		q.buildForm(a.styles, nil, 80, 24, "")
 		if q.input != nil {
-			q.input.Title("Your answer (enter to skip):")
+			q.input.Title("Your answer (" + keyName(a.keys.Skip) + " to skip):")
 		}
 		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
 		if a.in.Ended() || err != nil {

@@ -385,7 +385,7 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 }
 
 // view draws the last height lines (or the scrolled-back ones).
-func (l *activityLog) view(width, height int, st *styles.Styles) string {
+func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Binding) string {
 	lines := l.layout(width, st).lines
 	if height <= 0 {
 		return ""
@@ -396,7 +396,7 @@ func (l *activityLog) view(width, height int, st *styles.Styles) string {
 	start := max(end-height, 0)
 	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
-		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · end to follow", width, "…"))
+		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · "+keyName(follow)+" to follow", width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -419,7 +419,8 @@ func (p *activityPane) View() string {
 	hint := ""
 	if p.focused {
 		title = st.Activity.TitleFocused.Render("Activity")
-		hint = st.Activity.Info.Render("  ↑/↓ scroll · esc back")
+		k := p.m.keys.Activity
+		hint = st.Activity.Info.Render("  " + keyName(k.Scroll) + " scroll · " + keyName(k.Back) + " back")
 	}
 	var live []string
 	spinner := p.m.spin.View()
@@ -435,7 +436,7 @@ func (p *activityPane) View() string {
 	if len(p.log.entries) == 0 && len(live) == 0 {
 		body = st.App.Empty.Render("No agent activity yet.")
 	} else {
-		body = p.log.view(width, max(rows, 0), st)
+		body = p.log.view(width, max(rows, 0), st, p.m.keys.Activity.End)
 	}
 	out := []string{ansi.Truncate(title+hint, width, "…")}
 	if body != "" {
@@ -480,7 +481,7 @@ func (p *activityPane) scrollActions(bar bool) []action {
 		move(k.PageDown, func(keyMsg) tea.Cmd { l.scrollBy(-m.page()); return nil }).in("Activity"),
 	}
 	if bar {
-		out[0] = out[0].inBar(pair(k.Up, k.Down, "↑/↓", "scroll"))
+		out[0] = out[0].inBar(k.Scroll)
 		out[2] = out[2].inBar()
 	}
 	if l.scroll > 0 {

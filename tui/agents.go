@@ -163,10 +163,10 @@ func (p *agentsPane) actions() []action {
 			}
 			return nil
 		}).inBar().in("Agents"),
-		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(pair(k.Up, k.Down, "↑/↓", "move")).in("Agents"),
+		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Agents"),
 		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0)); return nil }).in("Agents"),
 		move(k.Back, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().in("Agents"),
-		m.helpAction(false).inBar(),
+		m.helpAction(false).inBar().in("Everywhere"),
 		m.quitAction(),
 	}
 }

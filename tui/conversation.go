@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -75,9 +76,9 @@ type convItem struct {
 	spilled   *spilledItems
 }
 
-func newConversation(id string, sp *spill) *chat {
+func newConversation(id string, sp *spill, newLine key.Binding) *chat {
 	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
-	c.editor = newPromptEditor()
+	c.editor = newPromptEditor(newLine)
 	c.editor.c, c.view.c = c, c
 	return c
 }

@@ -160,6 +160,9 @@ type action struct {
 	isHelp bool
 	// section groups the overlay's list.
 	section string
+	// long says what the key does at more length than its help text, for
+	// docs/keys.md; the help's own text when empty.
+	long string
 }
 
 // move and answer build actions of each grade.
@@ -184,6 +187,12 @@ func (a action) inBar(b ...key.Binding) action {
 func (a action) kept() action {
 	a = a.inBar()
 	a.keep = true
+	return a
+}
+
+// explain gives a the longer description docs/keys.md shows.
+func (a action) explain(s string) action {
+	a.long = s
 	return a
 }
 
@@ -393,20 +402,20 @@ func (m *model) globals(f focus, typing bool) []action {
 	n := len(m.requests)
 	if m.kind.many() && n > 1 {
 		out = append(out,
-			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")),
+			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(g.SwitchRequest),
 			move(g.PrevRequest, func(keyMsg) tea.Cmd { return m.switchRequest(-1) }),
 		)
 	}
 	switch m.kind {
 	case kindSession:
 		if n > 0 && f != focusInbox {
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar())
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar().explain("the waiting requests (session view); with one waiting, open it"))
 		}
 		if f != focusActivity {
-			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar())
+			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar().explain("the agents' activity (session view)"))
 		}
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
 	case kindRun:
 		if n > 0 && f != focusInbox {
@@ -414,17 +423,17 @@ func (m *model) globals(f focus, typing bool) []action {
 			if n == 1 {
 				help = "open the question"
 			}
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)))
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)).explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
 		}
 		if m.modeFor(f) != modePrompt && m.conv() != nil {
-			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar())
+			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().explain("back to the prompt while questions wait (asktui run)"))
 		}
 		if f != focusTranscript && m.conv() != nil {
-			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar())
+			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar().explain("move through the transcript (asktui run)"))
 		}
-		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar())
+		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar().explain("agents (asktui run): switch, start another, resume a past session"))
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
 	default: // kindOneShot: one request, no other pane
 	}
@@ -439,7 +448,7 @@ func (m *model) globals(f focus, typing bool) []action {
 func (m *model) helpAction(typing bool) action {
 	b := m.keys.Global.Help
 	if typing {
-		b = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", b.Help().Desc))
+		b = m.keys.Global.HelpTyping
 	}
 	a := move(b, func(keyMsg) tea.Cmd {
 		m.back, m.focus = m.focus, focusHelp
@@ -447,7 +456,10 @@ func (m *model) helpAction(typing bool) action {
 		return nil
 	})
 	a.isHelp = true
-	return a
+	if typing {
+		return a.explain("the keys that act now, where a text field takes " + keyName(m.keys.Global.Help))
+	}
+	return a.explain("the keys that act now, listed in full")
 }
 
 // quitAction is shown in the help only: handleKey quits before any pane
@@ -457,7 +469,7 @@ func (m *model) quitAction() action {
 	if m.remote {
 		b = relabel(b, b.Help().Key, "close this view")
 	}
-	return move(b, nothing).in("Everywhere")
+	return move(b, nothing).in("Everywhere").explain("quit: the exit status is 130 when a question is left unanswered, 0 when none waits; over SSH, close that view")
 }
 
 // openInbox moves the keys to the list of waiting requests; with one

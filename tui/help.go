@@ -205,9 +205,9 @@ func (o *overlayPane) View() string {
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · j/k scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · j/k scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
@@ -233,7 +233,7 @@ func (o *overlayPane) actions() []action {
 		}
 		page := max(o.height-3, 1)
 		out = append(out,
-			move(k.Down, scroll(+1)).inBar(pair(k.Down, k.Up, "↓/↑", "scroll")).in("Help"),
+			move(k.Down, scroll(+1)).inBar(k.Scroll).in("Help"),
 			move(k.Up, scroll(-1)).in("Help"),
 			move(k.PageDown, scroll(+page)).inBar().in("Help"),
 			move(k.PageUp, scroll(-page)).in("Help"),

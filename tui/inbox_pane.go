@@ -48,7 +48,7 @@ func (p *inboxPane) View() string {
 	}
 	title := st.Inbox.Title.Render("Inbox · " + plural(len(reqs), "request", "requests"))
 	if p.focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · enter opens")
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · "+keyName(m.keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
 	rows := max(p.height-1, 1)
@@ -100,7 +100,7 @@ func (p *inboxPane) actions() []action {
 			m.focus = focusPanel
 			return nil
 		}).inBar().in("Inbox"),
-		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(pair(k.Up, k.Down, "↑/↓", "move")).in("Inbox"),
+		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Inbox"),
 		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(m.requests)-1, 0)); return nil }).in("Inbox"),
 		move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Inbox"),
 	}

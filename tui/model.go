@@ -31,7 +31,7 @@ type answerer interface {
 // table from focus to pane (focus.go) dispatches keys and draws the help.
 type model struct {
 	kind   kind // which program this is, set at construction
-	keys   KeyMap
+	keys   keyMap
 	theme  styles.Theme
 	styles *styles.Styles
 	now    func() time.Time // the clock of ages and countdowns
@@ -126,7 +126,7 @@ type model struct {
 // newModel builds the root model drawing in theme, for a dark background
 // until the terminal reports its own (Init asks for it with ThemeAuto).
 func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
-	keys := DefaultKeyMap()
+	keys := defaultKeyMap()
 	m := &model{
 		keys:       keys,
 		theme:      theme,
@@ -142,7 +142,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 		bar:        newHelpBar(),
 	}
-	m.qpane = questionPane{m: m, note: newNoteEditor()}
+	m.qpane = questionPane{m: m, note: newNoteEditor(keys.Note.NewLine)}
 	m.inbox.m = m
 	m.activity = activityPane{m: m, log: m.log}
 	m.past.m = m

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -20,14 +21,14 @@ type noteEditor struct {
 	width, height int
 }
 
-func newNoteEditor() noteEditor {
+func newNoteEditor(newLine key.Binding) noteEditor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
 	ta.Placeholder = "Yes, but…"
 	ta.CharLimit = interaction.MaxNoteLen
 	ta.SetHeight(3)
-	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.KeyMap.InsertNewline.SetKeys(newLine.Keys()...)
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)

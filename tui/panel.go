@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -243,7 +242,7 @@ func (p *questionPane) requestView(r *request) string {
 	case m.mode() == modeNote:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
 	case m.mode() == modeConfirm:
-		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st)))
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st, m.keys.Confirm)))
 	case q == nil:
 		rows = append(rows, p.reviewView(r, l.width, l.height-len(rows)))
 	default:
@@ -267,18 +266,18 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, l.width, "…")))
 	}
 	text := append([]string(nil), l.text[r.scroll:r.scroll+l.textRows]...)
-	hint := answerHint(r, q)
+	hint := answerHint(r, q, m.keys)
 	if q.note != "" {
 		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
-		where := fmt.Sprintf("↕ lines %d–%d of %d · ⇧↑/⇧↓ scroll", r.scroll+1, r.scroll+l.textRows, len(l.text))
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keyName(m.keys.Question.Scroll))
 		if l.hint {
 			hint = where
 		} else {
 			// No row to spare: the last text row makes room for the mark.
 			below := len(l.text) - r.scroll - l.textRows
-			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" ⇧↓ +%d", below))
+			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(m.keys.Question.ScrollDown), below))
 			last := len(text) - 1
 			text[last] = ansi.Truncate(text[last], max(l.width-cellWidth(mark), 1), "…") + mark
 		}
@@ -345,23 +344,25 @@ func (p *questionPane) formRows(q *question) []string {
 	return form
 }
 
-// answerHint says what kind of answer the question takes.
-func answerHint(r *request, q *question) string {
+// answerHint says what kind of answer the question takes, and with
+// which keys.
+func answerHint(r *request, q *question, k keyMap) string {
+	c := k.Choice
 	switch {
 	case q.free():
-		return "Type your answer · enter to confirm, alt+enter for a new line"
+		return "Type your answer · " + keyName(k.Question.TextSubmit) + " to confirm, " + keyName(k.Question.NewLine) + " for a new line"
 	case q.raw.MultiSelect:
-		return "Pick any · space toggles, enter confirms"
+		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
 	}
 	rows := len(q.labels)
 	if !q.raw.NoOther {
 		rows++
 	}
-	digits := "1–" + strconv.Itoa(min(rows, 9))
+	pick := "Pick one · " + keyName(c.Confirm) + " or " + digitRange(rows)
 	if r.single() {
-		return "Pick one · enter or " + digits + " answers at once"
+		return pick + " answers at once"
 	}
-	return "Pick one · enter or " + digits
+	return pick
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the

@@ -97,9 +97,8 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 		)
 	}
 	if !r.single() {
-		tabs := pair(k.NextTab, k.PrevTab, "tab/⇧tab", "questions")
 		out = append(out,
-			move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).inBar(tabs).in("Question"),
+			move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).inBar(k.Tabs).in("Question"),
 			move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab-1); return nil }).in("Question"),
 		)
 		if !typing {
@@ -117,7 +116,7 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 	}
 	if p.lay.moreText {
 		out = append(out,
-			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(pair(k.ScrollUp, k.ScrollDown, "⇧↑/⇧↓", "scroll the question")).in("Question"),
+			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(k.Scroll).in("Question"),
 			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Question"),
 		)
 	}
@@ -141,14 +140,14 @@ func (p *questionPane) reviewActions(r *request) []action {
 		}).kept().in("Review"),
 	}
 	if n := len(r.questions); n <= 9 {
-		jump := key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], k.Jump.Help().Desc))
+		jump := digitKeys(k.Jump, n)
 		out = append(out, move(jump, func(msg keyMsg) tea.Cmd {
 			m.gotoTab(r, int(msg.String()[0]-'1'))
 			return nil
 		}).inBar().in("Review"))
 	}
 	out = append(out,
-		move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, 0); return nil }).inBar(pair(k.NextTab, k.PrevTab, "tab/⇧tab", "questions")).in("Review"),
+		move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, 0); return nil }).inBar(k.Tabs).in("Review"),
 		move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, len(r.questions)-1); return nil }).in("Review"),
 		answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Review"),
 	)
@@ -160,9 +159,6 @@ func (p *questionPane) reviewActions(r *request) []action {
 	}
 	return out
 }
-
-// pickDigits are the keys 1–9.
-var pickDigits = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // confirmActions are a dialog's keys; only quit works beside them.
 func (p *questionPane) confirmActions(r *request) []action {

@@ -84,7 +84,7 @@ func (p *pastPane) actions() []action {
 	if len(p.answers) > 0 {
 		out = append(out,
 			move(k.Copy, func(keyMsg) tea.Cmd { return p.copy(m.setNotice) }).inBar().in("Past answers"),
-			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(pair(k.Up, k.Down, "↑/↓", "move")).in("Past answers"),
+			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Past answers"),
 			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0)); return nil }).in("Past answers"),
 		)
 	}

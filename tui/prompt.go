@@ -58,7 +58,7 @@ type promptEditor struct {
 	}
 }
 
-func newPromptEditor() promptEditor {
+func newPromptEditor(newLine key.Binding) promptEditor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -66,7 +66,7 @@ func newPromptEditor() promptEditor {
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	ta.SetHeight(1)
-	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.KeyMap.InsertNewline.SetKeys(newLine.Keys()...)
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
@@ -416,7 +416,7 @@ func (e *promptEditor) status() string {
 	m := e.m
 	status := m.turnStatus(e.c)
 	if n := len(m.requests); n > 0 {
-		status = plural(questionCount(m.requests), "question waits", "questions wait") + " · ctrl+g answers · " + status
+		status = plural(questionCount(m.requests), "question waits", "questions wait") + " · " + keyName(m.keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }
@@ -434,7 +434,7 @@ func (e *promptEditor) actions() []action {
 	if e.pop.kind != completionNone {
 		out = append(out,
 			move(k.Complete, func(keyMsg) tea.Cmd { e.accept(); return nil }).inBar().in("Completions"),
-			move(k.CompleteUp, func(keyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).inBar(pair(k.CompleteUp, k.CompleteDown, "↑/↓", "choose")).in("Completions"),
+			move(k.CompleteUp, func(keyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).inBar(k.Choose).in("Completions"),
 			move(k.CompleteDown, func(keyMsg) tea.Cmd { e.pop.cursor = min(e.pop.cursor+1, max(len(e.pop.items)-1, 0)); return nil }).in("Completions"),
 			move(k.Dismiss, func(keyMsg) tea.Cmd { e.pop.kind = completionNone; return nil }).inBar().in("Completions"),
 		)

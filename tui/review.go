@@ -54,9 +54,10 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
-	footer := "enter submits"
+	k := p.m.keys.Review
+	footer := keyName(k.Submit) + " submits"
 	if numbered {
-		footer += " · 1-" + strconv.Itoa(len(r.questions)) + " changes an answer"
+		footer += " · " + keyName(digitKeys(k.Jump, len(r.questions))) + " changes an answer"
 	}
 	if n := r.unanswered(); n > 0 {
 		footer = plural(n, "question", "questions") + " unanswered · " + footer

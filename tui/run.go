@@ -45,7 +45,7 @@ func (m *model) convByID(id string) *chat {
 			return c
 		}
 	}
-	c := newConversation(id, m.spill)
+	c := newConversation(id, m.spill, m.keys.Prompt.NewLine)
 	c.editor.m, c.view.m = m, m
 	c.editor.restyle(m.styles)
 	m.convs = append(m.convs, c)
@@ -203,10 +203,10 @@ func (m *model) followRequest() {
 func (m *model) sendPrompt() tea.Cmd {
 	c := m.conv()
 	if c == nil || c.conv == nil || c.over {
-		return m.setNotice("⚠ this agent is not running: ctrl+l starts one")
+		return m.setNotice("⚠ this agent is not running: " + keyName(m.keys.Global.Agents) + " starts one")
 	}
 	if c.turn {
-		return m.setNotice("⏳ " + c.name + " is still working: wait, or esc to cancel")
+		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keyName(m.keys.Prompt.Cancel) + " to cancel")
 	}
 	text := c.editor.take()
 	c.userPrompt(text)
@@ -333,7 +333,7 @@ func (m *model) runBody() string {
 	case c != nil:
 		bottom = append(bottom, strings.Split(c.editor.View(), "\n")...)
 	default:
-		bottom = append(bottom, st.App.Empty.Render("No agent is running: ctrl+l starts one."))
+		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keyName(m.keys.Global.Agents)+" starts one."))
 	}
 	mid := ""
 	if c != nil {
@@ -347,19 +347,20 @@ func (m *model) runBody() string {
 
 // turnStatus says what the conversation is doing.
 func (m *model) turnStatus(c *chat) string {
+	k := m.keys
 	switch {
 	case c.failed:
-		return c.name + " did not start · ctrl+l starts an agent"
+		return c.name + " did not start · " + keyName(k.Global.Agents) + " starts an agent"
 	case c.over:
-		return c.name + " has ended · ctrl+l starts an agent"
+		return c.name + " has ended · " + keyName(k.Global.Agents) + " starts an agent"
 	case c.conv == nil:
 		return "starting " + c.name + "…"
 	case c.turn:
-		return m.spin.View() + " " + c.name + " is working · " + age(m.now().Sub(c.started)) + " · esc cancels"
+		return m.spin.View() + " " + c.name + " is working · " + age(m.now().Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
 	}
-	s := "enter sends · alt+enter new line"
+	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
 	if len(c.info.Modes) > 1 {
-		s = "mode " + modeName(c.info, c.info.Mode) + " (⇧tab) · " + s
+		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keyName(k.Prompt.Mode) + ") · " + s
 	}
 	return s
 }

@@ -159,7 +159,7 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 		for range len(c.items) {
 			press(m, "up")
 		}
-		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, m.styles), " ")), "earlier entries", sp.dir, "enter shows them")
+		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, m.styles), " ")), "earlier entries", sp.dir, "enter shows them")
 		press(m, "enter")
 		waitSpill(sp)
 		if len(loads) != 1 {

@@ -86,7 +86,7 @@ func (it *convItem) lines(width, need int, live bool, t *transcriptPane, st *sty
 	case it.kind == itemMessage:
 		return it.messageLines(width, need, live, it.trimLine(width, st), st, md)
 	case it.kind == itemSpilled && it.expanded && it.spilled.loaded:
-		return it.messageLines(width, need, false, it.spilledLines(width, st), st, md)
+		return it.messageLines(width, need, false, it.spilledLines(width, t, st), st, md)
 	}
 	if !r.valid {
 		r.lines = it.renderWhole(width, t, st)
@@ -131,7 +131,7 @@ func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles)
 	case itemTool:
 		return renderTool(it, width, t, st)
 	case itemSpilled:
-		return it.spilledLines(width, st)
+		return it.spilledLines(width, t, st)
 	default: // a message is rendered block by block
 		return nil
 	}
@@ -190,7 +190,7 @@ func (it *convItem) trimLine(width int, st *styles.Styles) []string {
 }
 
 // spilledLines is the line of an itemSpilled: how many items, where.
-func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
+func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles) []string {
 	s := it.spilled
 	what := plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
 	var line string
@@ -204,7 +204,7 @@ func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · enter shows them"
+		line = what + " are in " + s.path + " · " + keyName(t.m.keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -330,7 +330,7 @@ func (it *convItem) height(width int, live bool, t *transcriptPane, st *styles.S
 	if it.kind == itemMessage {
 		n += len(it.trimLine(width, st))
 	} else {
-		n += len(it.spilledLines(width, st))
+		n += len(it.spilledLines(width, t, st))
 	}
 	for i := range tx.blocks {
 		b := &tx.blocks[i]
@@ -476,7 +476,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · enter expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · "+keyName(t.m.keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -545,7 +545,7 @@ func (t *transcriptPane) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · end to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · " + keyName(t.m.keys.Transcript.End) + " to follow")
 	}
 	return out
 }
@@ -590,7 +590,7 @@ func (t *transcriptPane) actions() []action {
 			t.cursor = max(t.cursor-1, 0)
 			t.reveal()
 			return nil
-		}).inBar(pair(k.Up, k.Down, "↑/↓", "items")).in("Transcript"),
+		}).inBar(k.Move).in("Transcript"),
 		move(k.Down, func(keyMsg) tea.Cmd {
 			t.cursor = min(t.cursor+1, max(n-1, 0))
 			t.reveal()

@@ -12,7 +12,7 @@ import (
 const (
 	accessibleOther       = "Other (type your own answer)"
 	accessibleSingleTitle = "Choose one:"
-	accessibleMultiTitle  = "Choose any, then enter 0:"
+	accessibleMultiTitle  = "Choose any, then 0 to finish:"
 	accessibleOtherTitle  = "Your answer:"
 )
 
