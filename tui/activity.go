@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -367,7 +368,10 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 	var wrapped []string
 	switch e.kind {
 	case entryMessage:
-		wrapped = wrapMarkdown(e.text, textW, body, st.Activity.Code)
+		wrapped = markdown.RenderIn(e.text, textW, st, body)
+		if len(wrapped) == 0 {
+			wrapped = []string{""}
+		}
 	case entryResult:
 		wrapped = strings.Split(ansi.Wrap(styleLines(capLines(e.text, maxResultLines), body), textW, ""), "\n")
 	default:

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -116,7 +117,7 @@ func (p *inboxPane) ShortHelp() []key.Binding { return shortHelp(p) }
 func (p *inboxPane) FullHelp() [][]key.Binding { return fullHelp(p) }
 
 // inboxRow draws one row of the inbox: the cursor, the agent, what it
-// asks (its inline Markdown drawn), how many questions and how long ago.
+// asks (its Markdown drawn on the line), how many questions and how long ago.
 func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	cursor, style := "  ", st.Inbox.Item
 	if k.marked {
@@ -127,7 +128,7 @@ func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	room := k.width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
 	what := ""
 	if room >= 4 {
-		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(inlineMarkdown(r.what(), style, st.Question.Code), room, "…")
+		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(markdown.Line(r.what(), st, style), room, "…")
 	}
 	return ansi.Truncate(cursor+name+what+meta, k.width, "…")
 }

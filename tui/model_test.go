@@ -474,9 +474,9 @@ func TestWrappedListItemsAreIndented(t *testing.T) {
 		ask(t, m, single(interaction.Question{ID: "q", Question: "Before I go on:\n- the migration rewrites every row of the events table and locks it\n- then it rebuilds the indexes", Options: opts("Go", "Stop")}))
 		lines := strings.Split(screen(m), "\n")
 		for i, l := range lines {
-			if strings.Contains(l, "- the migration") {
+			if strings.Contains(l, "• the migration") {
 				next := lines[i+1]
-				if !strings.HasPrefix(strings.TrimPrefix(next, " "), "  ") || strings.HasPrefix(strings.TrimSpace(next), "-") {
+				if !strings.HasPrefix(strings.TrimPrefix(next, " "), "  ") || strings.HasPrefix(strings.TrimSpace(next), "•") {
 					t.Fatalf("the wrapped list item's next line is not indented under its text:\n%s\n%s", l, next)
 				}
 				return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 )
@@ -120,13 +121,15 @@ func (q *question) answered() bool {
 	return q.draft.Answered()
 }
 
-// context returns the question's text (styled, its inline Markdown
-// drawn) and, after a blank line, its detail rendered as Markdown (or as
+// context returns the question's text (styled, its Markdown drawn) and, after a blank line, its detail rendered as Markdown (or as
 // raw text, to approve exact bytes), wrapped to width.
 func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw bool) []string {
 	if q.wrap.width != width || q.wrap.styles != st || q.wrap.raw != raw {
 		q.wrap.width, q.wrap.styles, q.wrap.raw = width, st, raw
-		lines := wrapMarkdown(q.text, width, st.Question.Text, st.Question.Code)
+		lines := markdown.RenderIn(q.text, max(width, 1), st, st.Question.Text)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
 		if q.detail != "" {
 			lines = append(lines, "")
 			if raw {
@@ -447,7 +450,7 @@ func (r *request) what() string {
 // summary names the request in one line for the log and notifications: its
 // first question (header, else text) and how many more follow.
 func (r *request) summary() string {
-	s := ansi.Truncate(plainMarkdown(r.what()), 80, "…")
+	s := ansi.Truncate(markdown.Plain(r.what()), 80, "…")
 	if n := len(r.questions) - 1; n > 0 {
 		s += " (+" + plural(n, "more question", "more questions") + ")"
 	}

@@ -166,7 +166,7 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 			t.Fatalf("%d loads", len(loads))
 		}
 		m.takeEvents(nil, loads)
-		shown, _ := c.items[0].lines(98, 40, false, &c.view, m.styles, m.md)
+		shown, _ := c.items[0].lines(98, 40, &c.view, m.styles, m.md)
 		mustContain(t, stripped(strings.Join(shown, "\n")), "(completed)", ": text text")
 	})
 }

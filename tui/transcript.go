@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -48,16 +49,11 @@ type itemRender struct {
 	// changed).
 	blocks bool
 
-	// A message's open block: its lines for open (the text's length,
-	// and whether it was live) …
+	// A message's open block: its lines for open (the text's length, and
+	// where the block started).
 	open    []string
 	openLen int64
-	openAt  int64 // where the open block started
-	live    bool
-	// … and while live, its complete lines, wrapped, up to tailDone.
-	tail      []string
-	tailDone  int64
-	tailFence bool // a code fence is open at tailDone
+	openAt  int64
 }
 
 // stale drops the cache: the item changed other than by growing, or the
@@ -71,7 +67,7 @@ func (r *itemRender) grew() { r.valid = false }
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.
-func (it *convItem) lines(width, need int, live bool, t *transcriptPane, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
+func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
@@ -84,9 +80,9 @@ func (it *convItem) lines(width, need int, live bool, t *transcriptPane, st *sty
 	}
 	switch {
 	case it.kind == itemMessage:
-		return it.messageLines(width, need, live, it.trimLine(width, st), st, md)
+		return it.messageLines(width, need, it.trimLine(width, st), md)
 	case it.kind == itemSpilled && it.expanded && it.spilled.loaded:
-		return it.messageLines(width, need, false, it.spilledLines(width, t, st), st, md)
+		return it.messageLines(width, need, it.spilledLines(width, t, st), md)
 	}
 	if !r.valid {
 		r.lines = it.renderWhole(width, t, st)
@@ -157,9 +153,7 @@ func (it *convItem) thoughtLines(width int, all bool, st *styles.Styles) []strin
 		src = append(src, line)
 	}
 	lines := it.trimLine(width-2, st)
-	for _, line := range src {
-		lines = append(lines, wrapMarkdown(Sanitize(line), width-2, cs.Thought, cs.Thought.Bold(true))...)
-	}
+	lines = append(lines, markdown.RenderIn(Sanitize(strings.Join(src, "\n")), max(width-2, 1), st, cs.Thought)...)
 	if !all && len(lines) > maxThoughtLines {
 		more += len(lines) - maxThoughtLines
 		lines = lines[:maxThoughtLines]
@@ -212,9 +206,9 @@ func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles
 // messageLines renders a message (or text read back from the spill)
 // from its end: the open block, then complete blocks until need lines
 // are there. head goes on top once all of it is.
-func (it *convItem) messageLines(width, need int, live bool, head []string, st *styles.Styles, md *mdRenderer) ([]string, bool) {
+func (it *convItem) messageLines(width, need int, head []string, md *mdRenderer) ([]string, bool) {
 	t := &it.text
-	open := it.openLines(width, live, st, md)
+	open := it.openLines(width, md)
 	parts := [][]string{open}
 	n := len(open)
 	gap := t.openGap && len(open) > 0 // a blank line goes above the part on top
@@ -246,58 +240,22 @@ func (it *convItem) messageLines(width, need int, live bool, head []string, st *
 	return out, whole
 }
 
-// openLines renders a message's open block: as Markdown once it is
-// complete (the message finished, or its turn is over); while it
-// streams, line by line with its inline Markdown, code as code.
-func (it *convItem) openLines(width int, live bool, st *styles.Styles, md *mdRenderer) []string {
+// openLines renders a message's open block, the one that may still grow:
+// as Markdown, the same while it streams as once it is complete, so a
+// block never changes its look when its message ends. It is redone only
+// when the text grew, and is at most a few KiB (maxBlock).
+func (it *convItem) openLines(width int, md *mdRenderer) []string {
 	t := &it.text
 	r := &it.rendering
-	if r.valid && r.live == live && r.openLen == t.Len() && r.openAt == t.committed {
+	if r.valid && r.openLen == t.Len() && r.openAt == t.committed {
 		return r.open
 	}
-	if r.openAt != t.committed {
-		r.tail, r.tailDone, r.tailFence = nil, t.committed, t.openFence != ""
-		r.openAt = t.committed
-	}
-	r.valid, r.live, r.openLen = true, live, t.Len()
-	if !live {
-		r.open = nil
-		if strings.TrimSpace(t.between(t.committed, t.Len())) != "" {
-			r.open = md.Render(t.source(t.committed, t.Len(), t.openFence, t.inFence), width)
-		}
-		return r.open
-	}
-	base, code := st.Question.Text.UnsetBold(), st.Question.Code
-	line := func(s string, fence bool) []string {
-		if fence {
-			return wrapPlain(Sanitize(s), width-2, st.Code.Plain)
-		}
-		return wrapMarkdown(Sanitize(s), width, base, code)
-	}
-	for {
-		nl := strings.IndexByte(t.between(r.tailDone, t.Len()), '\n')
-		if nl < 0 {
-			break
-		}
-		s := t.between(r.tailDone, r.tailDone+int64(nl))
-		r.tailDone += int64(nl) + 1
-		if isFence([]byte(strings.TrimSpace(s))) {
-			r.tailFence = !r.tailFence
-			continue
-		}
-		if r.tailFence {
-			r.tail = append(r.tail, prefixLines(line(s, true), "  ", "  ")...)
-		} else {
-			r.tail = append(r.tail, line(s, false)...)
-		}
-	}
-	r.open = r.tail
-	if last := t.between(r.tailDone, t.Len()); strings.TrimSpace(last) != "" && !isFence([]byte(strings.TrimSpace(last))) {
-		l := line(last, r.tailFence)
-		if r.tailFence {
-			l = prefixLines(l, "  ", "  ")
-		}
-		r.open = append(r.tail[:len(r.tail):len(r.tail)], l...)
+	r.valid, r.openLen, r.openAt = true, t.Len(), t.committed
+	// Live or complete, the open block is drawn as it will stay: the same
+	// Markdown, a code fence still open closed for the drawing.
+	r.open = nil
+	if strings.TrimSpace(t.between(t.committed, t.Len())) != "" {
+		r.open = md.Fresh(t.source(t.committed, t.Len(), t.openFence, t.inFence), width)
 	}
 	for len(r.open) > 0 && strings.TrimSpace(ansi.Strip(r.open[0])) == "" {
 		r.open = r.open[1:]
@@ -312,17 +270,17 @@ const exactHeight = 64 << 10
 // height is the item's height at width: exact where it was rendered (and
 // for a message of up to exactHeight bytes), estimated for the blocks of a
 // longer message not rendered yet.
-func (it *convItem) height(width int, live bool, t *transcriptPane, st *styles.Styles, md *mdRenderer) int {
+func (it *convItem) height(width int, t *transcriptPane, st *styles.Styles, md *mdRenderer) int {
 	tx := &it.text
 	need := 1
 	if tx.kept() <= exactHeight {
 		need = math.MaxInt
 	}
-	lines, whole := it.lines(width, need, live, t, st, md)
+	lines, whole := it.lines(width, need, t, st, md)
 	if whole {
 		return len(lines)
 	}
-	open := it.openLines(width, live, st, md)
+	open := it.openLines(width, md)
 	n := len(open)
 	if tx.openGap && len(open) > 0 {
 		n++
@@ -387,7 +345,10 @@ func renderPlan(plan []conversation.PlanEntry, width int, st *styles.Styles) []s
 		case "in_progress":
 			mark, style = "[~] ", cs.ToolRunning
 		}
-		text := wrapPlain(SanitizeLine(e.Content), width-4, style)
+		text := markdown.RenderIn(Sanitize(e.Content), max(width-4, 1), st, style)
+		if len(text) == 0 {
+			text = []string{""}
+		}
 		lines = append(lines, prefixLines(text, mark, "    ")...)
 	}
 	return lines
@@ -438,7 +399,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		title = string(tc.Kind)
 	}
 	// Agents write titles with inline Markdown: `git status`, **codex**.
-	title = ansi.Truncate(inlineMarkdown(title, cs.Tool, st.Activity.Code), max(width-6, 4), "…")
+	title = ansi.Truncate(markdown.Line(title, st, cs.Tool), max(width-6, 4), "…")
 	head := cs.Tool.Render(toolGlyph(tc.Kind)+" ") + title + " " + status
 	lines := []string{head}
 	if len(tc.Locations) > 0 {
@@ -510,7 +471,7 @@ func (t *transcriptPane) lines() []string {
 	total := 0
 	for i := len(c.items) - 1; i >= 0 && total < need; i-- {
 		it := c.items[i]
-		lines, whole := it.lines(w, need-total, c.live(it), t, st, md)
+		lines, whole := it.lines(w, need-total, t, st, md)
 		block := make([]string, 0, len(lines)+1)
 		if i > 0 && whole {
 			block = append(block, "")
@@ -550,13 +511,6 @@ func (t *transcriptPane) lines() []string {
 	return out
 }
 
-// live reports whether an item's text is still streaming: its turn goes
-// on and nothing came after it. Text that arrives outside a turn (a
-// resumed session's history) is shown finished.
-func (c *chat) live(it *convItem) bool {
-	return c.turn && !it.finished && len(c.items) > 0 && c.items[len(c.items)-1] == it
-}
-
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (t *transcriptPane) reveal() {
@@ -564,7 +518,7 @@ func (t *transcriptPane) reveal() {
 	w := max(t.width-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
-		below += c.items[i].height(w, c.live(c.items[i]), t, st, md) + 1
+		below += c.items[i].height(w, t, st, md) + 1
 	}
 	if below < t.scroll {
 		t.scroll = below
@@ -572,7 +526,7 @@ func (t *transcriptPane) reveal() {
 	// When moving up, bring the item's top into view too.
 	if t.cursor < len(c.items) {
 		it := c.items[t.cursor]
-		h := it.height(w, c.live(it), t, st, md) + 1
+		h := it.height(w, t, st, md) + 1
 		if below+h > t.scroll+20 {
 			t.scroll = max(below+h-20, t.scroll)
 		}
