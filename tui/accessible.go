@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/asktui/asktui/interaction"
@@ -150,11 +151,7 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 			_, _ = fmt.Fprintf(a.out, " (%s)", q.header)
 		}
 		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.text)
-		q.buildForm(a.styles, nil, 80, 24, "")
-		if q.input != nil {
-			q.input.Title("Your answer (" + keyName(a.keys.Skip) + " to skip):")
-		}
-		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
+		err := a.form(q).Run()
 		if a.in.Ended() || err != nil {
 			_, _ = fmt.Fprintln(a.out, "Declined: no answer was sent.")
 			return interaction.Answer{}, interaction.Declined()
@@ -164,6 +161,31 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 		}
 	}
 	return r.answer(), nil
+}
+
+// form is question q as a huh form in accessible mode, which huh draws
+// and drives: the option list (field.Choice, a huh.Field, which asks by
+// number through huh's own prompts) or huh's Text.
+func (a *accessibleProvider) form(q *question) *huh.Form {
+	var f huh.Field
+	if q.free() {
+		f = huh.NewText().
+			Value(&q.typed).
+			Title("Your answer (" + keyName(a.keys.Skip) + " to skip):").
+			CharLimit(interaction.MaxCustomLen).
+			ExternalEditor(false)
+	} else {
+		f = field.NewChoice(field.ChoiceConfig{
+			Labels: q.labels, Descriptions: q.descs, Multi: q.raw.MultiSelect, NoOther: q.raw.NoOther,
+			Draft: q.draft, Styles: a.styles,
+		})
+	}
+	return huh.NewForm(huh.NewGroup(f)).
+		WithShowHelp(false).
+		WithTheme(a.styles.HuhTheme()).
+		WithAccessible(true).
+		WithInput(a.in).
+		WithOutput(a.out)
 }
 
 // lockedWriter serializes writes to w.

@@ -24,8 +24,10 @@
 // interaction.ActivitySink), and the question panel. Without either, only
 // the question panel is shown, as the one-shot `asktui ask` wants.
 //
-// Each question is a huh form: option lists use [field.Choice], which draws
-// only the rows on screen, so lists of 100,000 options stay fluid; questions
-// without options use huh's Text field. Agent-supplied text is passed
-// through [Sanitize] before it is drawn.
+// A question's options are a [field.Choice], a huh.Field that draws only
+// the rows on screen, so lists of 100,000 options stay fluid; a question
+// without options is a text box. The panel drives them itself; in
+// accessible mode each question is a huh form, which huh draws and drives.
+// Agent-supplied text is passed through [Sanitize] before it is drawn, and
+// drawn as Markdown (internal/markdown) wherever an agent wrote it.
 package tui

@@ -324,8 +324,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	// Anything else (huh's internal messages, cursor blinks) belongs to the
-	// form on screen.
+	// Anything else (a text cursor's blink) belongs to the field on
+	// screen.
 	return m.typeAnswer(msg)
 }
 
@@ -613,47 +613,44 @@ func (m *model) readyField() tea.Cmd {
 	if r != nil {
 		q = r.current()
 	}
-	var cmds []tea.Cmd
 	if q != nil {
 		verb := "submit"
 		if !r.single() {
 			verb = "next"
 		}
-		cmds = append(cmds, q.readyForm(m.styles, m.keys.Choice, verb))
+		q.readyField(m.styles, m.keys, verb)
 	}
 	if m.away {
-		if q != nil {
-			q.blurForm() // huh's Form.Init focuses the field it builds
-		}
 		q = nil // the host took the keys: no field has them
 	}
-	if q != m.shown {
-		if m.shown != nil {
-			m.shown.blurForm()
-		}
-		m.shown = q
-		if q != nil {
-			cmds = append(cmds, q.focusForm())
-		}
+	if q == m.shown {
+		return nil
 	}
-	return tea.Batch(cmds...)
+	if m.shown != nil {
+		m.shown.blurField()
+	}
+	m.shown = q
+	if q == nil {
+		return nil
+	}
+	return q.focusField()
 }
 
-// typeAnswer hands a key or paste to the field of the question shown
-// (its form), and moves on when it confirmed its question.
+// typeAnswer hands a key or paste to the field of the question shown,
+// and moves on when it confirmed its question: in this Update, so keys
+// typed meanwhile belong to the next question. Other messages the field
+// owns (its cursor's blink) reach it too.
 func (m *model) typeAnswer(msg tea.Msg) tea.Cmd {
 	r := m.activeRequest()
 	if r == nil {
 		return nil
 	}
 	q := r.current()
-	if q == nil || q.form == nil || q != m.shown {
+	if q == nil || q != m.shown {
 		return nil
 	}
-	_, cmd := q.form.Update(msg)
-	if q.choice != nil && q.choice.Confirmed() {
-		// Move on now, in this Update: keys typed meanwhile belong to
-		// the next question.
+	cmd, confirmed := q.handle(msg)
+	if confirmed {
 		return tea.Batch(cmd, m.questionDone(r))
 	}
 	return cmd

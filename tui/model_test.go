@@ -486,21 +486,21 @@ func TestWrappedListItemsAreIndented(t *testing.T) {
 	})
 }
 
-// The form of a question is built once and kept: resizing the window and
-// moving between questions adjust it in place, keeping the filter and
+// The field of a question is built once and kept: resizing the window
+// and moving between questions adjust it in place, keeping the filter and
 // the cursor.
-func TestFormIsKeptAcrossResizeAndTabs(t *testing.T) {
+func TestFieldIsKeptAcrossResizeAndTabs(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
 		ask(t, m, setupRequest())
 		q := m.requests[0].questions[0]
-		form := q.form
+		choice := q.choice
 		press(m, "/", "Prod")
 		send(m, teaSize(90, 30))
 		send(m, teaSize(100, 30))
 		press(m, "tab", "shift+tab")
-		if q.form != form {
-			t.Fatal("the form was rebuilt")
+		if q.choice != choice {
+			t.Fatal("the field was rebuilt")
 		}
 		mustContain(t, screen(m), "/Prod", "Production")
 		mustNotContain(t, screen(m), "Staging")

@@ -171,7 +171,7 @@ func (p *questionPane) SetSize(width, height int) {
 		return
 	}
 	p.lay = p.layoutFor(r, p.width, p.height, p.m.inline)
-	if q := r.current(); q != nil && q.field() != nil {
+	if q := r.current(); q != nil && q.built() {
 		// The field's rows decide the layout's and its width theirs: a
 		// second pass settles both.
 		q.sizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
@@ -304,7 +304,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 // formRows are question q's field, and the preview of the option under
 // the cursor beside it or below it.
 func (p *questionPane) formRows(q *question) []string {
-	if q.field() == nil {
+	if !q.built() {
 		return nil
 	}
 	m, l := p.m, p.lay

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
@@ -19,12 +18,14 @@ import (
 
 // question is one question of a request: the agent's raw text (answers echo
 // labels exactly as sent), its sanitized display text, the human's draft
-// and the huh form that edits it.
+// and the field that edits it: the option list (field.Choice) or the
+// answer box (textField).
 //
-// The form is built the first time the question is shown and kept for the
-// request's life: moving between questions, resizing the window and
+// The field is built the first time the question is shown and kept for
+// the request's life: moving between questions, resizing the window and
 // changing the theme adjust it in place, so nothing the human did (cursor,
-// filter, typed text) is lost.
+// filter, typed text) is lost. The panel drives it itself, without a huh
+// form around it (see ARCHITECTURE.md, "huh").
 type question struct {
 	raw interaction.Question
 
@@ -40,12 +41,10 @@ type question struct {
 	draft *field.Draft // the option list's draft; nil for free text
 	typed string       // the free-text draft
 
-	form   *huh.Form
-	choice *field.Choice // the form's field, for an option question
-	input  *huh.Text     // the form's field, for a free-text question
-	formW  int           // the size the form was last given
-	formH  int
-	formSt *styles.Styles // the styles the form was built or restyled with
+	choice *field.Choice // the field, for an option question
+	input  *textField    // the field, for a free-text question
+	fieldW int           // the size the field was last given
+	fieldH int
 
 	// wrap caches the question's context (its text, then its detail)
 	// rendered for one width, palette and raw setting: a long question or
@@ -188,97 +187,16 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	return lines
 }
 
-// formKeys returns huh's keymap with the bindings asktui must not let
-// huh act on switched off. Keys reach a form only through the panel's
-// actions and its text input (Enter, Tab and ctrl+c are the panel's), so
-// what is left is what huh's Text field does with a key it gets as text
-// input: ctrl+e (Text.Editor) would suspend the screen for $EDITOR, on
-// the machine asktui runs on even for a view over SSH, and
-// ExternalEditor(false) alone does not stop it (huh disables the binding
-// only when it draws its help). One keymap per form: huh's fields keep a
-// pointer to it and change it as their position in the form says
-// (Text.Next, Prev and Submit). TestFreeTextCtrlEOpensNoEditor fails
-// without it.
-func formKeys() *huh.KeyMap {
-	k := huh.NewDefaultKeyMap()
-	k.Quit.SetEnabled(false)
-	k.Text.Editor.SetEnabled(false)
-	return k
-}
-
-// readyForm readies the question's form to be shown with st: built on
-// first use, restyled in place afterwards. It returns the form's
-// commands. The layout pass sizes it (sizeField).
-func (q *question) readyForm(st *styles.Styles, keys *field.KeyMap, confirmHelp string) tea.Cmd {
-	if q.form == nil {
-		return q.buildForm(st, keys, 1, 1, confirmHelp)
-	}
-	if q.choice != nil {
-		q.choice.SetConfirmHelp(confirmHelp)
-	}
-	if q.formSt != st {
-		q.formSt = st
-		q.form.WithTheme(st.HuhTheme())
-		if q.choice != nil {
-			q.choice.SetStyles(st)
-		}
-	}
-	return nil
-}
-
-// sizeField gives the form's field w×h.
-//
-// The panel draws the form's field itself (fieldView), not the form: a
-// huh group draws its fields through a viewport whose content it rebuilds
-// only in Update, and passes a new height down only to a field taller
-// than it, so a form drawn after a resize would show its old size. The
-// field is sized directly instead.
-func (q *question) sizeField(w, h int) {
-	w, h = max(w, 1), max(h, 1)
-	if q.formW != w || q.formH != h {
-		q.formW, q.formH = w, h
-		q.field().WithWidth(w).WithHeight(q.fieldHeight(h))
-	}
-}
-
-// maxTextRows bounds a free-text answer's box: it scrolls past them.
-const maxTextRows = 8
-
-// fieldHeight is the rows the field takes of the h the panel has: an
-// option list takes them all (it scrolls), a free-text box at most
-// maxTextRows.
-func (q *question) fieldHeight(h int) int {
-	if q.input != nil || q.free() {
-		return min(h, maxTextRows)
-	}
-	return h
-}
-
-// field is the form's one field, nil until the question is first shown.
-func (q *question) field() huh.Field {
+// readyField readies the question's field to be shown in st: built on
+// first use, restyled in place afterwards. The layout pass sizes it
+// (sizeField).
+func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string) {
 	switch {
-	case q.choice != nil:
-		return q.choice
-	case q.input != nil:
-		return q.input
-	}
-	return nil
-}
-
-// fieldView draws the form's field at the size sizeField gave it.
-func (q *question) fieldView() string { return q.field().View() }
-
-func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
-	var f huh.Field
-	if q.free() {
-		q.input = huh.NewText().
-			Value(&q.typed).
-			Placeholder("Type your answer…").
-			CharLimit(interaction.MaxCustomLen).
-			ExternalEditor(false).
-			ShowLineNumbers(false)
-		f = q.input
-	} else {
+	case q.free() && q.input == nil:
+		q.input = newTextField(st, keys.Question.NewLine, q.typed)
+	case q.free():
+		q.input.restyle(st)
+	case q.choice == nil:
 		q.choice = field.NewChoice(field.ChoiceConfig{
 			Labels:       q.labels,
 			Descriptions: q.descs,
@@ -286,40 +204,75 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 			NoOther:      q.raw.NoOther,
 			Draft:        q.draft,
 			Styles:       st,
-			Keys:         keys,
+			Keys:         keys.Choice,
 			ConfirmHelp:  confirmHelp,
 		})
-		f = q.choice
+	default:
+		q.choice.SetConfirmHelp(confirmHelp)
+		q.choice.SetStyles(st)
 	}
-	q.formW, q.formH, q.formSt = w, h, st
-	q.form = huh.NewForm(huh.NewGroup(f)).
-		WithShowHelp(false).
-		WithShowErrors(false).
-		WithTheme(st.HuhTheme()).
-		WithKeyMap(formKeys())
-	f.WithWidth(w).WithHeight(q.fieldHeight(h))
-	return q.form.Init()
 }
 
-// focusForm gives the question's field the keys; blurForm takes them away
-// when another question (or request) is shown.
-func (q *question) focusForm() tea.Cmd {
+// sizeField gives the question's field w×h.
+func (q *question) sizeField(w, h int) {
+	w, h = max(w, 1), max(h, 1)
+	if q.fieldW == w && q.fieldH == h {
+		return
+	}
+	q.fieldW, q.fieldH = w, h
+	switch {
+	case q.choice != nil:
+		q.choice.WithWidth(w).WithHeight(h)
+	case q.input != nil:
+		q.input.SetSize(w, h)
+	}
+}
+
+// built reports whether the question's field was built (it was shown).
+func (q *question) built() bool { return q.choice != nil || q.input != nil }
+
+// fieldView draws the question's field at the size sizeField gave it.
+func (q *question) fieldView() string {
+	if q.choice != nil {
+		return q.choice.View()
+	}
+	return q.input.View()
+}
+
+// focusField gives the question's field the keys; blurField takes them
+// away when another question (or request) is shown.
+func (q *question) focusField() tea.Cmd {
 	switch {
 	case q.choice != nil:
 		return q.choice.Focus()
 	case q.input != nil:
-		return q.input.Focus()
+		return q.input.ta.Focus()
 	}
 	return nil
 }
 
-func (q *question) blurForm() {
+func (q *question) blurField() {
 	switch {
 	case q.choice != nil:
 		q.choice.Blur()
 	case q.input != nil:
-		q.input.Blur()
+		q.input.ta.Blur()
 	}
+}
+
+// handle types a key or paste into the question's field, and reports
+// whether it confirmed the question (a choice by Enter or a digit; a
+// free-text answer is confirmed by the panel's own Enter).
+func (q *question) handle(msg tea.Msg) (tea.Cmd, bool) {
+	switch {
+	case q.choice != nil:
+		return q.choice.Handle(msg)
+	case q.input != nil:
+		cmd := q.input.update(msg)
+		q.typed = q.input.Value()
+		return cmd, false
+	}
+	return nil, false
 }
 
 // typing reports whether keys go to a text input, so letters, digits,

@@ -46,8 +46,8 @@ type ChoiceConfig struct {
 	ConfirmHelp string
 	// NextFieldOnConfirm makes a confirmation move the huh form on
 	// (huh.NextField), as a field among others in a form expects. Leave
-	// it off when the owner reads Confirmed and decides itself, keeping
-	// the form alive; Run sets it.
+	// it off when the owner drives the field with Handle and decides
+	// itself; Run sets it.
 	NextFieldOnConfirm bool
 }
 
@@ -97,10 +97,9 @@ type Choice struct {
 
 	confirmHelp string
 
-	// confirmed reports that the last key confirmed the question: the
-	// owner moves on at once, in the same Update, so keys typed meanwhile
-	// reach the next question rather than this one.
-	confirmed bool
+	// done is set by the key Handle is taking when it confirms the
+	// question.
+	done bool
 	// nextField moves huh on when confirmed (NextFieldOnConfirm).
 	nextField bool
 }
@@ -215,12 +214,6 @@ func (c *Choice) SetStyles(st *styles.Styles) {
 // SetConfirmHelp changes what the help says Enter does (see
 // ChoiceConfig.ConfirmHelp).
 func (c *Choice) SetConfirmHelp(s string) { c.confirmHelp = s }
-
-// Confirmed reports whether the last message the field handled confirmed
-// the question: Enter, or a digit that picks in single-select. It is the
-// field's completion signal; the answer itself is in the Draft and may be
-// empty (Enter on an empty Other row), which the owner decides about.
-func (c *Choice) Confirmed() bool { return c.confirmed }
 
 // Key sets the key the form stores the field's value under.
 func (c *Choice) Key(k string) *Choice {
