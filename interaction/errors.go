@@ -143,6 +143,13 @@ var (
 	ErrEmptyQuestions = &Error{Code: CodeEmptyQuestions, Message: "the request has no questions"}
 )
 
+// Declined returns the error a provider gives its caller when the human
+// declines a request: ASK_DECLINED, with a message that tells an agent
+// what to do about it.
+func Declined() *Error {
+	return &Error{Code: CodeDeclined, Message: "the user declined to answer; do not ask the same questions again unless the user asks you to"}
+}
+
 // Error is a coded failure of the interaction machinery.
 //
 // Compare errors by code with [errors.Is] and a sentinel such as

@@ -216,7 +216,7 @@ if [[ -n $scale ]]; then
 		echo "cost); \`BenchmarkClientSide\` writes pre-encoded lines straight into the"
 		echo "agent's output and times the client alone: the line guard, the SDK's"
 		echo "decoding and queue, the conversion to \`ConversationEvent\`s, the sink."
-		echo "Drawing them is the session view's: \`BenchmarkStreamFrame\` is one frame"
+		echo "Drawing them is the conversation view's: \`BenchmarkStreamFrame\` is one frame"
 		echo "of a streaming reply at 120x40, \`BenchmarkTranscriptScroll\` one key in a"
 		echo "conversation of 10,000 entries."
 		echo

@@ -182,8 +182,10 @@ type Styles struct {
 		Hint lipgloss.Style
 		// ScrollHint tells that the question text continues.
 		ScrollHint lipgloss.Style
-		// Code is `inline code` in the question text.
-		Code lipgloss.Style
+		// Answer frames a free-text answer's box with a bar on its left;
+		// AnswerText and AnswerPlaceholder are its text, typed or not
+		// yet. The huh theme's fields take the same.
+		Answer, AnswerText, AnswerPlaceholder lipgloss.Style
 	}
 
 	Option struct {
@@ -196,9 +198,9 @@ type Styles struct {
 		Label, Focused, Chosen lipgloss.Style
 		// Checked and Unchecked are the multi-select boxes.
 		Checked, Unchecked lipgloss.Style
-		// Description is the text under a label; Code is `inline code`
-		// in it.
-		Description, Code lipgloss.Style
+		// Description is the text under a label (its Markdown drawn in
+		// the Markdown styles).
+		Description lipgloss.Style
 		// Recommended is the badge on a "(Recommended)" option.
 		Recommended lipgloss.Style
 		// Other is the label of the free-text "Other" row.
@@ -233,8 +235,6 @@ type Styles struct {
 		// Message, Tool and Result style what an agent said, called and got
 		// back; Failed a failed result or a declined question.
 		Message, Tool, Result, Failed lipgloss.Style
-		// Code is `inline code` in a message.
-		Code lipgloss.Style
 		// Asked, Answered and Withdrawn style the questions' fates.
 		Asked, Answered, Withdrawn lipgloss.Style
 		// Info styles connection notes; Thinking the live thinking lines.
@@ -323,7 +323,9 @@ func New(p Palette) *Styles {
 	s.Question.Text = fg(p.Fg).Bold(true)
 	s.Question.Hint = fg(p.Muted).Italic(true)
 	s.Question.ScrollHint = fg(p.Muted)
-	s.Question.Code = fg(p.Highlight).Bold(true)
+	s.Question.Answer = lipgloss.NewStyle().PaddingLeft(1).BorderStyle(lipgloss.ThickBorder()).BorderLeft(true).BorderForeground(p.Subtle)
+	s.Question.AnswerText = fg(p.Fg)
+	s.Question.AnswerPlaceholder = fg(p.Subtle)
 
 	s.Option.Cursor = fg(p.Accent).Bold(true).SetString("❯")
 	s.Option.Number = fg(p.Muted)
@@ -333,7 +335,6 @@ func New(p Palette) *Styles {
 	s.Option.Checked = fg(p.Success).SetString("[✓]")
 	s.Option.Unchecked = fg(p.Muted).SetString("[ ]")
 	s.Option.Description = fg(p.Muted)
-	s.Option.Code = fg(p.Highlight)
 	s.Option.Recommended = fg(p.Success).Bold(true)
 	s.Option.Other = fg(p.Fg).Italic(true)
 	s.Option.Filter = fg(p.Accent)
@@ -359,7 +360,6 @@ func New(p Palette) *Styles {
 	s.Activity.Glyph = fg(p.Muted)
 	s.Activity.Message = fg(p.Fg)
 	s.Activity.Tool = fg(p.Accent)
-	s.Activity.Code = fg(p.Highlight)
 	s.Activity.Result = fg(p.Muted)
 	s.Activity.Failed = fg(p.Error)
 	s.Activity.Asked = fg(p.Warning)
@@ -443,10 +443,6 @@ func (s *Styles) AgentStyle(i int) lipgloss.Style {
 // For resolves a theme choice and builds its styles in one step.
 func For(t Theme, isDark bool) *Styles { return New(Resolve(t, isDark)) }
 
-// HuhStyles returns the huh styles derived from the same palette. It is
-// built once: huh asks for its theme on every option it draws.
-func (s *Styles) HuhStyles() *huh.Styles { return s.huh }
-
 // HuhTheme returns the huh theme derived from the same palette, built once
 // and returned as is on every call, whatever background huh reports (the
 // background was already taken into account when the palette was chosen).
@@ -458,7 +454,7 @@ func huhTheme(p Palette, s *Styles) *huh.Styles {
 	t := huh.ThemeBase(true)
 	fg := func(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 
-	t.Focused.Base = t.Focused.Base.BorderForeground(p.Subtle)
+	t.Focused.Base = s.Question.Answer
 	t.Focused.Card = t.Focused.Base
 	t.Focused.Title = fg(p.Fg).Bold(true)
 	t.Focused.NoteTitle = fg(p.Accent).Bold(true).MarginBottom(1)
@@ -478,9 +474,9 @@ func huhTheme(p Palette, s *Styles) *huh.Styles {
 	t.Focused.BlurredButton = s.Dialog.Button.MarginRight(1)
 	t.Focused.Next = t.Focused.FocusedButton
 	t.Focused.TextInput.Cursor = fg(p.Accent)
-	t.Focused.TextInput.Placeholder = fg(p.Subtle)
+	t.Focused.TextInput.Placeholder = s.Question.AnswerPlaceholder
 	t.Focused.TextInput.Prompt = fg(p.Accent)
-	t.Focused.TextInput.Text = fg(p.Fg)
+	t.Focused.TextInput.Text = s.Question.AnswerText
 
 	t.Blurred = t.Focused
 	t.Blurred.Base = t.Focused.Base.BorderStyle(lipgloss.HiddenBorder())

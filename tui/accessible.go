@@ -2,18 +2,19 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 	"time"
 
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/field"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
@@ -21,7 +22,8 @@ import (
 // number. The answers are the same as in the full-screen UI. Ctrl+D at
 // any prompt declines the request; Ctrl+C quits asktui.
 type accessibleProvider struct {
-	in     *eofReader
+	in     *field.LineReader
+	keys   accessibleKeyMap
 	out    io.Writer
 	styles *styles.Styles
 	turn   chan struct{} // one request at a time holds the terminal
@@ -33,7 +35,7 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 	if in == nil {
 		in = os.Stdin
 	}
-	a := &accessibleProvider{in: &eofReader{r: in}, out: opts.Output, turn: make(chan struct{}, 1), done: done}
+	a := &accessibleProvider{in: field.NewLineReader(in), keys: defaultKeyMap().Accessible, out: opts.Output, turn: make(chan struct{}, 1), done: done}
 	if a.out == nil {
 		a.out = os.Stdout
 	}
@@ -138,7 +140,7 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 
 func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
-	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press ctrl+d at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"))
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"), keyName(a.keys.Decline))
 	if deadline, ok := ctx.Deadline(); ok {
 		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", formatDuration(time.Until(deadline)))
 	}
@@ -149,15 +151,10 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 			_, _ = fmt.Fprintf(a.out, " (%s)", q.header)
 		}
 		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.text)
-		q.buildForm(a.styles, nil, 80, 24, "")
-		if q.input != nil {
-			q.input.Title("Your answer (enter to skip):")
-		}
-		err := q.form.WithAccessible(true).WithInput(a.in).WithOutput(a.out).Run()
-		if a.in.eof || err != nil {
+		err := a.form(q).Run()
+		if a.in.Ended() || err != nil {
 			_, _ = fmt.Fprintln(a.out, "Declined: no answer was sent.")
-			return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined,
-				"the user declined to answer; do not ask the same questions again unless the user asks you to")
+			return interaction.Answer{}, interaction.Declined()
 		}
 		if !q.answered() {
 			_, _ = fmt.Fprintln(a.out, "(skipped)")
@@ -166,38 +163,29 @@ func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request
 	return r.answer(), nil
 }
 
-// eofReader hands out at most one line per Read (huh's prompts each wrap
-// the reader in a new bufio.Scanner, which would otherwise swallow the
-// lines meant for the next prompt) and remembers that the input ended:
-// Ctrl+D on a terminal.
-type eofReader struct {
-	r   io.Reader
-	b   [1]byte
-	eof bool
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		k, err := e.r.Read(e.b[:])
-		if k == 1 {
-			p[n] = e.b[0]
-			n++
-			if e.b[0] == '\n' {
-				return n, nil
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				e.eof = true
-			}
-			return n, err
-		}
-		if k == 0 && n > 0 {
-			return n, nil
-		}
+// form is question q as a huh form in accessible mode, which huh draws
+// and drives: the option list (field.Choice, a huh.Field, which asks by
+// number through huh's own prompts) or huh's Text.
+func (a *accessibleProvider) form(q *question) *huh.Form {
+	var f huh.Field
+	if q.free() {
+		f = huh.NewText().
+			Value(&q.typed).
+			Title("Your answer (" + keyName(a.keys.Skip) + " to skip):").
+			CharLimit(interaction.MaxCustomLen).
+			ExternalEditor(false)
+	} else {
+		f = field.NewChoice(field.ChoiceConfig{
+			Labels: q.labels, Descriptions: q.descs, Multi: q.raw.MultiSelect, NoOther: q.raw.NoOther,
+			Draft: q.draft, Styles: a.styles,
+		})
 	}
-	return n, nil
+	return huh.NewForm(huh.NewGroup(f)).
+		WithShowHelp(false).
+		WithTheme(a.styles.HuhTheme()).
+		WithAccessible(true).
+		WithInput(a.in).
+		WithOutput(a.out)
 }
 
 // lockedWriter serializes writes to w.

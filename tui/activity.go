@@ -7,10 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -365,7 +368,10 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 	var wrapped []string
 	switch e.kind {
 	case entryMessage:
-		wrapped = wrapMarkdown(e.text, textW, body, st.Activity.Code)
+		wrapped = markdown.RenderIn(e.text, textW, st, body)
+		if len(wrapped) == 0 {
+			wrapped = []string{""}
+		}
 	case entryResult:
 		wrapped = strings.Split(ansi.Wrap(styleLines(capLines(e.text, maxResultLines), body), textW, ""), "\n")
 	default:
@@ -383,7 +389,7 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 }
 
 // view draws the last height lines (or the scrolled-back ones).
-func (l *activityLog) view(width, height int, st *styles.Styles) string {
+func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Binding) string {
 	lines := l.layout(width, st).lines
 	if height <= 0 {
 		return ""
@@ -394,7 +400,7 @@ func (l *activityLog) view(width, height int, st *styles.Styles) string {
 	start := max(end-height, 0)
 	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
-		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · end to follow", width, "…"))
+		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · "+keyName(follow)+" to follow", width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -405,18 +411,23 @@ func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
 // activityPane is the session's activity pane: the log and who is
 // thinking.
 type activityPane struct {
+	box
+	m   *model
 	log *activityLog
 }
 
 // View draws the pane: a title, the log and who is thinking.
-func (p *activityPane) View(width, height int, focused bool, spinner string, st *styles.Styles) string {
+func (p *activityPane) View() string {
+	st, width, height := p.m.styles, p.width, p.height
 	title := st.Activity.Title.Render("Activity")
 	hint := ""
-	if focused {
+	if p.focused {
 		title = st.Activity.TitleFocused.Render("Activity")
-		hint = st.Activity.Info.Render("  ↑/↓ scroll · esc back")
+		k := p.m.keys.Activity
+		hint = st.Activity.Info.Render("  " + keyName(k.Scroll) + " scroll · " + keyName(k.Back) + " back")
 	}
 	var live []string
+	spinner := p.m.spin.View()
 	for _, a := range p.log.thinking() {
 		note := "thinking…"
 		if a.note != "" {
@@ -429,7 +440,7 @@ func (p *activityPane) View(width, height int, focused bool, spinner string, st 
 	if len(p.log.entries) == 0 && len(live) == 0 {
 		body = st.App.Empty.Render("No agent activity yet.")
 	} else {
-		body = p.log.view(width, max(rows, 0), st)
+		body = p.log.view(width, max(rows, 0), st, p.m.keys.Activity.End)
 	}
 	out := []string{ansi.Truncate(title+hint, width, "…")}
 	if body != "" {
@@ -437,6 +448,50 @@ func (p *activityPane) View(width, height int, focused bool, spinner string, st 
 	}
 	out = append(out, live...)
 	return strings.Join(out, "\n")
+}
+
+// actions are the pane's keys: scrolling, and back to the panel.
+func (p *activityPane) actions() []action {
+	m := p.m
+	k := m.keys.Activity
+	out := p.scrollActions(true)
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
+		m.focus = focusPanel
+		p.log.scroll = 0 // follow the newest again
+		return nil
+	}).inBar().in("Activity"))
+	return append(out, m.globals(focusActivity, false)...)
+}
+
+func (*activityPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (p *activityPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *activityPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+
+// scrollActions are the keys that scroll the log: in its pane, and on the
+// idle screen, where it fills the body. End shows only when the log is
+// scrolled back.
+func (p *activityPane) scrollActions(bar bool) []action {
+	m := p.m
+	k := m.keys.Activity
+	l := p.log
+	out := []action{
+		move(k.Up, func(keyMsg) tea.Cmd { l.scrollBy(1); return nil }).in("Activity"),
+		move(k.Down, func(keyMsg) tea.Cmd { l.scrollBy(-1); return nil }).in("Activity"),
+		move(k.PageUp, func(keyMsg) tea.Cmd { l.scrollBy(m.page()); return nil }).in("Activity"),
+		move(k.PageDown, func(keyMsg) tea.Cmd { l.scrollBy(-m.page()); return nil }).in("Activity"),
+	}
+	if bar {
+		out[0] = out[0].inBar(k.Scroll)
+		out[2] = out[2].inBar()
+	}
+	if l.scroll > 0 {
+		out = append(out, move(k.End, func(keyMsg) tea.Cmd { l.scroll = 0; return nil }).inBar().in("Activity"))
+	}
+	return out
 }
 
 // age formats how long a request has waited: "now", "45s", "3m", "2h".

@@ -3,10 +3,11 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
-	"github.com/asktui/asktui/styles"
 )
 
 // pickKind says what a row of the agent picker does.
@@ -30,9 +31,11 @@ type pickRow struct {
 	disabled bool
 }
 
-// agentPicker lists the running conversations, the agents that can be
-// started, and an agent's past sessions to resume.
-type agentPicker struct {
+// agentsPane is the agent picker: the running conversations, the agents
+// that can be started, and an agent's past sessions to resume.
+type agentsPane struct {
+	box
+	m       *model
 	cursor  int
 	rows    []pickRow
 	loading string // the agent whose sessions are being listed
@@ -41,7 +44,8 @@ type agentPicker struct {
 
 // open fills the picker: the conversations running, then every agent
 // the launcher knows, each startable and resumable.
-func (p *agentPicker) open(convs []*chat, active int, launcher conversation.Launcher) {
+func (p *agentsPane) open() {
+	convs, active, launcher := p.m.convs, p.m.activeConv, p.m.launcher
 	p.rows, p.err, p.loading = nil, "", ""
 	for _, c := range convs {
 		desc := "idle"
@@ -76,7 +80,7 @@ func (p *agentPicker) open(convs []*chat, active int, launcher conversation.Laun
 }
 
 // showSessions replaces the rows with agent's past sessions.
-func (p *agentPicker) showSessions(agent string, sessions []conversation.PastSession, err error) {
+func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSession, err error) {
 	p.loading = ""
 	if err != nil {
 		p.err = SanitizeLine(err.Error())
@@ -106,7 +110,7 @@ func (p *agentPicker) showSessions(agent string, sessions []conversation.PastSes
 // choose returns the row under the cursor to act on (nil when it cannot
 // be chosen) and whether the picker closes: listing past sessions keeps
 // it open.
-func (p *agentPicker) choose() (*pickRow, bool) {
+func (p *agentsPane) choose() (*pickRow, bool) {
 	if p.cursor >= len(p.rows) || p.rows[p.cursor].disabled {
 		return nil, false
 	}
@@ -114,8 +118,9 @@ func (p *agentPicker) choose() (*pickRow, bool) {
 	return &r, r.kind != pickResume
 }
 
-// View draws the picker in width×height.
-func (p *agentPicker) View(width, height int, st *styles.Styles) string {
+// View draws the picker in its size.
+func (p *agentsPane) View() string {
+	st, width := p.m.styles, p.width
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
 	case p.loading != "":
@@ -123,7 +128,7 @@ func (p *agentPicker) View(width, height int, st *styles.Styles) string {
 	case p.err != "":
 		lines = append(lines, st.App.Error.Render(ansi.Truncate(p.err, width, "…")))
 	}
-	room := max(height-len(lines), 1)
+	room := max(p.height-len(lines), 1)
 	first := max(p.cursor-room+1, 0)
 	for i := first; i < len(p.rows) && i < first+room; i++ {
 		r := p.rows[i]
@@ -142,3 +147,34 @@ func (p *agentPicker) View(width, height int, st *styles.Styles) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// actions are the picker's keys; the help and quitting work beside them.
+func (p *agentsPane) actions() []action {
+	m := p.m
+	k := m.keys.Agents
+	return []action{
+		move(k.Open, func(keyMsg) tea.Cmd {
+			row, done := p.choose()
+			if done {
+				m.toPrompt() // switching shows where the human left it (enter)
+			}
+			if row != nil {
+				return m.pick(row)
+			}
+			return nil
+		}).inBar().in("Agents"),
+		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Agents"),
+		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0)); return nil }).in("Agents"),
+		move(k.Back, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().in("Agents"),
+		m.helpAction(false).inBar().in("Everywhere"),
+		m.quitAction(),
+	}
+}
+
+func (*agentsPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (p *agentsPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *agentsPane) FullHelp() [][]key.Binding { return fullHelp(p) }

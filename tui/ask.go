@@ -211,7 +211,7 @@ func settle(ctx context.Context, askErr, runErr error) error {
 		return nil
 	case errors.Is(runErr, ErrInterrupted):
 		return interaction.WrapError(interaction.CodeProviderClosed, runErr,
-			"interrupted: Ctrl+C was pressed before the questions were answered")
+			"interrupted: %s was pressed before the questions were answered", keyName(defaultKeyMap().Global.Quit))
 	case ctx.Err() != nil:
 		return contextError(ctx)
 	case runErr != nil && interaction.CodeOf(askErr) == interaction.CodeProviderClosed:

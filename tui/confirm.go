@@ -22,10 +22,10 @@ type confirmDialog struct {
 	focus int // 0 = the action, 1 = go back
 }
 
-// View draws the dialog for request r within width×height: framed, with
+// view draws the dialog for request r within width×height: framed, with
 // its explanation, when there is room; else its question and buttons
 // alone.
-func (d *confirmDialog) View(r *request, width, height int, st *styles.Styles) string {
+func (d *confirmDialog) view(r *request, width, height int, st *styles.Styles, k confirmKeyMap) string {
 	var title, body, action string
 	titleStyle := st.Dialog.Title
 	switch d.kind {
@@ -48,9 +48,10 @@ func (d *confirmDialog) View(r *request, width, height int, st *styles.Styles) s
 		return st.Dialog.Button.Render(s)
 	}
 	inner := max(min(width-4, 56), 10)
-	buttons := btn(0, action+" (y)") + " " + btn(1, "Go back (n)")
+	yes, no := action+" ("+firstKeyName(k.Yes)+")", "Go back ("+firstKeyName(k.No)+")"
+	buttons := btn(0, yes) + " " + btn(1, no)
 	if cellWidth(buttons) > inner {
-		buttons = btn(0, action+" (y)") + "\n" + btn(1, "Go back (n)")
+		buttons = btn(0, yes) + "\n" + btn(1, no)
 	}
 	full := lipgloss.JoinVertical(lipgloss.Left,
 		titleStyle.Render(ansi.Wrap(title, inner, "")),

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -36,8 +37,8 @@ type chat struct {
 	resident int64 // bytes of the items held
 	texts    int   // text items so far, for the names of their spill files
 
-	editor promptEditor
-	view   transcript
+	editor promptEditor   // the prompt being written to it
+	view   transcriptPane // its transcript on screen
 
 	// Where the human left this conversation when another was shown:
 	// the request whose question was open (leftOn), or the prompt
@@ -75,9 +76,10 @@ type convItem struct {
 	spilled   *spilledItems
 }
 
-func newConversation(id string, sp *spill) *chat {
+func newConversation(id string, sp *spill, newLine key.Binding) *chat {
 	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
-	c.editor = newPromptEditor()
+	c.editor = newPromptEditor(newLine)
+	c.editor.c, c.view.c = c, c
 	return c
 }
 
@@ -290,11 +292,13 @@ func (c *chat) userPrompt(text string) {
 }
 
 // end marks the conversation over (err says why, nil for a clean end):
-// its editor reads nothing from now on (promptKeys, syncEditors), so it
-// offers nothing either; the status line says ctrl+l starts an agent.
+// its editor reads nothing from now on (promptEditor.actions and typist),
+// so it offers nothing either, and its text area loses the cursor; the
+// status line says ctrl+l starts an agent.
 func (c *chat) end(err error) {
 	c.over, c.ended = true, err
 	c.editor.ta.Placeholder = ""
+	c.editor.ta.Blur()
 }
 
 // startFailed shows an agent that could not start as a conversation of

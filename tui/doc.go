@@ -15,14 +15,19 @@
 // provider refuses a request that interaction.Service would refuse, with
 // the same coded error, so it may be asked directly.
 //
-// With Options.Session the screen is the session view: the inbox of
-// waiting requests (answered in any order, drafts kept), the activity pane
-// fed by interaction.Activity reports (the Provider is an
-// interaction.ActivitySink), and the question panel. Without it, only the
-// question panel is shown, as the one-shot `asktui ask` wants.
+// A Program is one of three views. With Options.Launcher it is the
+// conversation view of `asktui run`: the agents' transcripts, a prompt
+// editor, the agent picker, and their questions in an inbox. Else, with
+// Options.Session, it is the session view of `serve`, `demo` and SSH: the
+// inbox of waiting requests (answered in any order, drafts kept), the
+// activity pane fed by interaction.Activity reports (the Provider is an
+// interaction.ActivitySink), and the question panel. Without either, only
+// the question panel is shown, as the one-shot `asktui ask` wants.
 //
-// Each question is a huh form: option lists use [field.Choice], which draws
-// only the rows on screen, so lists of 100,000 options stay fluid; questions
-// without options use huh's Text field. Agent-supplied text is passed
-// through [Sanitize] before it is drawn.
+// A question's options are a [field.Choice], a huh.Field that draws only
+// the rows on screen, so lists of 100,000 options stay fluid; a question
+// without options is a text box. The panel drives them itself; in
+// accessible mode each question is a huh form, which huh draws and drives.
+// Agent-supplied text is passed through [Sanitize] before it is drawn, and
+// drawn as Markdown (internal/markdown) wherever an agent wrote it.
 package tui

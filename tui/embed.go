@@ -23,20 +23,29 @@ import (
 // Host it like a bubbles component:
 //
 //   - Init once, and batch its command with yours.
-//   - Update with every message your program gets (a Panel ignores the
-//     ones that are not its own), and run the command it returns.
+//   - Focus to give it the keys, Blur to take them back: a new Panel
+//     takes none, like a bubbles text input. Several Panels can live in
+//     one program; give the keys to one at a time.
+//   - Update with every message your program gets, and run the command
+//     it returns. A Panel takes a key or a paste only while focused, and
+//     of the other messages only its own (its timers, its cursor), so
+//     every Panel can be fed everything.
 //   - SetSize when your layout changes; View draws it in that size.
-//   - ShortHelp and FullHelp (a help.KeyMap) list the keys that act now.
+//   - ShortHelp and FullHelp (a help.KeyMap) list the keys that act now:
+//     none while it is blurred.
 //
 // When the human answers or declines, the Panel's command delivers one
 // [PanelDoneMsg]; the Panel then takes no more keys. ctrl+c is left to
-// your program. A Panel is not safe for concurrent use: call it from
-// your program's Update, as any component.
+// your program, and so is any key your program routes on (Tab between
+// Panels, say): take it before the Panels see it. A Panel is not safe
+// for concurrent use: call it from your program's Update, as any
+// component.
 type Panel struct {
-	m     *model
-	done  *panelAnswerer
-	sent  bool
-	start tea.Cmd // the commands of building it, for Init
+	m       *model
+	done    *panelAnswerer
+	sent    bool
+	focused bool
+	start   tea.Cmd // the commands of building it, for Init
 }
 
 // PanelOptions configure a [Panel].
@@ -98,8 +107,7 @@ func (a *panelAnswerer) Answer(id uint64, ans interaction.Answer) (inbox.Settlem
 }
 
 func (a *panelAnswerer) Decline(id uint64) (inbox.Settlement, bool) {
-	return a.end(id, inbox.Settlement{Err: interaction.Errorf(interaction.CodeDeclined,
-		"the user declined to answer; do not ask the same questions again unless the user asks you to"), By: a.Name()})
+	return a.end(id, inbox.Settlement{Err: interaction.Declined(), By: a.Name()})
 }
 
 func (*panelAnswerer) SaveDraft(uint64, *interaction.Answer) {}
@@ -121,6 +129,7 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 	}
 	m := newModel(theme, true, time.Now)
 	m.embedded = true
+	m.away = true // until Focus
 	done := &panelAnswerer{id: 1}
 	m.answers = done
 	p := &Panel{m: m, done: done}
@@ -132,8 +141,7 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.now()}})
 	if opts.Chosen {
 		m.chose = true // the human's own choice: no hold
-		_, more := m.Update(relayoutMsg{})
-		cmd = tea.Batch(cmd, more)
+		cmd = tea.Batch(cmd, m.settle())
 	}
 	p.start = p.wrap(cmd)
 	return p, nil
@@ -147,10 +155,32 @@ func (p *Panel) Init() tea.Cmd {
 	return cmd
 }
 
+// Focus gives the panel the keys: its cursor shows, and keys and pastes
+// reach it. It returns the command that starts a text cursor, if any.
+func (p *Panel) Focus() tea.Cmd {
+	if p.focused {
+		return nil
+	}
+	p.focused = true
+	p.m.away = false
+	return p.wrap(p.m.readyField())
+}
+
+// Blur takes the keys from the panel: it keeps drawing, without its
+// cursor, and ignores keys and pastes until Focus.
+func (p *Panel) Blur() {
+	p.focused = false
+	p.m.away = true
+	p.m.readyField()
+}
+
+// Focused reports whether the panel has the keys.
+func (p *Panel) Focused() bool { return p.focused }
+
 // SetSize gives the panel width×height cells.
 func (p *Panel) SetSize(width, height int) {
-	p.m.width, p.m.height, p.m.sized = max(width, 1), max(height, 1), true
-	p.m.Update(relayoutMsg{}) // sizes the form anew
+	p.m.resize(max(width, 1), max(height, 1))
+	p.m.relayout()
 }
 
 // Update handles a message: the keys while the panel is not done, and
@@ -164,12 +194,12 @@ func (p *Panel) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.update(msg.msg)
 	case tea.KeyPressMsg:
-		if p.done.s != nil || key.Matches(msg, p.m.keys.Global.Quit) {
-			return nil // ctrl+c is the host's
+		if !p.focused || p.done.s != nil || key.Matches(msg, p.m.keys.Global.Quit) {
+			return nil // another panel's, or the host's (ctrl+c)
 		}
 		return p.update(msg)
 	case tea.PasteMsg:
-		if p.done.s != nil {
+		if !p.focused || p.done.s != nil {
 			return nil
 		}
 		return p.update(msg)
@@ -234,28 +264,26 @@ func (p *Panel) View() string {
 	if p.done.s != nil {
 		return strings.Join(fitBlock(m.summary, m.width, m.height), "\n")
 	}
-	return strings.Join(fitBlock(m.panelView(m.width, m.height), m.width, m.height), "\n")
+	return strings.Join(fitBlock(m.qpane.View(), m.width, m.height), "\n")
 }
 
 // Done reports whether the human answered or declined.
 func (p *Panel) Done() bool { return p.done.s != nil }
 
-// ShortHelp returns the keys that act now, for a help bar (help.KeyMap).
+// ShortHelp returns the keys that act now, for a help bar (help.KeyMap);
+// none while the panel is blurred or done.
 func (p *Panel) ShortHelp() []key.Binding {
-	bs, _ := barKeys(p.m.paneFor(p.m.focus))
-	return bs
+	if !p.focused || p.done.s != nil {
+		return nil
+	}
+	return p.m.paneFor(p.m.focus).ShortHelp()
 }
 
-// FullHelp returns every key that acts now, grouped (help.KeyMap).
+// FullHelp returns every key that acts now, grouped (help.KeyMap); none
+// while the panel is blurred or done.
 func (p *Panel) FullHelp() [][]key.Binding {
-	var groups [][]key.Binding
-	section := "\x00"
-	for _, a := range acting(p.m.paneFor(p.m.focus)) {
-		if a.section != section || len(groups) == 0 {
-			section = a.section
-			groups = append(groups, nil)
-		}
-		groups[len(groups)-1] = append(groups[len(groups)-1], a.key)
+	if !p.focused || p.done.s != nil {
+		return nil
 	}
-	return groups
+	return p.m.paneFor(p.m.focus).FullHelp()
 }

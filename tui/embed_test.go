@@ -38,6 +38,14 @@ func drive(t *testing.T, p *Panel, msg tea.Msg) []PanelDoneMsg {
 	return done
 }
 
+// giveKeys gives p the keys, running what that starts.
+func giveKeys(t *testing.T, p *Panel) {
+	t.Helper()
+	for _, msg := range flatten(p.Focus()) {
+		drive(t, p, msg)
+	}
+}
+
 func panelKeys(t *testing.T, p *Panel, keys ...string) []PanelDoneMsg {
 	t.Helper()
 	var done []PanelDoneMsg
@@ -57,7 +65,10 @@ func TestPanelAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		drive(t, p, nil)
+		if done := panelKeys(t, p, "2"); len(done) != 0 || len(p.ShortHelp()) != 0 {
+			t.Fatal("a new panel took a key, or offered one, before Focus")
+		}
+		giveKeys(t, p)
 		runCmd(p.Init())
 		v := ansi.Strip(p.View())
 		mustContain(t, v, "Review", "Where should")
@@ -100,6 +111,7 @@ func TestPanelDeclinesAndRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		giveKeys(t, p)
 		done := panelKeys(t, p, "esc", "y")
 		if len(done) != 1 || interaction.CodeOf(done[0].Err) != interaction.CodeDeclined {
 			t.Fatalf("done %+v", done)
@@ -117,6 +129,7 @@ func TestPanelHoldAndTwoPanels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		giveKeys(t, shown)
 		if done := panelKeys(t, shown, "1"); len(done) != 0 {
 			t.Fatal("a key answered a panel that had just appeared")
 		}
@@ -125,6 +138,7 @@ func TestPanelHoldAndTwoPanels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		giveKeys(t, other)
 		// The first panel's hold timer, handed to the other, is ignored.
 		if cmd := other.Update(panelMsg{p: shown, msg: holdMsg{seq: shown.m.hold.seq}}); cmd != nil {
 			t.Fatal("a panel took another's message")
@@ -137,6 +151,50 @@ func TestPanelHoldAndTwoPanels(t *testing.T) {
 		drive(t, shown, panelMsg{p: shown, msg: holdMsg{seq: shown.m.hold.seq}})
 		if done := panelKeys(t, shown, "3"); len(done) != 1 {
 			t.Fatal("the hold did not end")
+		}
+	})
+}
+
+// Two panels in one program, both fed every message as a host does: a
+// key answers the focused one only, and moving the focus moves the keys.
+func TestTwoPanelsOneKey(t *testing.T) {
+	run(t, func(t *testing.T) {
+		deploy, err := NewPanel(single(deployQuestion()), PanelOptions{Chosen: true, Width: 60, Height: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		migrate, err := NewPanel(single(interaction.Question{ID: "when", Question: "Run the migration?", Options: opts("Now", "Tonight")}), PanelOptions{Chosen: true, Width: 60, Height: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := func(keys ...string) (done []PanelDoneMsg) {
+			for _, k := range keys {
+				for _, msg := range keyMsgs(k) {
+					done = append(done, drive(t, deploy, msg)...)
+					done = append(done, drive(t, migrate, msg)...)
+				}
+			}
+			return done
+		}
+		giveKeys(t, deploy)
+		if !deploy.Focused() || migrate.Focused() || len(migrate.ShortHelp()) != 0 {
+			t.Fatal("the focus is not on the first panel alone")
+		}
+		mustContain(t, ansi.Strip(deploy.View()), "❯")
+		mustNotContain(t, ansi.Strip(migrate.View()), "❯")
+		deploy.Blur()
+		giveKeys(t, migrate)
+		done := both("2")
+		if len(done) != 1 || done[0].Panel != migrate || done[0].Answer.Answers[0].Selected[0] != "Tonight" {
+			t.Fatalf("one key answered %d panels: %+v", len(done), done)
+		}
+		if deploy.Done() {
+			t.Fatal("the blurred panel took the key")
+		}
+		giveKeys(t, deploy)
+		done = both("1")
+		if len(done) != 1 || done[0].Panel != deploy || done[0].Answer.Answers[0].Selected[0] != "Yes (Recommended)" {
+			t.Fatalf("done %+v", done)
 		}
 	})
 }

@@ -122,7 +122,7 @@ type host struct {
 	answer []string
 }
 
-func (h *host) Init() tea.Cmd { return h.panel.Init() }
+func (h *host) Init() tea.Cmd { return tea.Batch(h.panel.Init(), h.panel.Focus()) }
 
 func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {

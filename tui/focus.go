@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/tui/field"
 )
 
 // This file is the focus model: which kind of program this is, which
@@ -112,7 +114,7 @@ func (m *model) modeFor(f focus) mode {
 	case r == nil:
 		return modeIdle
 	}
-	switch m.panel.sub {
+	switch m.qpane.sub {
 	case subConfirm:
 		return modeConfirm
 	case subNote:
@@ -158,6 +160,9 @@ type action struct {
 	isHelp bool
 	// section groups the overlay's list.
 	section string
+	// long says what the key does at more length than its help text, for
+	// docs/keys.md; the help's own text when empty.
+	long string
 }
 
 // move and answer build actions of each grade.
@@ -185,6 +190,12 @@ func (a action) kept() action {
 	return a
 }
 
+// explain gives a the longer description docs/keys.md shows.
+func (a action) explain(s string) action {
+	a.long = s
+	return a
+}
+
 // in puts a in an overlay section.
 func (a action) in(section string) action {
 	a.section = section
@@ -193,20 +204,6 @@ func (a action) in(section string) action {
 
 // nothing is the do of an action whose effect is its grade alone.
 func nothing(keyMsg) tea.Cmd { return nil }
-
-// pane is the contract of every part of the screen that can have the
-// keys, after soft-serve's common.Component: it lists the actions that
-// act now, and when a text input of it has the keys, what takes the keys
-// no action matched (a printable key, a paste). Its view is drawn by the
-// layout, which gives it its size.
-type pane interface {
-	// actions are the keys the pane answers to now, most important
-	// first: dispatch tries them in order, the help lists them.
-	actions() []action
-	// typist takes a key or paste no action matched when a text input of
-	// the pane has the keys (it types); nil when none has.
-	typist() func(tea.Msg) tea.Cmd
-}
 
 // acting returns p's actions that can act: an action whose every key an
 // earlier one takes (tab and enter completing in the prompt, say, before
@@ -247,23 +244,26 @@ func helpOnly(b key.Binding) bool {
 func (m *model) paneFor(f focus) pane {
 	switch m.modeFor(f) {
 	case modeHelp:
-		return helpPane{m, f}
+		return &m.overlay
 	case modeQuestion, modeReview, modeConfirm, modeNote:
-		return panelPane{m, f}
+		return &m.qpane
 	case modeInbox:
-		return inboxKeys{m, f}
+		return &m.inbox
 	case modeActivity:
-		return activityKeys{m, f}
+		return &m.activity
 	case modePast:
-		return pastKeys{m, f}
+		return &m.past
 	case modePrompt:
-		return promptKeys{m, f}
+		if c := m.conv(); c != nil {
+			return &c.editor
+		}
+		return &m.idle // no agent yet: the keys of the program only
 	case modeTranscript:
-		return transcriptKeys{m, f}
+		return &m.conv().view
 	case modeAgents:
-		return agentsKeys{m, f}
+		return &m.picker
 	default: // modeIdle
-		return idleKeys{m, f}
+		return &m.idle
 	}
 }
 
@@ -285,7 +285,7 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		if !key.Matches(msg, a.key) {
 			continue
 		}
-		if !scripted && m.holding() && (a.grade == gradeAnswer || isText(msg)) {
+		if !scripted && m.holding() && (a.grade == gradeAnswer || field.IsText(msg)) {
 			return m.drop()
 		}
 		before, at := m.place(), m.clock()
@@ -320,6 +320,16 @@ func (m *model) place() place {
 		p.req = r.id
 	}
 	return p
+}
+
+// homeFocus is the pane with the keys when no other is chosen: the
+// prompt in the conversation view (a question there opens only when the
+// human or openWaiting opens it), else the panel.
+func (m *model) homeFocus() focus {
+	if m.kind == kindRun {
+		return focusPrompt
+	}
+	return focusPanel
 }
 
 // spot is where a pane was opened from: the pane, and the request the
@@ -377,12 +387,6 @@ func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 	return t(msg)
 }
 
-// isText reports whether a key types text: a printable key without
-// ctrl, alt or another modifier.
-func isText(msg keyMsg) bool {
-	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
-}
-
 // globals are the keys of the program as a whole, after the focused
 // pane's own: switching panes and requests, the help, quitting. typing
 // says a text input has the keys, so "?" is text and only F1 opens the
@@ -398,20 +402,20 @@ func (m *model) globals(f focus, typing bool) []action {
 	n := len(m.requests)
 	if m.kind.many() && n > 1 {
 		out = append(out,
-			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")),
+			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(g.SwitchRequest),
 			move(g.PrevRequest, func(keyMsg) tea.Cmd { return m.switchRequest(-1) }),
 		)
 	}
 	switch m.kind {
 	case kindSession:
 		if n > 0 && f != focusInbox {
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar())
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar().explain("the waiting requests (session view); with one waiting, open it"))
 		}
 		if f != focusActivity {
-			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar())
+			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar().explain("the agents' activity (session view)"))
 		}
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
 	case kindRun:
 		if n > 0 && f != focusInbox {
@@ -419,17 +423,17 @@ func (m *model) globals(f focus, typing bool) []action {
 			if n == 1 {
 				help = "open the question"
 			}
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)))
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)).explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
 		}
 		if m.modeFor(f) != modePrompt && m.conv() != nil {
-			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar())
+			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().explain("back to the prompt while questions wait (asktui run)"))
 		}
 		if f != focusTranscript && m.conv() != nil {
-			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar())
+			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar().explain("move through the transcript (asktui run)"))
 		}
-		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar())
+		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar().explain("agents (asktui run): switch, start another, resume a past session"))
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }))
+			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
 	default: // kindOneShot: one request, no other pane
 	}
@@ -444,15 +448,18 @@ func (m *model) globals(f focus, typing bool) []action {
 func (m *model) helpAction(typing bool) action {
 	b := m.keys.Global.Help
 	if typing {
-		b = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", b.Help().Desc))
+		b = m.keys.Global.HelpTyping
 	}
 	a := move(b, func(keyMsg) tea.Cmd {
 		m.back, m.focus = m.focus, focusHelp
-		m.helpScroll = 0
+		m.overlay.scroll = 0
 		return nil
 	})
 	a.isHelp = true
-	return a
+	if typing {
+		return a.explain("the keys that act now, where a text field takes " + keyName(m.keys.Global.Help))
+	}
+	return a.explain("the keys that act now, listed in full")
 }
 
 // quitAction is shown in the help only: handleKey quits before any pane
@@ -462,26 +469,8 @@ func (m *model) quitAction() action {
 	if m.remote {
 		b = relabel(b, b.Help().Key, "close this view")
 	}
-	return move(b, nothing).in("Everywhere")
+	return move(b, nothing).in("Everywhere").explain("quit: the exit status is 130 when a question is left unanswered, 0 when none waits; over SSH, close that view")
 }
-
-// idleKeys are the keys while nothing waits: the session view scrolls its
-// activity; the one-shot view only waits.
-type idleKeys struct {
-	m *model
-	f focus // the focus it has the keys for
-}
-
-func (p idleKeys) actions() []action {
-	m := p.m
-	var out []action
-	if m.kind == kindSession {
-		out = m.activityScroll(false)
-	}
-	return append(out, m.globals(p.f, false)...)
-}
-
-func (p idleKeys) typist() func(tea.Msg) tea.Cmd { return nil }
 
 // openInbox moves the keys to the list of waiting requests; with one
 // request waiting it opens that one, as the human asked for it.
@@ -532,9 +521,10 @@ func (m *model) openTranscript() tea.Cmd {
 func (m *model) openAgents() tea.Cmd {
 	m.leave()
 	m.focus = focusAgents
-	m.picker.open(m.convs, m.activeConv, m.launcher)
+	m.picker.open()
 	return nil
 }
 
-// page is the rows a page scroll moves in the activity.
-func (m *model) page() int { return max(m.bodyHeight()-2, 1) }
+// page is the rows a page scroll moves in the activity and the
+// transcript.
+func (m *model) page() int { return max(m.lay.bodyH-2, 1) }

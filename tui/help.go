@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
@@ -43,13 +44,15 @@ func barKeys(p pane) (bs []key.Binding, rank []int) {
 	return bs, rank
 }
 
-// helpBar draws the help: the one-line bar at the bottom of the screen,
-// and the ? overlay's list. Layout asks for the bar several times per
-// frame (its height sizes the body), so the last one drawn is kept while
-// the bindings, width and styles stay the same.
+// helpBar is the one-line help bar at the bottom of the screen: the keys
+// of the pane with the focus that fit. The bar is drawn on every frame
+// and its keys rarely change between two, so the last one drawn is kept
+// while the bindings, width and styles stay the same.
 type helpBar struct {
+	m     *model
 	model help.Model
 	st    *styles.Styles
+	width int
 	cache struct {
 		key  string
 		view string
@@ -65,15 +68,23 @@ func (h *helpBar) setStyles(st *styles.Styles) {
 	h.cache.key, h.cache.view = "", ""
 }
 
-// View is the bar: the bindings that fit in width, in their order, the
-// best ranked first.
-func (h *helpBar) View(bs []key.Binding, rank []int, width int) string {
-	ck := cacheKey(bs, rank, width)
+// SetSize gives the bar its width; it is one row high, always (the keys
+// that do not fit are left out, and the ? overlay lists them all), so
+// the body's height never depends on which keys act.
+func (h *helpBar) SetSize(width, _ int) {
+	h.width = width
+	h.model.SetWidth(width)
+}
+
+// View is the bar: the focused pane's bindings that fit, in their order,
+// the best ranked first.
+func (h *helpBar) View() string {
+	bs, rank := barKeys(h.m.paneFor(h.m.focus))
+	ck := cacheKey(bs, rank, h.width)
 	if h.cache.key == ck {
 		return h.cache.view
 	}
-	h.model.SetWidth(width)
-	v := h.model.ShortHelpView(h.fit(bs, rank, width))
+	v := h.model.ShortHelpView(h.fit(bs, rank, h.width))
 	h.cache.key, h.cache.view = ck, v
 	return v
 }
@@ -125,11 +136,22 @@ func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 	return out
 }
 
-// overlayLines are the ? overlay's lines for actions at width: a heading
-// per section, then one line per key, its description wrapped under
-// itself when the line is too narrow, never cut.
-func (h *helpBar) overlayLines(acts []action, width int) []string {
-	st := h.st
+// overlayPane is the ? overlay: every key of the pane it was opened from
+// (m.back), one per line with its description whole, scrolled when they
+// do not fit.
+type overlayPane struct {
+	box
+	m      *model
+	scroll int // the first line shown
+}
+
+// lines are the overlay's lines: a heading per section, then one line
+// per key, its description wrapped under itself when the line is too
+// narrow, never cut.
+func (o *overlayPane) lines() []string {
+	st := o.m.styles
+	acts := acting(o.m.paneFor(o.m.back))
+	width := o.width
 	keyW := 0
 	for _, a := range acts {
 		keyW = max(keyW, cellWidth(a.key.Help().Key))
@@ -171,39 +193,59 @@ func (h *helpBar) overlayLines(acts []action, width int) []string {
 	return lines
 }
 
-// overlayView is the ? overlay in width×height: a title, then the lines
-// from scroll on, with a mark where more follow.
-func (h *helpBar) overlayView(lines []string, scroll, width, height int) string {
-	st := h.st
-	rows := max(height-2, 1)
-	scroll = min(max(scroll, 0), max(len(lines)-rows, 0))
+// View is the overlay: a title, then the lines from scroll on, with a
+// mark where more follow.
+func (o *overlayPane) View() string {
+	st := o.m.styles
+	lines := o.lines()
+	rows := max(o.height-2, 1)
+	scroll := min(max(o.scroll, 0), max(len(lines)-rows, 0))
 	end := min(scroll+rows, len(lines))
 	shown := append([]string(nil), lines[scroll:end]...)
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · j/k scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · j/k scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
-	out := append([]string{ansi.Truncate(title, width, "…"), ""}, shown...)
+	out := append([]string{ansi.Truncate(title, o.width, "…"), ""}, shown...)
 	return strings.Join(out, "\n")
 }
 
-// helpLines are the overlay's lines for the pane it was opened from.
-func (m *model) helpLines() []string {
-	return m.help.overlayLines(acting(m.paneFor(m.back)), m.contentWidth())
+// scrollMax is how far the overlay scrolls.
+func (o *overlayPane) scrollMax() int {
+	return max(len(o.lines())-max(o.height-2, 1), 0)
 }
 
-// helpScrollMax is how far the overlay scrolls.
-func (m *model) helpScrollMax() int {
-	return max(len(m.helpLines())-max(m.bodyHeight()-2, 1), 0)
+// actions are the overlay's keys: closing it, and scrolling when its
+// lines do not fit.
+func (o *overlayPane) actions() []action {
+	m := o.m
+	k := m.keys.Overlay
+	back := func(keyMsg) tea.Cmd { m.focus = m.back; return nil }
+	out := []action{move(k.Close, back).inBar().in("Help")}
+	if o.scrollMax() > 0 {
+		scroll := func(d int) func(keyMsg) tea.Cmd {
+			return func(keyMsg) tea.Cmd { o.scroll = min(max(o.scroll+d, 0), o.scrollMax()); return nil }
+		}
+		page := max(o.height-3, 1)
+		out = append(out,
+			move(k.Down, scroll(+1)).inBar(k.Scroll).in("Help"),
+			move(k.Up, scroll(-1)).in("Help"),
+			move(k.PageDown, scroll(+page)).inBar().in("Help"),
+			move(k.PageUp, scroll(-page)).in("Help"),
+		)
+	}
+	return append(out, m.quitAction())
 }
 
-// helpView is the help bar of the focused pane.
-func (m *model) helpView() string {
-	bs, rank := barKeys(m.paneFor(m.focus))
-	return m.help.View(bs, rank, m.contentWidth())
-}
+func (*overlayPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (o *overlayPane) ShortHelp() []key.Binding { return shortHelp(o) }
+
+// FullHelp implements help.KeyMap.
+func (o *overlayPane) FullHelp() [][]key.Binding { return fullHelp(o) }

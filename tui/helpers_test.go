@@ -238,6 +238,9 @@ func keyMsgs(k string) []tea.KeyPressMsg {
 	return msgs
 }
 
+// stripped is s without escape sequences.
+func stripped(s string) string { return ansi.Strip(s) }
+
 // screen is the model's view without styling.
 func screen(m *model) string {
 	return ansi.Strip(m.render())

@@ -136,9 +136,9 @@ func (m *model) targetVisible() bool {
 	case modeInbox:
 		// The inbox list sits above the panel, except on a narrow session
 		// screen, where it takes the whole body.
-		return m.kind == kindRun || m.frame().inboxRows > 0
+		return m.kind == kindRun || m.lay.frame.inboxRows > 0
 	case modeActivity:
-		return m.frame().wide
+		return m.lay.frame.wide
 	default:
 		return false
 	}

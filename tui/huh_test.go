@@ -10,13 +10,14 @@ import (
 	"github.com/asktui/asktui/interaction"
 )
 
-// The questions are huh forms, kept for the request's life. These tests
-// pin what asktui does around huh, each failing without its piece (see
-// formKeys and showForm).
+// The panel drives each question's field itself, without a huh form
+// (ARCHITECTURE.md, "huh"). These tests pin what a huh form around the
+// field did wrong here; each failed when the panel routed keys through
+// one.
 
-// Tab typed into a lone free-text question leaves the form alive: huh's
-// Text would complete the form on its Next key, and no key typed after
-// it would reach the answer.
+// Tab typed into a lone free-text question keeps typing: huh's Text
+// completed its form on its Next key, and no key typed after it reached
+// the answer.
 func TestFreeTextTabKeepsTyping(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
@@ -30,8 +31,8 @@ func TestFreeTextTabKeepsTyping(t *testing.T) {
 }
 
 // ctrl+e in a free-text question opens no external editor: huh's Text
-// would suspend the screen for $EDITOR (Text.Editor), which for a view
-// over SSH runs on the server.
+// suspended the screen for $EDITOR (Text.Editor), which for a view over
+// SSH ran on the server, unless its keymap was switched off.
 func TestFreeTextCtrlEOpensNoEditor(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
@@ -47,9 +48,9 @@ func TestFreeTextCtrlEOpensNoEditor(t *testing.T) {
 	})
 }
 
-// The field is sized directly, so a window that grows shows more
-// options at once: huh's group hands a new height down only to a field
-// taller than it, and redraws its viewport only in Update.
+// The field is sized by the layout pass, so a window that grows shows
+// more options at once: huh's group hands a new height down only to a
+// field taller than it, and redraws its viewport only in Update.
 func TestGrownWindowShowsMoreOptions(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 80, 14)

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"strings"
-	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -14,6 +16,8 @@ import (
 // of its own; the request shown is not switched until the human opens
 // one.
 type inboxPane struct {
+	box
+	m      *model
 	cursor int
 	// rows are the rows drawn last, by what they depend on: a view over
 	// SSH redraws the inbox for every arrival, and most rows are as they
@@ -32,16 +36,23 @@ type inboxRowKey struct {
 	focused bool
 }
 
-// View draws the inbox in width×rows: a title and one row per request,
-// scrolled to keep mark (the request shown, or the cursor) in view, with
-// the rows cut off above and below counted.
-func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, now time.Time, st *styles.Styles, color func(*request) int) string {
+// View draws the inbox in its size: a title and one row per request,
+// scrolled to keep the mark (the request shown, or the cursor when the
+// inbox has the keys) in view, with the rows cut off above and below
+// counted.
+func (p *inboxPane) View() string {
+	m := p.m
+	reqs, st, width := m.requests, m.styles, p.width
+	mark := m.active
+	if p.focused {
+		mark = p.cursor
+	}
 	title := st.Inbox.Title.Render("Inbox · " + plural(len(reqs), "request", "requests"))
-	if focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · enter opens")
+	if p.focused {
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · "+keyName(m.keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
-	rows = max(rows, 1)
+	rows := max(p.height-1, 1)
 	first := 0
 	show := rows
 	if len(reqs) > rows {
@@ -52,9 +63,10 @@ func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, n
 	if p.styles != st || len(p.rows) > 4*(show+1) {
 		p.rows, p.styles = map[inboxRowKey]string{}, st
 	}
+	now := m.now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: color(r), waited: age(now.Sub(r.arrived)), focused: focused}
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: m.agentColor(r), waited: age(now.Sub(r.arrived)), focused: p.focused}
 		line, ok := p.rows[k]
 		if !ok {
 			line = inboxRow(r, k, st)
@@ -76,8 +88,36 @@ func (p *inboxPane) View(reqs []*request, mark, width, rows int, focused bool, n
 	return strings.Join(lines, "\n")
 }
 
+// actions are the inbox's keys: its cursor moves without switching the
+// request shown, which changes only when the human opens one.
+func (p *inboxPane) actions() []action {
+	m := p.m
+	k := m.keys.Inbox
+	out := []action{
+		move(k.Open, func(keyMsg) tea.Cmd {
+			if p.cursor < len(m.requests) {
+				m.show(p.cursor)
+			}
+			m.focus = focusPanel
+			return nil
+		}).inBar().in("Inbox"),
+		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Inbox"),
+		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(m.requests)-1, 0)); return nil }).in("Inbox"),
+		move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Inbox"),
+	}
+	return append(out, m.globals(focusInbox, false)...)
+}
+
+func (*inboxPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (p *inboxPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *inboxPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+
 // inboxRow draws one row of the inbox: the cursor, the agent, what it
-// asks (its inline Markdown drawn), how many questions and how long ago.
+// asks (its Markdown drawn on the line), how many questions and how long ago.
 func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	cursor, style := "  ", st.Inbox.Item
 	if k.marked {
@@ -88,7 +128,7 @@ func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	room := k.width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
 	what := ""
 	if room >= 4 {
-		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(inlineMarkdown(r.what(), style, st.Question.Code), room, "…")
+		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(markdown.Line(r.what(), st, style), room, "…")
 	}
 	return ansi.Truncate(cursor+name+what+meta, k.width, "…")
 }

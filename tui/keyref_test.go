@@ -3,8 +3,14 @@ package tui
 import (
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 )
 
 // updating reports whether the tests run with -update (the flag the
@@ -15,68 +21,189 @@ func updating() bool {
 }
 
 const (
-	keysBegin = "<!-- keys:begin (generated from tui.DefaultKeyMap; go test ./tui -run TestKeyReference -update) -->\n"
+	keysBegin = "<!-- keys:begin (generated from the panes' actions, the table that dispatches keys; go test ./tui -run TestKeyReference -update) -->\n"
 	keysEnd   = "<!-- keys:end -->"
 )
 
-// TestKeyReference fails when docs/keys.md's key tables and the key
-// maps disagree.
+// refSections are docs/keys.md's tables, one per section of the ?
+// overlay, in this order; a section the panes use and this list lacks
+// fails the test.
+var refSections = []struct{ section, title, note string }{
+	{"Options", "Options", "A question with options; its last row, Other, takes a typed answer."},
+	{"Answer", "A free-text answer", ""},
+	{"Question", "Any question", ""},
+	{"Note", "Note editor", "A note goes with the answer, beside the options chosen or the text."},
+	{"Review", "Review step", "The last tab of a request with several questions."},
+	{"Dialog", "Confirmations", "Declining, and submitting with unanswered questions."},
+	{"Inbox", "Inbox", "The waiting requests, in the session and conversation views."},
+	{"Activity", "Activity", "The agents' activity, in the session view (`asktui serve`, `demo`)."},
+	{"Past answers", "Past answers", ""},
+	{"Prompt", "Prompt editor", "The conversation view (`asktui run`)."},
+	{"Completions", "Completions", "Under the prompt: files after @, the agent's commands after /."},
+	{"Transcript", "Transcript", "The conversation view (`asktui run`)."},
+	{"Agents", "Agent picker", "The conversation view (`asktui run`)."},
+	{"Help", "The keys overlay", ""},
+	{"Everywhere", "Everywhere", "Beside the keys above, wherever they do not type or answer a dialog."},
+}
+
+// refEntry is one row: a key and what it does, in every state it was
+// seen in.
+type refEntry struct {
+	key   string
+	descs []string
+}
+
+// keyReference walks programs of each kind through every pane and the
+// states where their keys differ, and lists every action they offer, as
+// the ? overlay would: docs/keys.md is made from the same actions that
+// dispatch keys and draw the help.
+func keyReference(t *testing.T) string {
+	t.Helper()
+	seen := map[string][]*refEntry{}
+	take := func(m *model) {
+		for _, a := range acting(m.paneFor(m.focus)) {
+			h := a.key.Help()
+			k, desc := h.Key, h.Desc
+			if a.long != "" {
+				desc = a.long
+			}
+			if k == "" {
+				continue
+			}
+			if ks := a.key.Keys(); len(ks) > 0 && ks[0] == "1" {
+				k = "1-9" // the digits of as many rows as there are
+			}
+			var e *refEntry
+			for _, x := range seen[a.section] {
+				if x.key == k {
+					e = x
+				}
+			}
+			if e == nil {
+				e = &refEntry{key: k}
+				seen[a.section] = append(seen[a.section], e)
+			}
+			if desc != "" && !slices.Contains(e.descs, desc) {
+				e.descs = append(e.descs, desc)
+			}
+		}
+	}
+	walk := func(m *model, steps ...[]string) {
+		take(m)
+		for _, keys := range steps {
+			press(m, keys...)
+			take(m)
+		}
+	}
+	run(t, func(t *testing.T) {
+		m := testSession(t, 200, 60)
+		ask(t, m, setupRequest())
+		askFrom(t, m, "codex", deployQuestion())
+		glance(m)
+		walk(m, []string{"/"}, []string{"x", "enter"}, []string{"esc"}, []string{"end", "down"}, []string{"x"}, []string{"up"},
+			[]string{"home", "enter"}, []string{"tab", "space"}, []string{"tab"}, []string{"tab"}, []string{"enter"}, []string{"n"},
+			[]string{"1", "n"}, []string{"esc"}, []string{"esc"}, []string{"n"},
+			[]string{"ctrl+g"}, []string{"esc", "ctrl+t"}, []string{"esc", "ctrl+o"}, []string{"esc", "f1"}, []string{"esc", "?"})
+	})
+	run(t, func(t *testing.T) {
+		m := testModel(t, 60, 10)
+		ask(t, m, single(interaction.Question{ID: "long", Question: strings.Repeat("A long question. ", 100), Options: opts("A", "B")}))
+		glance(m)
+		walk(m, []string{"1"})
+		ask(t, m, richRequest())
+		glance(m)
+		walk(m, []string{"1"})
+		ask(t, m, setupRequest())
+		glance(m)
+		walk(m, []string{"tab", "tab", "tab", "tab"}, []string{"?"})
+	})
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		for i := range 60 {
+			tool(m, "codex", "read_file", `{"path":"f`+strings.Repeat("x", i)+`"}`, "ok")
+		}
+		ask(t, m, single(deployQuestion()))
+		glance(m)
+		walk(m, []string{"1"}, []string{"ctrl+o"}, []string{"esc", "ctrl+t", "up"})
+	})
+	run(t, func(t *testing.T) {
+		m, f := testRun(t, 120, 40)
+		diff := &conversation.Diff{Path: "a.go", Old: str("a\n"), New: "b\n"}
+		events(m, f.info.ID,
+			conversation.Event{Kind: conversation.EventThoughtChunk, Text: "**Plan** it"},
+			msgChunk("Done."),
+			conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: "1", Title: "edit", Kind: conversation.ToolEdit, Content: []conversation.ToolContent{{Diff: diff}}}})
+		walk(m, []string{"hello"}, []string{"enter"}, []string{"up"}, []string{"down", "/"}, []string{"esc"}, []string{"ctrl+t"},
+			[]string{"esc", "ctrl+l"}, []string{"esc"})
+		ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: f.info.ID}, Questions: []interaction.Question{{ID: "ok", Question: "Go on?", Options: opts("Yes", "No")}}})
+		ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: f.info.ID}, Questions: []interaction.Question{{ID: "why", Question: "Why?"}}})
+		walk(m, []string{"ctrl+g"}, []string{"enter"})
+		f.stop <- conversation.StopEndTurn // the turn started above ends
+	})
+	var b strings.Builder
+	known := map[string]bool{}
+	for _, s := range refSections {
+		known[s.section] = true
+		entries := seen[s.section]
+		if len(entries) == 0 {
+			t.Errorf("no pane offered a key of section %q", s.section)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("**" + s.title + ".**")
+		if s.note != "" {
+			b.WriteString(" " + s.note)
+		}
+		b.WriteString("\n\n| key | does |\n|---|---|\n")
+		for _, e := range entries {
+			b.WriteString("| " + mdCell(e.key) + " | " + mdCell(strings.Join(e.descs, "; ")) + " |\n")
+		}
+	}
+	for section := range seen {
+		if !known[section] {
+			t.Errorf("section %q of the overlay is not in docs/keys.md's list (refSections)", section)
+		}
+	}
+	// The accessible mode's keys are its prompts' words, not actions.
+	acc := defaultKeyMap().Accessible
+	b.WriteString("\n**Accessible mode.** Plain prompts, one question at a time, options chosen by number.\n\n| key | does |\n|---|---|\n")
+	for _, kb := range []key.Binding{acc.Decline, acc.Skip} {
+		b.WriteString("| " + mdCell(kb.Help().Key) + " | " + mdCell(kb.Help().Desc) + " |\n")
+	}
+	return b.String()
+}
+
+// mdCell escapes a Markdown table cell.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "`", "\\`").Replace(s)
+}
+
+// TestKeyReference fails when docs/keys.md's key tables and the actions
+// the panes offer disagree.
 func TestKeyReference(t *testing.T) {
 	const path = "../docs/keys.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	i, j := strings.Index(readme, keysBegin), strings.Index(readme, keysEnd)
+	doc := string(b)
+	i, j := strings.Index(doc, "<!-- keys:begin"), strings.Index(doc, keysEnd)
 	if i < 0 || j < i {
-		t.Fatalf("docs/keys.md has no generated key reference between %q and %q", keysBegin, keysEnd)
+		t.Fatalf("docs/keys.md has no generated key reference between <!-- keys:begin and %q", keysEnd)
 	}
-	got := readme[i+len(keysBegin) : j]
-	want := KeyReference()
-	if got == want {
+	nl := strings.IndexByte(doc[i:], '\n')
+	got := doc[i+nl+1 : j]
+	want := keyReference(t)
+	if got == want && doc[i:i+nl+1] == keysBegin {
 		return
 	}
 	if updating() {
-		if err := os.WriteFile(path, []byte(readme[:i+len(keysBegin)]+want+readme[j:]), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
+		if err := os.WriteFile(path, []byte(doc[:i]+keysBegin+want+doc[j:]), 0o644); err != nil { //nolint:gosec // a test's own file; its mode is part of the set-up
 			t.Fatal(err)
 		}
 		return
 	}
 	t.Fatalf("docs/keys.md's key reference is stale; run go test ./tui -run TestKeyReference -update\nwant:\n%s", want)
-}
-
-// Every key the help bar shows in any mode is in the reference.
-func TestHelpKeysAreInTheReference(t *testing.T) {
-	ref := KeyReference()
-	run(t, func(t *testing.T) {
-		m := testSession(t, 200, 60)
-		ask(t, m, setupRequest())
-		askFrom(t, m, "codex", deployQuestion())
-		seen := map[mode]bool{}
-		check := func() {
-			seen[m.mode()] = true
-			bar, _ := barKeys(m.paneFor(m.focus))
-			for _, kb := range bar {
-				k := kb.Help().Key
-				if strings.HasPrefix(k, "1-") {
-					k = "1-9" // the review numbers as many questions as it has
-				}
-				for _, part := range strings.Split(k, "/") {
-					if !strings.Contains(ref, part) {
-						t.Errorf("mode %v shows key %q, missing from the reference", m.mode(), kb.Help().Key)
-					}
-				}
-			}
-		}
-		for _, keys := range [][]string{{}, {"/"}, {"esc", "end", "down"}, {"tab", "tab", "tab"}, {"tab"}, {"esc"}, {"n"}, {"tab", "up"}, {"n"}, {"esc"}, {"ctrl+g"}, {"esc", "ctrl+t"}, {"esc", "ctrl+o"}, {"esc", "?"}} {
-			press(m, keys...)
-			check()
-		}
-		for _, want := range []mode{modeQuestion, modeReview, modeConfirm, modeNote, modeInbox, modeActivity, modePast, modeHelp} {
-			if !seen[want] {
-				t.Errorf("mode %v never reached", want)
-			}
-		}
-	})
 }

@@ -11,53 +11,68 @@ import (
 	"github.com/asktui/asktui/tui/field"
 )
 
-// KeyMap holds every binding of the program, one table per pane. The
-// panes build their actions from it (each action a binding and what it
-// does), and the same actions dispatch keys (with key.Matches) and draw
-// the help bar and the ? overlay; the key reference of docs/keys.md is
-// generated from it too (see [KeyReference]), so they never disagree.
-type KeyMap struct {
+// keyMap is the one key table of the program, one part per pane: every
+// key asktui answers to and every name of a key it shows. The panes build
+// their actions from it (each action a binding and what it does), and the
+// same actions dispatch keys (with key.Matches), draw the help bar and the
+// ? overlay, and make docs/keys.md (TestKeyReference); every hint on
+// screen that names a key takes the name from a binding here (keyName),
+// and TestKeysNamedOnlyInTheTable fails when a key is spelled anywhere
+// else. The option list's part is field.KeyMap.
+type keyMap struct {
 	// Global keys work in every mode but the help overlay and the
 	// confirmation dialog (there only Quit does).
-	Global GlobalKeyMap
+	Global globalKeyMap
 	// Question keys work while a question is shown; the option list adds
 	// its own (Choice).
-	Question QuestionKeyMap
+	Question questionKeyMap
 	// Choice is the option list's table, shared by every option question.
 	Choice *field.KeyMap
 	// Review keys work on the review step of a request.
-	Review ReviewKeyMap
+	Review reviewKeyMap
 	// Confirm keys answer a confirmation dialog.
-	Confirm ConfirmKeyMap
+	Confirm confirmKeyMap
 	// Inbox keys move through the waiting requests while the inbox has the
 	// focus.
-	Inbox InboxKeyMap
+	Inbox inboxKeyMap
 	// Activity keys scroll the activity pane while it has the focus.
-	Activity ActivityKeyMap
+	Activity activityKeyMap
 	// Past keys browse the answers given in this session.
-	Past PastKeyMap
+	Past pastKeyMap
 	// Overlay keys close the full help.
-	Overlay OverlayKeyMap
+	Overlay overlayKeyMap
 	// Note keys edit the note on a question.
-	Note NoteKeyMap
+	Note noteKeyMap
 	// Prompt keys edit and send a prompt to an agent (asktui run).
-	Prompt PromptKeyMap
+	Prompt promptKeyMap
 	// Transcript keys move through an agent's transcript with the focus.
-	Transcript TranscriptKeyMap
+	Transcript transcriptKeyMap
 	// Agents keys choose, start or resume an agent in the picker.
-	Agents AgentsKeyMap
+	Agents agentsKeyMap
+	// Accessible keys are what the accessible mode's prompts say.
+	Accessible accessibleKeyMap
 }
 
-// NoteKeyMap is the note editor's keys.
-type NoteKeyMap struct {
+// accessibleKeyMap is the keys of the accessible mode's plain prompts:
+// what they tell a screen reader's user.
+type accessibleKeyMap struct {
+	// Decline ends the input (ctrl+d on a terminal), which declines the
+	// request; Skip leaves a free-text question unanswered.
+	Decline, Skip key.Binding
+}
+
+// noteKeyMap is the note editor's keys.
+type noteKeyMap struct {
 	// Save keeps the note, Cancel drops the edit, NewLine breaks a line.
 	Save, Cancel, NewLine key.Binding
 }
 
-// PromptKeyMap is the prompt editor's keys.
-type PromptKeyMap struct {
+// promptKeyMap is the prompt editor's keys.
+type promptKeyMap struct {
 	// Send sends the prompt; NewLine breaks its line.
 	Send, NewLine key.Binding
+	// Choose is the help's one entry for CompleteUp and CompleteDown.
+	Choose key.Binding
 	// HistoryPrev and HistoryNext browse the prompts sent before (↑ on
 	// an empty editor, or its first line while browsing).
 	HistoryPrev, HistoryNext key.Binding
@@ -73,11 +88,11 @@ type PromptKeyMap struct {
 	Mention, Command key.Binding
 }
 
-// TranscriptKeyMap is the transcript's keys while it has the focus.
-type TranscriptKeyMap struct {
-	// Up and Down move the cursor from item to item; PageUp, PageDown and
-	// End scroll.
-	Up, Down, PageUp, PageDown, End key.Binding
+// transcriptKeyMap is the transcript's keys while it has the focus.
+type transcriptKeyMap struct {
+	// Up and Down move the cursor from item to item (Move is the help's
+	// one entry for both); PageUp, PageDown and End scroll.
+	Up, Down, Move, PageUp, PageDown, End key.Binding
 	// Expand shows the whole of the item under the cursor (a long tool
 	// output, a thought), or folds it again.
 	Expand key.Binding
@@ -89,23 +104,25 @@ type TranscriptKeyMap struct {
 	Back key.Binding
 }
 
-// AgentsKeyMap is the agent picker's keys.
-type AgentsKeyMap struct {
-	// Up and Down move; Open switches to, starts or resumes the agent
-	// under the cursor; Back closes the picker.
-	Up, Down, Open, Back key.Binding
+// agentsKeyMap is the agent picker's keys.
+type agentsKeyMap struct {
+	// Up and Down move (Move is the help's one entry for both); Open
+	// switches to, starts or resumes the agent under the cursor; Back
+	// closes the picker.
+	Up, Down, Move, Open, Back key.Binding
 }
 
-// GlobalKeyMap is the keys shared by the modes.
-type GlobalKeyMap struct {
+// globalKeyMap is the keys shared by the modes.
+type globalKeyMap struct {
 	// Quit closes asktui; every waiting request fails with PROVIDER_CLOSED.
 	Quit key.Binding
-	// Help opens the full help. "?" types text in a text field; F1 works
-	// there too.
-	Help key.Binding
+	// Help opens the full help. "?" types text in a text field, where
+	// only HelpTyping (F1) opens it.
+	Help, HelpTyping key.Binding
 	// NextRequest and PrevRequest show the next or previous waiting
-	// request (session view); the drafts stay with each.
-	NextRequest, PrevRequest key.Binding
+	// request (session view); the drafts stay with each. SwitchRequest
+	// is the help's one entry for both.
+	NextRequest, PrevRequest, SwitchRequest key.Binding
 	// Inbox moves the focus to the list of waiting requests.
 	Inbox key.Binding
 	// Activity moves the focus to the activity pane.
@@ -120,17 +137,18 @@ type GlobalKeyMap struct {
 	Prompt key.Binding
 }
 
-// QuestionKeyMap is the question panel's keys.
-type QuestionKeyMap struct {
+// questionKeyMap is the question panel's keys.
+type questionKeyMap struct {
 	// NextTab and PrevTab move between the questions of a request and its
-	// review step; NextArrow and PrevArrow do the same with →/← when the
-	// keys are not typing text.
-	NextTab, PrevTab, NextArrow, PrevArrow key.Binding
+	// review step (Tabs is the help's one entry for both); NextArrow and
+	// PrevArrow do the same with the arrows when the keys are not typing
+	// text.
+	NextTab, PrevTab, Tabs, NextArrow, PrevArrow key.Binding
 	// Decline asks to decline the whole request.
 	Decline key.Binding
 	// ScrollUp and ScrollDown scroll a question text too long for the
-	// screen.
-	ScrollUp, ScrollDown key.Binding
+	// screen; Scroll is the help's one entry for both.
+	ScrollUp, ScrollDown, Scroll key.Binding
 	// TextSubmit confirms a free-text answer; NewLine breaks its line.
 	TextSubmit, NewLine key.Binding
 	// Note writes a note on the answer (on an option question); Raw shows
@@ -138,63 +156,89 @@ type QuestionKeyMap struct {
 	Note, Raw key.Binding
 }
 
-// ReviewKeyMap is the review step's keys.
-type ReviewKeyMap struct {
+// reviewKeyMap is the review step's keys.
+type reviewKeyMap struct {
 	// Submit sends the answers.
 	Submit key.Binding
 	// Jump opens question 1–9 to change its answer.
 	Jump key.Binding
-	// NextTab and PrevTab leave the review for the first or last question.
-	NextTab, PrevTab key.Binding
+	// NextTab and PrevTab leave the review for the first or last question;
+	// Tabs is the help's one entry for both.
+	NextTab, PrevTab, Tabs key.Binding
 	// Decline asks to decline the whole request.
 	Decline key.Binding
 	// ScrollUp and ScrollDown scroll a long review.
 	ScrollUp, ScrollDown key.Binding
 }
 
-// ConfirmKeyMap is a confirmation dialog's keys.
-type ConfirmKeyMap struct {
+// confirmKeyMap is a confirmation dialog's keys.
+type confirmKeyMap struct {
 	// Yes takes the action, No goes back; Press acts on the focused button
 	// and Switch moves the focus between the two.
 	Yes, No, Press, Switch key.Binding
 }
 
-// InboxKeyMap is the inbox's keys while it has the focus.
-type InboxKeyMap struct {
-	// Up and Down move through the requests; Open shows the one under the
-	// cursor; Back returns to the question without switching.
-	Up, Down, Open, Back key.Binding
+// inboxKeyMap is the inbox's keys while it has the focus.
+type inboxKeyMap struct {
+	// Up and Down move through the requests (Move is the help's one entry
+	// for both); Open shows the one under the cursor; Back returns to the
+	// question without switching.
+	Up, Down, Move, Open, Back key.Binding
 }
 
-// ActivityKeyMap is the activity pane's keys while it has the focus.
-type ActivityKeyMap struct {
-	// Up and Down scroll a line, PageUp and PageDown a page; End follows
-	// the newest entry again. Back returns the focus to the question.
-	Up, Down, PageUp, PageDown, End, Back key.Binding
+// activityKeyMap is the activity pane's keys while it has the focus.
+type activityKeyMap struct {
+	// Up and Down scroll a line (Scroll is the help's one entry for
+	// both), PageUp and PageDown a page; End follows the newest entry
+	// again. Back returns the focus to the question.
+	Up, Down, Scroll, PageUp, PageDown, End, Back key.Binding
 }
 
-// PastKeyMap is the past answers list's keys.
-type PastKeyMap struct {
-	// Up and Down move; Copy copies the focused answer's JSON to the
-	// clipboard (OSC 52); Back closes the list.
-	Up, Down, Copy, Back key.Binding
+// pastKeyMap is the past answers list's keys.
+type pastKeyMap struct {
+	// Up and Down move (Move is the help's one entry for both); Copy
+	// copies the focused answer's JSON to the clipboard (OSC 52); Back
+	// closes the list.
+	Up, Down, Move, Copy, Back key.Binding
 }
 
-// OverlayKeyMap is the full help overlay's keys.
-type OverlayKeyMap struct {
+// overlayKeyMap is the full help overlay's keys.
+type overlayKeyMap struct {
 	// Close closes the overlay.
 	Close key.Binding
-	// Up, Down, PageUp and PageDown scroll a list longer than the screen.
-	Up, Down, PageUp, PageDown key.Binding
+	// Up, Down, PageUp and PageDown scroll a list longer than the screen;
+	// Scroll is the bar's one entry for Down and Up, Letters the title's
+	// for their letters.
+	Up, Down, PageUp, PageDown, Scroll, Letters key.Binding
 }
 
-// DefaultKeyMap returns asktui's default bindings.
-func DefaultKeyMap() KeyMap {
+// defaultKeyMap returns asktui's bindings.
+func defaultKeyMap() keyMap {
+	k := baseKeyMap()
+	g := &k.Global
+	g.HelpTyping = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", g.Help.Help().Desc))
+	g.SwitchRequest = pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
+	k.Question.Tabs = pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
+	k.Question.Scroll = pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
+	k.Review.Tabs = pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
+	k.Inbox.Move = pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
+	k.Activity.Scroll = pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
+	k.Past.Move = pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
+	k.Agents.Move = pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
+	k.Transcript.Move = pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
+	k.Prompt.Choose = pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
+	k.Overlay.Scroll = pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
+	k.Overlay.Letters = key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
+	return k
+}
+
+// baseKeyMap is the table's bindings, each with its help text.
+func baseKeyMap() keyMap {
 	b := func(keys []string, helpKey, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 	}
-	return KeyMap{
-		Global: GlobalKeyMap{
+	return keyMap{
+		Global: globalKeyMap{
 			Quit:        b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 			Help:        b([]string{"?", "f1"}, "?", "help"),
 			NextRequest: b([]string{"ctrl+n"}, "ctrl+n", "next request"),
@@ -205,7 +249,7 @@ func DefaultKeyMap() KeyMap {
 			Agents:      b([]string{"ctrl+l"}, "ctrl+l", "agents"),
 			Prompt:      b([]string{"ctrl+e"}, "ctrl+e", "write a prompt"),
 		},
-		Question: QuestionKeyMap{
+		Question: questionKeyMap{
 			NextTab:    b([]string{"tab"}, "tab", "next question"),
 			PrevTab:    b([]string{"shift+tab"}, "⇧tab", "previous question"),
 			NextArrow:  b([]string{"right"}, "→", "next question"),
@@ -219,7 +263,7 @@ func DefaultKeyMap() KeyMap {
 			Raw:        b([]string{"ctrl+r"}, "ctrl+r", "raw/rendered"),
 		},
 		Choice: field.DefaultKeyMap(),
-		Review: ReviewKeyMap{
+		Review: reviewKeyMap{
 			Submit:     b([]string{"enter"}, "enter", "submit answers"),
 			Jump:       b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "change answer"),
 			NextTab:    b([]string{"tab", "right"}, "tab", "first question"),
@@ -228,19 +272,19 @@ func DefaultKeyMap() KeyMap {
 			ScrollUp:   b([]string{"shift+up", "alt+up", "up", "k"}, "↑", "scroll up"),
 			ScrollDown: b([]string{"shift+down", "alt+down", "down", "j"}, "↓", "scroll down"),
 		},
-		Confirm: ConfirmKeyMap{
+		Confirm: confirmKeyMap{
 			Yes:    b([]string{"y"}, "y", "yes"),
 			No:     b([]string{"n", "esc"}, "n/esc", "go back"),
 			Press:  b([]string{"enter"}, "enter", "press button"),
 			Switch: b([]string{"tab", "shift+tab", "left", "right"}, "tab", "switch button"),
 		},
-		Inbox: InboxKeyMap{
+		Inbox: inboxKeyMap{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Open: b([]string{"enter"}, "enter", "open request"),
 			Back: b([]string{"esc", "ctrl+g"}, "esc", "back"),
 		},
-		Activity: ActivityKeyMap{
+		Activity: activityKeyMap{
 			Up:       b([]string{"up", "k"}, "↑/k", "older"),
 			Down:     b([]string{"down", "j"}, "↓/j", "newer"),
 			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
@@ -248,25 +292,25 @@ func DefaultKeyMap() KeyMap {
 			End:      b([]string{"end", "G"}, "end", "follow newest"),
 			Back:     b([]string{"esc", "ctrl+t"}, "esc", "back"),
 		},
-		Past: PastKeyMap{
+		Past: pastKeyMap{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Copy: b([]string{"enter", "c", "y"}, "enter", "copy JSON"),
 			Back: b([]string{"esc", "ctrl+o"}, "esc", "close"),
 		},
-		Overlay: OverlayKeyMap{
+		Overlay: overlayKeyMap{
 			Close:    b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
 			Up:       b([]string{"up", "k"}, "↑/k", "scroll up"),
 			Down:     b([]string{"down", "j"}, "↓/j", "scroll down"),
 			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
 			PageDown: b([]string{"pgdown", "f", "space"}, "pgdn", "page down"),
 		},
-		Note: NoteKeyMap{
+		Note: noteKeyMap{
 			Save:    b([]string{"enter"}, "enter", "keep note"),
 			Cancel:  b([]string{"esc"}, "esc", "drop edit"),
 			NewLine: b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 		},
-		Prompt: PromptKeyMap{
+		Prompt: promptKeyMap{
 			Send:         b([]string{"enter"}, "enter", "send"),
 			NewLine:      b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 			HistoryPrev:  b([]string{"up"}, "↑", "earlier prompts"),
@@ -280,7 +324,7 @@ func DefaultKeyMap() KeyMap {
 			Mention:      b([]string{"\x00@"}, "@", "mention a file"),
 			Command:      b([]string{"\x00/"}, "/", "agent command"),
 		},
-		Transcript: TranscriptKeyMap{
+		Transcript: transcriptKeyMap{
 			Up:         b([]string{"up", "k"}, "↑/k", "previous item"),
 			Down:       b([]string{"down", "j"}, "↓/j", "next item"),
 			PageUp:     b([]string{"pgup", "b"}, "pgup", "page up"),
@@ -291,13 +335,43 @@ func DefaultKeyMap() KeyMap {
 			DiffLayout: b([]string{"d"}, "d", "diff side by side/unified"),
 			Back:       b([]string{"esc", "ctrl+t"}, "esc", "back to the prompt"),
 		},
-		Agents: AgentsKeyMap{
+		Agents: agentsKeyMap{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Open: b([]string{"enter"}, "enter", "open"),
 			Back: b([]string{"esc", "ctrl+l"}, "esc", "close"),
 		},
+		Accessible: accessibleKeyMap{
+			Decline: b([]string{"ctrl+d"}, "ctrl+d", "decline the request (at any prompt)"),
+			Skip:    b([]string{"enter"}, "enter", "skip a free-text question"),
+		},
 	}
+}
+
+// keyName is the name of b's key as the screen says it ("enter",
+// "ctrl+g"): hints that name a key take it from the table.
+func keyName(b key.Binding) string { return b.Help().Key }
+
+// firstKeyName is the first of b's names, where it has several ("n" of
+// "n/esc").
+func firstKeyName(b key.Binding) string {
+	name, _, _ := strings.Cut(b.Help().Key, "/")
+	return name
+}
+
+// pickDigits are the keys 1–9 that pick by number.
+var pickDigits = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// digitKeys is the binding of the digits 1 to n (at most 9), named
+// "1-n", with b's description.
+func digitKeys(b key.Binding, n int) key.Binding {
+	n = min(max(n, 1), len(pickDigits))
+	return key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], b.Help().Desc))
+}
+
+// digitRange names the digits 1 to n in a sentence: "1–3".
+func digitRange(n int) string {
+	return "1–" + pickDigits[min(max(n, 1), len(pickDigits))-1]
 }
 
 // pair is one help entry for two bindings that differ only in direction,

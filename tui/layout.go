@@ -111,15 +111,129 @@ const (
 	minSideW  = 48
 )
 
-// frame lays out the body. With nothing waiting, the activity takes the
-// whole body. Narrow screens stack the inbox, the panel and the activity;
-// the panel keeps its room first, the inbox and activity get what is
-// left.
-func (m *model) frame() frame {
-	w, h := m.contentWidth(), m.bodyHeight()
+// screenLayout is the geometry of the screen the layout pass decided: the
+// width inside the margins, the rows above the body and the body's, and
+// where each part of the body goes.
+type screenLayout struct {
+	width  int // inside the one-column margins
+	top    int // the title bar, and a gap under it when rows are spare
+	bodyH  int // between the title bar and the status line
+	status int // the status line's rows: see statusRows
+	frame  frame
+	run    runFrame
+}
+
+// runFrame is the geometry of the conversation view's body.
+type runFrame struct {
+	tabs      bool // a row of the agents, when several run
+	questions bool // the question panel is at the bottom, else the prompt editor
+	inboxRows int  // the inbox above the panel
+	panelH    int  // the panel
+	midRows   int  // the transcript
+}
+
+// helpHeight is the help bar: one line, always (the panes' keys that do
+// not fit are left out, and the ? overlay lists them all), so the body's
+// height never depends on which keys act.
+const helpHeight = 1
+
+// statusRows is the rows of the notice line above the help bar: one,
+// except on a short screen (as chromeTop counts it) while there is no
+// notice, where every row goes to the body before anything in it is cut.
+func (m *model) statusRows() int {
+	if m.notice == "" && !m.embedded && m.height < 16 {
+		return 0
+	}
+	return 1
+}
+
+// relayout is the layout pass: from the screen's size and what is shown
+// it decides the size of every pane and gives each its size (SetSize).
+// settle runs it once an Update has changed anything; View only draws.
+// Every pane that may be asked about its layout (the question panel's
+// scroll keys, say) is sized, drawn or not.
+func (m *model) relayout() {
+	w := m.contentWidth()
+	l := screenLayout{width: w, top: m.chromeTop(), status: m.statusRows()}
+	l.bodyH = m.bodyHeight(w, l.top, l.status)
+	m.lay = l
+	m.bar.SetSize(w, helpHeight)
+	m.overlay.SetSize(w, l.bodyH)
+	switch m.kind {
+	case kindRun:
+		m.layoutRun(w, l.bodyH)
+	case kindSession:
+		m.layoutSession(w, l.bodyH)
+	default: // kindOneShot
+		m.qpane.SetSize(w, l.bodyH)
+		m.idle.SetSize(w, l.bodyH)
+	}
+}
+
+// chromeTop is the rows above the body: the title bar, and a gap under it
+// when the screen has rows to spare.
+func (m *model) chromeTop() int {
+	if m.embedded || m.height < 16 {
+		return 1
+	}
+	return 2
+}
+
+// bodyHeight is the rows between the title bar and the status line. An
+// inline prompt takes only the rows its panel needs.
+func (m *model) bodyHeight(w, top, status int) int {
+	if m.embedded {
+		return max(m.height, 1)
+	}
+	h := max(m.height-top-status-helpHeight, 1)
+	if m.inline && m.kind == kindOneShot {
+		if m.activeRequest() != nil && m.mode() != modeHelp {
+			return min(h, max(m.qpane.need(w, h), 1))
+		}
+		return min(h, 4)
+	}
+	return h
+}
+
+// layoutSession lays out the session view: the question panel, the
+// inbox and the activity side by side when wide, stacked when narrow; a
+// pane with the focus on a narrow screen takes the whole body.
+func (m *model) layoutSession(w, h int) {
+	f := m.frameFor(w, h)
+	m.lay.frame = f
+	m.qpane.SetSize(f.panelW, f.panelH)
+	mode := m.mode()
+	switch {
+	case mode == modePast && !f.wide:
+		m.past.SetSize(w, h)
+	case mode == modeActivity && !f.wide, len(m.requests) == 0:
+		m.idle.SetSize(w, h)
+	case mode == modeInbox && f.inboxRows == 0:
+		m.inbox.SetSize(w, h)
+	case f.wide:
+		rows := h
+		if f.inboxRows > 0 {
+			m.inbox.SetSize(f.sideW, f.inboxRows)
+			rows -= f.inboxRows + 1
+		}
+		m.activity.SetSize(f.sideW, max(rows, 1))
+		m.past.SetSize(f.panelW, f.panelH)
+	default:
+		if f.inboxRows > 0 {
+			m.inbox.SetSize(w, f.inboxRows)
+		}
+		m.activity.SetSize(w, f.activityRows)
+	}
+}
+
+// frameFor lays out the session's body in w×h. With nothing waiting, the
+// activity takes the whole body. Narrow screens stack the inbox, the
+// panel and the activity; the panel keeps its room first, the inbox and
+// activity get what is left.
+func (m *model) frameFor(w, h int) frame {
 	f := frame{panelW: w, panelH: h}
 	waiting := len(m.requests)
-	if m.kind != kindSession || waiting == 0 {
+	if waiting == 0 {
 		return f
 	}
 	if m.width >= wideFrom {
@@ -145,8 +259,7 @@ func (m *model) frame() frame {
 	if rest >= 20 {
 		// The panel takes the rows it needs (at least half), the
 		// activity the rest.
-		r := m.activeRequest()
-		need := max(m.layoutFit(r, w, rest, true).used(), rest/2)
+		need := max(m.qpane.need(w, rest), rest/2)
 		if spare := rest - need - 1; spare >= 5 {
 			f.activityRows = spare
 			f.panelH = need
@@ -155,18 +268,59 @@ func (m *model) frame() frame {
 	return f
 }
 
-// panelSize is the question panel's size on this screen: what the panel
-// is drawn in and what its form is sized for, which must agree, or the
-// form draws rows the panel cuts off (an Other row below the list, with
-// no mark that it is there).
-func (m *model) panelSize() (w, h int) {
-	if m.kind == kindRun {
-		w, h = m.contentWidth(), m.bodyHeight()
-		_, h = m.runPanelRows(w, h)
-		return w, h
+// layoutRun lays out the conversation view: the agents' row (when
+// several), the transcript, and below it the question panel (and the
+// inbox above it) while a question has the keys, else the prompt editor.
+func (m *model) layoutRun(w, h int) {
+	var r runFrame
+	r.inboxRows, r.panelH = m.runPanelRows(w, h)
+	m.qpane.SetSize(w, r.panelH)
+	m.picker.SetSize(w, h)
+	m.past.SetSize(w, h)
+	r.tabs = len(m.convs) > 1
+	switch m.mode() {
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeInbox:
+		r.questions = true
+	default:
 	}
-	f := m.frame()
-	return f.panelW, f.panelH
+	bottom := 1 // "no agent is running"
+	c := m.conv()
+	switch {
+	case r.questions:
+		if r.inboxRows > 0 {
+			m.inbox.SetSize(w, r.inboxRows)
+		}
+		bottom = r.inboxRows + r.panelH
+	case c != nil:
+		c.editor.SetSize(w, 0)
+		bottom = c.editor.rows()
+		c.editor.SetSize(w, bottom)
+	}
+	top := 0
+	if r.tabs {
+		top = 1
+	}
+	r.midRows = max(h-top-bottom-1, 1)
+	if c != nil {
+		c.view.SetSize(w, r.midRows)
+	}
+	m.lay.run = r
+}
+
+// runPanelRows lays out the bottom of the conversation view in a body of
+// w×h while a question has the keys: the inbox's rows above the panel
+// (when several wait), and the panel's, as many as the question needs
+// within three fifths of the body.
+func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
+	if len(m.requests) > 1 {
+		inboxRows = min(len(m.requests)+1, 4)
+	}
+	room := max(h*3/5-inboxRows, min(h-inboxRows-2, 8))
+	panelH = room
+	if m.activeRequest() != nil {
+		panelH = min(room, max(m.qpane.need(w, room), 4))
+	}
+	return inboxRows, panelH
 }
 
 // contentWidth is the screen's width inside its one-column margins.
@@ -176,6 +330,3 @@ func (m *model) contentWidth() int {
 	}
 	return max(m.width-2, 1)
 }
-
-// stripped is s without escape sequences.
-func stripped(s string) string { return ansi.Strip(s) }

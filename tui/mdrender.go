@@ -28,6 +28,12 @@ func newMDRenderer(st *styles.Styles) *mdRenderer {
 	return &mdRenderer{st: st, cache: map[mdKey][]string{}}
 }
 
+// Fresh renders text at width without keeping it: for text drawn once
+// and replaced (the block a message is streaming into).
+func (r *mdRenderer) Fresh(text string, width int) []string {
+	return markdown.Render(text, max(width, 10), r.st)
+}
+
 // Render returns text rendered at width, as lines without trailing
 // spaces.
 func (r *mdRenderer) Render(text string, width int) []string {

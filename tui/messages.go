@@ -50,10 +50,6 @@ type (
 	// clearNoticeMsg drops a transient notice if it is still the one shown.
 	clearNoticeMsg struct{ seq int }
 
-	// relayoutMsg changes nothing: the Update it makes lays the panel
-	// out anew (an embedded Panel resized).
-	relayoutMsg struct{}
-
 	// redrawMsg ends a frame in which the screen was not redrawn.
 	redrawMsg struct{}
 

@@ -31,7 +31,7 @@ type answerer interface {
 // table from focus to pane (focus.go) dispatches keys and draws the help.
 type model struct {
 	kind   kind // which program this is, set at construction
-	keys   KeyMap
+	keys   keyMap
 	theme  styles.Theme
 	styles *styles.Styles
 	now    func() time.Time // the clock of ages and countdowns
@@ -53,19 +53,27 @@ type model struct {
 	inline        bool
 	remote        bool // a view over SSH: ctrl+c closes only it
 	embedded      bool // a Panel in a program of someone else's: no chrome, no global keys
+	away          bool // a Panel its host blurred: the field shown draws without its cursor
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
 	shown    *question  // the question whose form has the keys
 
-	focus      focus // which pane has the keys
-	back       focus // where the help overlay returns to
-	helpScroll int   // the overlay's first line shown
-	panel      panelState
-	inbox      inboxPane
-	acts       activityPane
-	past       pastPane
-	help       helpBar
+	// The panes (component.go): focus names the one with the keys, and
+	// focused is the one syncFocus gave them to; back is where the help
+	// overlay returns to. lay is the screen as the layout pass (layout.go)
+	// last laid it out.
+	focus    focus
+	back     focus
+	focused  pane
+	lay      screenLayout
+	qpane    questionPane
+	inbox    inboxPane
+	activity activityPane
+	past     pastPane
+	overlay  overlayPane
+	idle     idlePane
+	bar      helpBar
 
 	notice    string
 	noticeSeq int
@@ -111,14 +119,14 @@ type model struct {
 	sink       conversation.Sink
 	md         *mdRenderer
 	spill      *spill // where transcripts keep what they no longer hold
-	picker     agentPicker
+	picker     agentsPane
 	startSpecs []StartSpec
 }
 
 // newModel builds the root model drawing in theme, for a dark background
 // until the terminal reports its own (Init asks for it with ThemeAuto).
 func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
-	keys := DefaultKeyMap()
+	keys := defaultKeyMap()
 	m := &model{
 		keys:       keys,
 		theme:      theme,
@@ -132,18 +140,24 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		height:     24,
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		help:       newHelpBar(),
+		bar:        newHelpBar(),
 	}
-	m.acts = activityPane{log: m.log}
-	m.picker = agentPicker{}
-	m.panel.note = newNoteEditor()
+	m.qpane = questionPane{m: m, note: newNoteEditor(keys.Note.NewLine)}
+	m.inbox.m = m
+	m.activity = activityPane{m: m, log: m.log}
+	m.past.m = m
+	m.overlay.m = m
+	m.idle.m = m
+	m.picker.m = m
+	m.bar.m = m
 	m.setStyles(styles.For(theme, true))
 	return m
 }
 
 func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
-	m.help.setStyles(st)
+	m.bar.setStyles(st)
+	m.qpane.note.st = st
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
 	m.md = newMDRenderer(st)
@@ -169,26 +183,33 @@ func (m *model) Init() tea.Cmd {
 }
 
 // Update handles every message of the program, then brings what follows
-// from it up to date in one place: the panel's dialog and note editor
-// (closed when their request left), the form of the question shown (its
-// size follows the layout), the draft the human changed, the prompt
-// editor with the keys, a question waiting to open in the conversation
-// view, and the arrival hold, which notices any change of what the keys
-// act on.
+// from it up to date in one place (settle).
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(redrawMsg); ok {
 		m.redrawing = false // View draws afresh
 		return m, nil
 	}
 	cmd := m.update(msg)
-	m.syncPanel()
-	cmd = tea.Batch(cmd, m.readyForm())
 	switch msg.(type) {
 	case tea.KeyPressMsg, pressMsg, tea.PasteMsg:
 		m.saveDraft()
 	}
-	cmd = tea.Batch(cmd, m.openWaiting(), m.syncEditors(), m.observe())
-	return m, tea.Batch(cmd, m.pace())
+	return m, tea.Batch(cmd, m.settle(), m.pace())
+}
+
+// settle brings what follows from a change up to date, in this order: a
+// question waiting to open in the conversation view; the panel's dialog
+// and note editor (closed when their request left); the field of the
+// question shown (built the first time, given the keys); the pane with the
+// keys (syncFocus); the layout of every pane (relayout, the one layout
+// pass); and the arrival hold, which notices any change of what the keys
+// act on.
+func (m *model) settle() tea.Cmd {
+	cmd := m.openWaiting()
+	m.qpane.follow()
+	cmd = tea.Batch(cmd, m.readyField(), m.syncFocus())
+	m.relayout()
+	return tea.Batch(cmd, m.observe())
 }
 
 // frameInterval is the default least time between two renders of the
@@ -218,12 +239,7 @@ func (m *model) pace() tea.Cmd {
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		if !m.sized || msg.Width != m.width || msg.Height != m.height {
-			// The screen drawn for the old size is not reused: the next
-			// View draws at once (the first frame waits for this message).
-			m.drawn = ""
-		}
-		m.width, m.height, m.sized = msg.Width, msg.Height, true
+		m.resize(msg.Width, msg.Height)
 		return nil
 	case tea.BackgroundColorMsg:
 		if m.theme == styles.ThemeAuto {
@@ -257,8 +273,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if msg.at.Equal(m.openAt) {
 			m.openAt = time.Time{}
 		}
-		return nil
-	case relayoutMsg:
 		return nil
 	case alertMsg:
 		return m.flushAlerts()
@@ -310,9 +324,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	// Anything else (huh's internal messages, cursor blinks) belongs to the
-	// form on screen.
-	return m.updateForm(msg)
+	// Anything else (a text cursor's blink) belongs to the field on
+	// screen.
+	return m.typeAnswer(msg)
 }
 
 // View draws the screen.
@@ -455,22 +469,15 @@ func (m *model) nextUnseen(i int) int {
 	return -1
 }
 
-// syncEditors gives the keys to the prompt editor of the conversation
-// shown when the prompt has the focus, and takes them from every other:
-// however the conversation shown changed, the one on screen types.
-func (m *model) syncEditors() tea.Cmd {
-	var cmds []tea.Cmd
-	on := m.mode() == modePrompt
-	for i, c := range m.convs {
-		want := on && i == m.activeConv && !c.over // an ended agent reads nothing
-		switch {
-		case want && !c.editor.ta.Focused():
-			cmds = append(cmds, c.editor.ta.Focus())
-		case !want && c.editor.ta.Focused():
-			c.editor.ta.Blur()
-		}
+// resize takes the screen's size; the layout pass then fits every pane
+// to it.
+func (m *model) resize(width, height int) {
+	if !m.sized || width != m.width || height != m.height {
+		// The screen drawn for the old size is not reused: the next View
+		// draws at once (the first frame waits for the size).
+		m.drawn = ""
 	}
-	return tea.Batch(cmds...)
+	m.width, m.height, m.sized = width, height, true
 }
 
 // settled takes a request that ended elsewhere off this view: answered or
@@ -597,58 +604,53 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// readyForm sizes and styles the form of the question shown, builds it
-// the first time, and moves the keys to it from the question shown
-// before.
-func (m *model) readyForm() tea.Cmd {
+// readyField builds and styles the field of the question shown the first
+// time it is shown, and moves the keys to it from the question shown
+// before; the layout pass sizes it.
+func (m *model) readyField() tea.Cmd {
 	var q *question
 	r := m.activeRequest()
 	if r != nil {
 		q = r.current()
 	}
-	var cmds []tea.Cmd
-	if q != m.shown {
-		if m.shown != nil {
-			m.shown.blurForm()
-		}
-		m.shown = q
-		if q != nil {
-			cmds = append(cmds, m.sizeForm(r, q), q.focusForm())
-		}
-		return tea.Batch(cmds...)
-	}
 	if q != nil {
-		return m.sizeForm(r, q)
+		verb := "submit"
+		if !r.single() {
+			verb = "next"
+		}
+		q.readyField(m.styles, m.keys, verb)
 	}
-	return nil
+	if m.away {
+		q = nil // the host took the keys: no field has them
+	}
+	if q == m.shown {
+		return nil
+	}
+	if m.shown != nil {
+		m.shown.blurField()
+	}
+	m.shown = q
+	if q == nil {
+		return nil
+	}
+	return q.focusField()
 }
 
-// sizeForm gives q's form the rows the layout has for it.
-func (m *model) sizeForm(r *request, q *question) tea.Cmd {
-	w, h := m.panelSize()
-	p := m.layout(r, w, h)
-	verb := "submit"
-	if !r.single() {
-		verb = "next"
-	}
-	return q.showForm(m.styles, m.keys.Choice, p.listW, p.formRows-p.previewRows, verb)
-}
-
-// updateForm forwards a message to the form on screen and moves on when
-// it confirmed its question.
-func (m *model) updateForm(msg tea.Msg) tea.Cmd {
+// typeAnswer hands a key or paste to the field of the question shown,
+// and moves on when it confirmed its question: in this Update, so keys
+// typed meanwhile belong to the next question. Other messages the field
+// owns (its cursor's blink) reach it too.
+func (m *model) typeAnswer(msg tea.Msg) tea.Cmd {
 	r := m.activeRequest()
 	if r == nil {
 		return nil
 	}
 	q := r.current()
-	if q == nil || q.form == nil || q != m.shown {
+	if q == nil || q != m.shown {
 		return nil
 	}
-	_, cmd := q.form.Update(msg)
-	if q.choice != nil && q.choice.Confirmed() {
-		// Move on now, in this Update: keys typed meanwhile belong to
-		// the next question.
+	cmd, confirmed := q.handle(msg)
+	if confirmed {
 		return tea.Batch(cmd, m.questionDone(r))
 	}
 	return cmd

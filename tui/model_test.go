@@ -475,9 +475,9 @@ func TestWrappedListItemsAreIndented(t *testing.T) {
 		ask(t, m, single(interaction.Question{ID: "q", Question: "Before I go on:\n- the migration rewrites every row of the events table and locks it\n- then it rebuilds the indexes", Options: opts("Go", "Stop")}))
 		lines := strings.Split(screen(m), "\n")
 		for i, l := range lines {
-			if strings.Contains(l, "- the migration") {
+			if strings.Contains(l, "• the migration") {
 				next := lines[i+1]
-				if !strings.HasPrefix(strings.TrimPrefix(next, " "), "  ") || strings.HasPrefix(strings.TrimSpace(next), "-") {
+				if !strings.HasPrefix(strings.TrimPrefix(next, " "), "  ") || strings.HasPrefix(strings.TrimSpace(next), "•") {
 					t.Fatalf("the wrapped list item's next line is not indented under its text:\n%s\n%s", l, next)
 				}
 				return
@@ -487,21 +487,21 @@ func TestWrappedListItemsAreIndented(t *testing.T) {
 	})
 }
 
-// The form of a question is built once and kept: resizing the window and
-// moving between questions adjust it in place, keeping the filter and
+// The field of a question is built once and kept: resizing the window
+// and moving between questions adjust it in place, keeping the filter and
 // the cursor.
-func TestFormIsKeptAcrossResizeAndTabs(t *testing.T) {
+func TestFieldIsKeptAcrossResizeAndTabs(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
 		ask(t, m, setupRequest())
 		q := m.requests[0].questions[0]
-		form := q.form
+		choice := q.choice
 		press(m, "/", "Prod")
 		send(m, teaSize(90, 30))
 		send(m, teaSize(100, 30))
 		press(m, "tab", "shift+tab")
-		if q.form != form {
-			t.Fatal("the form was rebuilt")
+		if q.choice != choice {
+			t.Fatal("the field was rebuilt")
 		}
 		mustContain(t, screen(m), "/Prod", "Production")
 		mustNotContain(t, screen(m), "Staging")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -14,18 +15,20 @@ import (
 // with the answer, beside the selection or the text, never in their
 // place.
 type noteEditor struct {
-	ta textarea.Model
-	q  *question
+	ta            textarea.Model
+	q             *question
+	st            *styles.Styles
+	width, height int
 }
 
-func newNoteEditor() noteEditor {
+func newNoteEditor(newLine key.Binding) noteEditor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
 	ta.Placeholder = "Yes, but…"
 	ta.CharLimit = interaction.MaxNoteLen
 	ta.SetHeight(3)
-	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.KeyMap.InsertNewline.SetKeys(newLine.Keys()...)
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
@@ -46,6 +49,9 @@ func (n *noteEditor) save() {
 	n.ta.Blur()
 }
 
+// Blur drops the edit's cursor: the editor closed.
+func (n *noteEditor) Blur() { n.ta.Blur() }
+
 // typeKey edits the note with a key or paste no action took.
 func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
@@ -53,12 +59,21 @@ func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// View draws the editor over the panel of r.
-func (n *noteEditor) View(r *request, width, height int, st *styles.Styles) string {
-	inner := max(min(width-4, 60), 10)
-	n.ta.SetWidth(inner)
+// SetSize gives the editor the panel's room below its tabs, and its text
+// area the rows of that it can have.
+func (n *noteEditor) SetSize(width, height int) {
+	n.width, n.height = width, height
+	n.ta.SetWidth(n.inner())
 	n.ta.SetHeight(max(min(3, height-4), 1))
-	title := "Note on " + r.current().title
+}
+
+// inner is the width inside the editor's frame.
+func (n *noteEditor) inner() int { return max(min(n.width-4, 60), 10) }
+
+// View draws the editor, framed, for the middle of the panel.
+func (n *noteEditor) View() string {
+	st, inner := n.st, n.inner()
+	title := "Note on " + n.q.title
 	content := lipgloss.JoinVertical(lipgloss.Left,
 		st.Dialog.Title.Render(ansi.Truncate(title, inner, "…")),
 		st.Dialog.Body.Render(ansi.Truncate("sent with your answer, beside it", inner, "…")),

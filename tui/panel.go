@@ -2,19 +2,20 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
 )
 
-// panel is the vertical layout of a request's question panel, computed
-// once per frame and shared by View and by the form's sizing.
-type panel struct {
+// panelLayout is the vertical layout of a request's question panel,
+// decided by the layout pass (questionPane.SetSize): what is drawn and the
+// field's size both come from it.
+type panelLayout struct {
 	width, height int
 	who           bool     // the "<agent> asks" row (session view)
 	tabs, tabsGap bool     // the tab row, and a gap under it
@@ -43,18 +44,15 @@ const (
 	formWantRows = 6
 )
 
-// layout fits request r's panel in w×h. The rows go, in this order: the
-// agent row, the tabs, one row of question text and formMinRows of form;
-// then the header and the hint; then the form up to formWantRows; then
-// the rest of the text; then the gaps; whatever is left goes to the form.
-func (m *model) layout(r *request, w, h int) panel {
-	return m.layoutFit(r, w, h, m.inline)
-}
-
-// layoutFit is layout; with fit, the form gets only the rows it needs
-// (an inline prompt, or a panel sharing a narrow screen).
-func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
-	p := panel{width: w, height: h}
+// layoutFor fits request r's panel in w×h. The rows go, in this order:
+// the agent row, the tabs, one row of question text and formMinRows of
+// form; then the header and the hint; then the form up to formWantRows;
+// then the rest of the text; then the gaps; whatever is left goes to the
+// form. With fit, the form gets only the rows it needs (an inline prompt,
+// or a panel sharing a narrow screen).
+func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
+	m := p.m
+	l := panelLayout{width: w, height: h}
 	rest := h
 	take := func() bool { // a row, if there is one left
 		if rest >= 1 {
@@ -63,50 +61,50 @@ func (m *model) layoutFit(r *request, w, h int, fit bool) panel {
 		}
 		return false
 	}
-	p.who = m.kind.many() && take()
-	p.tabs = !r.single() && take()
+	l.who = m.kind.many() && take()
+	l.tabs = !r.single() && take()
 	q := r.current()
 	if q == nil {
-		p.tabsGap = p.tabs && rest >= 10 && take()
-		p.formRows = rest
+		l.tabsGap = l.tabs && rest >= 10 && take()
+		l.formRows = rest
 		if fit {
-			p.formRows = min(rest, len(r.questions)+5) // the review's rows
+			l.formRows = min(rest, len(r.questions)+5) // the review's rows
 		}
-		return p
+		return l
 	}
-	p.text = q.context(w, m.styles, m.md, m.panel.raw)
-	p.listW = w
+	l.text = q.context(w, m.styles, m.md, p.raw)
+	l.listW = w
 	if q.previews != nil && q.draft != nil {
 		if m.width >= previewSideFrom && w >= 70 {
-			p.listW = w * 9 / 20
-			p.previewW = w - p.listW - 3 // " │ "
+			l.listW = w * 9 / 20
+			l.previewW = w - l.listW - 3 // " │ "
 		}
 	}
-	natural := q.naturalRows(p.listW)
+	natural := q.naturalRows(l.listW)
 	formMin := min(natural, formMinRows)
 	rest -= formMin + 1
-	p.header = r.single() && q.header != "" && take()
-	p.hint = take()
+	l.header = r.single() && q.header != "" && take()
+	l.hint = take()
 	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
 	rest -= more
-	extra := min(len(p.text)-1, max(rest, 0))
+	extra := min(len(l.text)-1, max(rest, 0))
 	rest -= extra
-	p.textRows = 1 + extra
-	p.moreText = p.textRows < len(p.text)
-	p.formGap = take()
-	p.tabsGap = p.tabs && take()
-	p.formRows = max(formMin+more+max(rest, 0), 1)
+	l.textRows = 1 + extra
+	l.moreText = l.textRows < len(l.text)
+	l.formGap = take()
+	l.tabsGap = l.tabs && take()
+	l.formRows = max(formMin+more+max(rest, 0), 1)
 	if fit {
-		p.formRows = min(p.formRows, natural)
+		l.formRows = min(l.formRows, natural)
 	}
-	if q.previews != nil && q.draft != nil && p.previewW == 0 {
+	if q.previews != nil && q.draft != nil && l.previewW == 0 {
 		// Below the list: a third of the rows, never the list's minimum.
-		p.previewRows = min(max(p.formRows/3, 3), p.formRows-formMin)
-		if p.previewRows < 2 {
-			p.previewRows = 0
+		l.previewRows = min(max(l.formRows/3, 3), l.formRows-formMin)
+		if l.previewRows < 2 {
+			l.previewRows = 0
 		}
 	}
-	return p
+	return l
 }
 
 // naturalRows is the rows the question's form would use with room for
@@ -131,11 +129,11 @@ func (q *question) naturalRows(w int) int {
 	return n
 }
 
-// height is the rows the panel uses; in inline mode the body shrinks to
+// used is the rows the panel uses; in inline mode the body shrinks to
 // it.
-func (p panel) used() int {
-	n := p.textRows + p.formRows
-	for _, on := range []bool{p.who, p.tabs, p.tabsGap, p.header, p.hint, p.formGap} {
+func (l panelLayout) used() int {
+	n := l.textRows + l.formRows
+	for _, on := range []bool{l.who, l.tabs, l.tabsGap, l.header, l.hint, l.formGap} {
 		if on {
 			n++
 		}
@@ -143,131 +141,192 @@ func (p panel) used() int {
 	return n
 }
 
-// panelView is the question panel in w×h: the request shown, or a note
-// that nothing waits.
-func (m *model) panelView(w, h int) string {
-	if r := m.activeRequest(); r != nil {
-		return m.requestView(r, m.layout(r, w, h))
-	}
-	st := m.styles
-	lines := []string{
-		st.App.Empty.Render("No questions waiting."),
-		st.App.Bar.Render("Questions from agents appear here."),
-	}
-	if m.status != "" {
-		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(m.status, max(w-2, 10), "")))
-	}
-	if m.inline {
-		return lipgloss.JoinVertical(lipgloss.Left, lines...)
-	}
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
+// questionPane is the question panel: the request shown, one question at
+// a time (its text, its field and the preview of the option under the
+// cursor), or its review step, with a confirmation dialog or the note
+// editor over it. Each request keeps its own tab, scroll and drafts; the
+// pane keeps where its keys go and its layout for the request shown.
+type questionPane struct {
+	box
+	m       *model
+	sub     sub
+	request uint64 // the request sub belongs to
+	confirm confirmDialog
+	note    noteEditor
+	// raw shows details and previews as the agent sent them, not
+	// rendered as Markdown (to approve exact bytes).
+	raw bool
+	lay panelLayout // the request shown, laid out in the pane's size
 }
 
-// requestView draws request r's panel laid out as p.
-func (m *model) requestView(r *request, p panel) string {
+// SetSize lays the request shown out in width×height and sizes its field
+// and the note editor to it. The layout pass calls it whenever what is
+// shown may have changed, not only the size: a tab, a filter, the raw
+// toggle and the request shown all change the layout.
+func (p *questionPane) SetSize(width, height int) {
+	p.box.SetSize(width, height)
+	r := p.m.activeRequest()
+	if r == nil {
+		p.lay = panelLayout{width: p.width, height: p.height}
+		return
+	}
+	p.lay = p.layoutFor(r, p.width, p.height, p.m.inline)
+	if q := r.current(); q != nil && q.built() {
+		// The field's rows decide the layout's and its width theirs: a
+		// second pass settles both.
+		q.sizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
+		again := p.layoutFor(r, p.width, p.height, p.m.inline)
+		if again.listW != p.lay.listW || again.formRows != p.lay.formRows || again.previewRows != p.lay.previewRows {
+			q.sizeField(again.listW, again.formRows-again.previewRows)
+		}
+		p.lay = again
+		p.spareToText(q)
+	}
+	room := p.height
+	for _, on := range []bool{p.lay.who, p.lay.tabs, p.lay.tabsGap} {
+		if on {
+			room--
+		}
+	}
+	p.note.SetSize(p.width, max(room, 1))
+	// Where the text (or the review) is scrolled to stays in range.
+	if r.current() != nil {
+		r.scroll = min(max(r.scroll, 0), max(len(p.lay.text)-p.lay.textRows, 0))
+	} else {
+		r.scroll = min(max(r.scroll, 0), max(len(r.questions)-reviewRoom(room), 0))
+	}
+}
+
+// need is the rows the request shown would use in width×height, its
+// field taking only the rows it needs: what a screen it shares gives it.
+func (p *questionPane) need(width, height int) int {
+	r := p.m.activeRequest()
+	if r == nil {
+		return 0
+	}
+	return p.layoutFor(r, width, height, true).used()
+}
+
+// View draws the request shown in the pane's size.
+func (p *questionPane) View() string {
+	r := p.m.activeRequest()
+	if r == nil {
+		return ""
+	}
+	return p.requestView(r)
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *questionPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *questionPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+
+// requestView draws request r's panel as laid out.
+func (p *questionPane) requestView(r *request) string {
+	m, l := p.m, p.lay
 	st := m.styles
 	var rows []string
-	if p.who {
+	if l.who {
 		who := st.AgentStyle(m.agentColor(r)).Render(r.agent) + st.App.Bar.Render(" asks · "+age(m.now().Sub(r.arrived)))
-		rows = append(rows, ansi.Truncate(who, p.width, "…"))
+		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
-	if p.tabs {
-		rows = append(rows, m.tabsView(r, p.width))
-		if p.tabsGap {
+	if l.tabs {
+		rows = append(rows, p.tabsView(r, l.width))
+		if l.tabsGap {
 			rows = append(rows, "")
 		}
 	}
-	room := max(p.height-len(rows), 1)
+	room := max(l.height-len(rows), 1)
 	q := r.current()
 	switch {
 	case m.mode() == modeNote:
-		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.note.View(r, p.width, room, st)))
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
 	case m.mode() == modeConfirm:
-		rows = append(rows, lipgloss.Place(p.width, room, lipgloss.Center, lipgloss.Center, m.panel.confirm.View(r, p.width, room, st)))
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st, m.keys.Confirm)))
 	case q == nil:
-		rows = append(rows, m.panel.review.View(r, p.width, p.height-len(rows), st))
+		rows = append(rows, p.reviewView(r, l.width, l.height-len(rows)))
 	default:
-		p, form := m.spareToText(q, p)
-		rows = append(rows, m.questionRows(r, q, p)...)
-		if p.formGap {
+		rows = append(rows, p.questionRows(r, q)...)
+		if l.formGap {
 			rows = append(rows, "")
 		}
-		rows = append(rows, form...)
+		rows = append(rows, p.formRows(q)...)
 	}
 	return strings.Join(rows, "\n")
 }
 
-// spareToText gives question q's text the rows its form, as drawn, leaves
-// empty (an option list that shows only whole options stops short of its
-// rows), so that no row stays blank while the text is cut. It returns the
-// panel so adjusted and the form's rows.
-func (m *model) spareToText(q *question, p panel) (panel, []string) {
-	form := m.formRows(q, p)
-	if q.form == nil || !p.moreText {
-		return p, form
+// spareToText gives question q's text the rows its field, as drawn,
+// leaves empty (an option list that shows only whole options stops short
+// of its rows), so that no row stays blank while the text is cut.
+func (p *questionPane) spareToText(q *question) {
+	l := &p.lay
+	if !q.built() || !l.moreText {
+		return
 	}
-	if spare := p.formRows - len(form); spare > 0 {
-		p.textRows += min(spare, len(p.text)-p.textRows)
-		p.formRows -= spare
-		p.moreText = p.textRows < len(p.text)
+	if spare := l.formRows - len(p.formRows(q)); spare > 0 {
+		give := min(spare, len(l.text)-l.textRows)
+		l.textRows += give
+		l.formRows -= give
+		l.moreText = l.textRows < len(l.text)
 	}
-	return p, form
 }
 
 // questionRows are question q's header, the rows of its text shown (with
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
-func (m *model) questionRows(r *request, q *question, p panel) []string {
+func (p *questionPane) questionRows(r *request, q *question) []string {
+	m, l := p.m, p.lay
 	st := m.styles
 	var rows []string
-	if p.header {
-		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, p.width, "…")))
+	if l.header {
+		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, l.width, "…")))
 	}
-	r.scroll = min(max(r.scroll, 0), max(len(p.text)-p.textRows, 0))
-	text := append([]string(nil), p.text[r.scroll:r.scroll+p.textRows]...)
-	hint := m.hint(r, q)
+	text := append([]string(nil), l.text[r.scroll:r.scroll+l.textRows]...)
+	hint := answerHint(r, q, m.keys)
 	if q.note != "" {
 		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
 	}
-	if p.moreText {
-		where := fmt.Sprintf("↕ lines %d–%d of %d · ⇧↑/⇧↓ scroll", r.scroll+1, r.scroll+p.textRows, len(p.text))
-		if p.hint {
+	if l.moreText {
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keyName(m.keys.Question.Scroll))
+		if l.hint {
 			hint = where
 		} else {
 			// No row to spare: the last text row makes room for the mark.
-			below := len(p.text) - r.scroll - p.textRows
-			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" ⇧↓ +%d", below))
+			below := len(l.text) - r.scroll - l.textRows
+			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(m.keys.Question.ScrollDown), below))
 			last := len(text) - 1
-			text[last] = ansi.Truncate(text[last], max(p.width-cellWidth(mark), 1), "…") + mark
+			text[last] = ansi.Truncate(text[last], max(l.width-cellWidth(mark), 1), "…") + mark
 		}
 	}
 	rows = append(rows, text...)
 	switch {
 	case m.heldFor(r):
 		cue := "⏸ keys held a moment: " + r.agent + "'s question just came up"
-		if cellWidth(cue) > p.width {
+		if cellWidth(cue) > l.width {
 			cue = "⏸ keys held a moment: new question"
 		}
-		cue = ansi.Truncate(st.App.Notice.Render(cue), p.width, "…")
-		if p.hint {
+		cue = ansi.Truncate(st.App.Notice.Render(cue), l.width, "…")
+		if l.hint {
 			rows = append(rows, cue)
 		} else {
 			rows[0] = cue
 		}
-	case p.hint:
-		rows = append(rows, st.Question.Hint.Render(ansi.Truncate(hint, p.width, "…")))
+	case l.hint:
+		rows = append(rows, st.Question.Hint.Render(ansi.Truncate(hint, l.width, "…")))
 	}
 	return rows
 }
 
 // formRows are question q's field, and the preview of the option under
 // the cursor beside it or below it.
-func (m *model) formRows(q *question, p panel) []string {
-	if q.form == nil {
+func (p *questionPane) formRows(q *question) []string {
+	if !q.built() {
 		return nil
 	}
+	m, l := p.m, p.lay
 	st := m.styles
-	listRows := p.formRows - p.previewRows
+	listRows := l.formRows - l.previewRows
 	form := strings.Split(q.fieldView(), "\n")
 	form = form[:min(len(form), listRows)]
 	cursor := -1
@@ -275,11 +334,11 @@ func (m *model) formRows(q *question, p panel) []string {
 		cursor = q.draft.Cursor
 	}
 	switch {
-	case p.previewW > 0:
+	case l.previewW > 0:
 		for len(form) < listRows && !m.inline {
 			form = append(form, "") // the divider runs the panel's height
 		}
-		prev := q.previewLines(cursor, p.previewW, listRows, st, m.md, m.panel.raw)
+		prev := q.previewLines(cursor, l.previewW, listRows, st, m.md, p.raw)
 		div := st.Divider.Render(" │ ")
 		rows := make([]string, 0, max(len(form), len(prev)))
 		for i := range max(len(form), len(prev)) {
@@ -290,42 +349,44 @@ func (m *model) formRows(q *question, p panel) []string {
 			if i < len(prev) {
 				right = prev[i]
 			}
-			rows = append(rows, fitLine(left, p.listW)+div+right)
+			rows = append(rows, fitLine(left, l.listW)+div+right)
 		}
 		return rows
-	case p.previewRows > 0:
-		if prev := q.previewLines(cursor, p.width, p.previewRows-1, st, m.md, m.panel.raw); prev != nil {
-			form = append(form, st.Divider.Render(strings.Repeat("┈", min(p.width, 20))+" preview"))
+	case l.previewRows > 0:
+		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, m.md, p.raw); prev != nil {
+			form = append(form, st.Divider.Render(strings.Repeat("┈", min(l.width, 20))+" preview"))
 			form = append(form, prev...)
 		}
 	}
 	return form
 }
 
-// hint says what kind of answer the question takes.
-func (m *model) hint(r *request, q *question) string {
+// answerHint says what kind of answer the question takes, and with
+// which keys.
+func answerHint(r *request, q *question, k keyMap) string {
+	c := k.Choice
 	switch {
 	case q.free():
-		return "Type your answer · enter to confirm, alt+enter for a new line"
+		return "Type your answer · " + keyName(k.Question.TextSubmit) + " to confirm, " + keyName(k.Question.NewLine) + " for a new line"
 	case q.raw.MultiSelect:
-		return "Pick any · space toggles, enter confirms"
+		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
 	}
 	rows := len(q.labels)
 	if !q.raw.NoOther {
 		rows++
 	}
-	digits := "1–" + strconv.Itoa(min(rows, 9))
+	pick := "Pick one · " + keyName(c.Confirm) + " or " + digitRange(rows)
 	if r.single() {
-		return "Pick one · enter or " + digits + " answers at once"
+		return pick + " answers at once"
 	}
-	return "Pick one · enter or " + digits
+	return pick
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
-func (m *model) tabsView(r *request, width int) string {
-	st := m.styles
+func (p *questionPane) tabsView(r *request, width int) string {
+	st := p.m.styles
 	tabs := make([]string, 0, len(r.questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
 	// of the row (never under 8 columns: the row scrolls instead).
@@ -402,7 +463,7 @@ func tab(st *styles.Styles, mark string, markStyle lipgloss.Style, title string,
 // countdown and how many questions wait.
 func (m *model) titleBar() string {
 	st := m.styles
-	w := m.contentWidth()
+	w := m.lay.width
 	left := st.App.Name.Render("asktui")
 	r := m.activeRequest()
 	var runRight string

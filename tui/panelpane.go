@@ -14,25 +14,10 @@ const (
 	subNote               // the note editor over the panel
 )
 
-// panelState is the question panel's own state, beside the request it
-// shows (each request keeps its tab, scroll and drafts): where its keys
-// go, its dialog and note editor, and the raw/rendered toggle.
-type panelState struct {
-	sub     sub
-	request uint64 // the request sub belongs to
-	confirm confirmDialog
-	note    noteEditor
-	review  reviewStep
-	// raw shows details and previews as the agent sent them, not
-	// rendered as Markdown (to approve exact bytes).
-	raw bool
-}
-
-// syncPanel closes the panel's dialog or note editor when the request
-// they were about is no longer the one shown, whatever took it away.
-func (m *model) syncPanel() {
-	r := m.activeRequest()
-	p := &m.panel
+// follow closes the panel's dialog or note editor when the request they
+// were about is no longer the one shown, whatever took it away.
+func (p *questionPane) follow() {
+	r := p.m.activeRequest()
 	if r != nil && p.request == r.id {
 		if p.sub == subNote && r.current() != p.note.q {
 			p.sub = subForm
@@ -40,7 +25,7 @@ func (m *model) syncPanel() {
 		return
 	}
 	if p.sub == subNote {
-		p.note.ta.Blur()
+		p.note.Blur()
 	}
 	p.sub = subForm
 	if r != nil {
@@ -50,55 +35,50 @@ func (m *model) syncPanel() {
 	}
 }
 
-// panelPane is the question panel with the keys: the form of the question
-// shown (or the review step), a dialog, or the note editor.
-type panelPane struct {
-	m *model
-	f focus // the focus it has the keys for
-}
-
-func (p panelPane) actions() []action {
+// actions are the panel's keys: the form of the question shown (or the
+// review step), a dialog's, or the note editor's.
+func (p *questionPane) actions() []action {
 	m := p.m
 	r := m.activeRequest()
-	switch m.panel.sub {
+	switch p.sub {
 	case subConfirm:
-		return m.confirmActions(r)
+		return p.confirmActions(r)
 	case subNote:
-		return m.noteActions()
+		return p.noteActions()
 	default: // subForm
 	}
 	if r.reviewing() {
-		return append(m.reviewActions(r), m.globals(p.f, false)...)
+		return append(p.reviewActions(r), m.globals(focusPanel, false)...)
 	}
 	q := r.current()
 	typing := q.typing()
-	return append(m.questionActions(r, q, typing), m.globals(p.f, typing)...)
+	return append(p.questionActions(r, q, typing), m.globals(focusPanel, typing)...)
 }
 
-func (p panelPane) typist() func(tea.Msg) tea.Cmd {
-	m := p.m
-	r := m.activeRequest()
+func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
+	r := p.m.activeRequest()
 	switch {
-	case m.panel.sub == subNote:
-		return m.panel.note.typeKey
-	case m.panel.sub != subForm || r.reviewing():
+	case p.sub == subNote:
+		return p.note.typeKey
+	case p.sub != subForm || r.reviewing():
 		return nil
 	case r.current().typing():
-		return m.updateForm
+		return p.m.typeAnswer
 	}
 	return nil
 }
 
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
-func (m *model) questionActions(r *request, q *question, typing bool) []action {
+func (p *questionPane) questionActions(r *request, q *question, typing bool) []action {
+	m := p.m
 	k := m.keys.Question
 	var out []action
-	toForm := func(msg keyMsg) tea.Cmd { return m.updateForm(msg) }
+	toField := func(msg keyMsg) tea.Cmd { return m.typeAnswer(msg) }
 	switch {
 	case q.choice != nil:
 		for i, b := range q.choice.Bindings() {
-			a := action{key: b.Key, do: toForm, grade: gradeMove, section: "Options"}
+			a := action{key: b.Key, do: toField, grade: gradeMove, section: "Options"}
 			if b.Answers {
 				a.grade = gradeAnswer
 			}
@@ -111,19 +91,14 @@ func (m *model) questionActions(r *request, q *question, typing bool) []action {
 			out = append(out, a)
 		}
 	case q.free():
-		// Enter confirms here and now: huh's Text moves on with Enter only
-		// through a NextField command that comes back through the event
-		// loop, and keys typed meanwhile would land on this question
-		// (TestKeysTypedBeforeCommandsRunGoToTheNextQuestion).
 		out = append(out,
 			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return m.questionDone(r) }).kept().in("Answer"),
-			answer(k.NewLine, toForm).inBar().in("Answer"),
+			answer(k.NewLine, toField).inBar().in("Answer"),
 		)
 	}
 	if !r.single() {
-		tabs := pair(k.NextTab, k.PrevTab, "tab/⇧tab", "questions")
 		out = append(out,
-			move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).inBar(tabs).in("Question"),
+			move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).inBar(k.Tabs).in("Question"),
 			move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab-1); return nil }).in("Question"),
 		)
 		if !typing {
@@ -134,59 +109,49 @@ func (m *model) questionActions(r *request, q *question, typing bool) []action {
 		}
 	}
 	if !typing && !q.free() {
-		out = append(out, answer(k.Note, func(keyMsg) tea.Cmd { return m.openNote(r, q) }).inBar().in("Question"))
+		out = append(out, answer(k.Note, func(keyMsg) tea.Cmd { return p.openNote(r, q) }).inBar().in("Question"))
 	}
 	if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
-		out = append(out, answer(k.Decline, func(keyMsg) tea.Cmd { m.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
+		out = append(out, answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
 	}
-	if m.textScrolls(r) {
+	if p.lay.moreText {
 		out = append(out,
-			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(pair(k.ScrollUp, k.ScrollDown, "⇧↑/⇧↓", "scroll the question")).in("Question"),
+			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(k.Scroll).in("Question"),
 			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Question"),
 		)
 	}
 	if q.detail != "" || q.previews != nil {
-		out = append(out, move(k.Raw, func(keyMsg) tea.Cmd { m.panel.raw = !m.panel.raw; return nil }).in("Question"))
+		out = append(out, move(k.Raw, func(keyMsg) tea.Cmd { p.raw = !p.raw; return nil }).in("Question"))
 	}
 	return out
 }
 
-// textScrolls reports whether request r's question text (or review) is
-// longer than the rows it has, so the scroll keys do something.
-func (m *model) textScrolls(r *request) bool {
-	w, h := m.panelSize()
-	p := m.layout(r, w, h)
-	if q := r.current(); q != nil {
-		p, _ = m.spareToText(q, p)
-	}
-	return p.moreText
-}
-
 // reviewActions are the keys of the review step.
-func (m *model) reviewActions(r *request) []action {
+func (p *questionPane) reviewActions(r *request) []action {
+	m := p.m
 	k := m.keys.Review
 	out := []action{
 		answer(k.Submit, func(keyMsg) tea.Cmd {
 			if r.unanswered() > 0 {
-				m.openConfirm(r, confirmSubmit)
+				p.openConfirm(r, confirmSubmit)
 				return nil
 			}
 			return m.submit(r)
 		}).kept().in("Review"),
 	}
 	if n := len(r.questions); n <= 9 {
-		jump := key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], k.Jump.Help().Desc))
+		jump := digitKeys(k.Jump, n)
 		out = append(out, move(jump, func(msg keyMsg) tea.Cmd {
 			m.gotoTab(r, int(msg.String()[0]-'1'))
 			return nil
 		}).inBar().in("Review"))
 	}
 	out = append(out,
-		move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, 0); return nil }).inBar(pair(k.NextTab, k.PrevTab, "tab/⇧tab", "questions")).in("Review"),
+		move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, 0); return nil }).inBar(k.Tabs).in("Review"),
 		move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, len(r.questions)-1); return nil }).in("Review"),
-		answer(k.Decline, func(keyMsg) tea.Cmd { m.openConfirm(r, confirmDecline); return nil }).kept().in("Review"),
+		answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Review"),
 	)
-	if m.reviewScrolls(r) {
+	if len(r.questions)+4 > p.lay.formRows {
 		out = append(out,
 			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).in("Review"),
 			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Review"),
@@ -195,26 +160,17 @@ func (m *model) reviewActions(r *request) []action {
 	return out
 }
 
-// pickDigits are the keys 1–9.
-var pickDigits = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
-
-// reviewScrolls reports whether the review has more rows than fit.
-func (m *model) reviewScrolls(r *request) bool {
-	w, h := m.panelSize()
-	p := m.layout(r, w, h)
-	return len(r.questions)+4 > p.formRows
-}
-
 // confirmActions are a dialog's keys; only quit works beside them.
-func (m *model) confirmActions(r *request) []action {
+func (p *questionPane) confirmActions(r *request) []action {
+	m := p.m
 	k := m.keys.Confirm
-	d := &m.panel.confirm
+	d := &p.confirm
 	closeWith := func(yes bool) tea.Cmd {
-		m.panel.sub = subForm
+		p.sub = subForm
 		if !yes {
 			return nil
 		}
-		return m.confirmed(r)
+		return p.confirmed(r)
 	}
 	return []action{
 		answer(k.Yes, func(keyMsg) tea.Cmd { return closeWith(true) }).kept().in("Dialog"),
@@ -226,51 +182,52 @@ func (m *model) confirmActions(r *request) []action {
 }
 
 // noteActions are the note editor's keys; it types everything else.
-func (m *model) noteActions() []action {
-	k := m.keys.Note
-	n := &m.panel.note
+func (p *questionPane) noteActions() []action {
+	k := p.m.keys.Note
+	n := &p.note
 	return []action{
 		answer(k.Save, func(keyMsg) tea.Cmd {
 			n.save()
-			m.panel.sub = subForm
+			p.sub = subForm
 			return nil
 		}).kept().in("Note"),
 		answer(k.NewLine, func(msg keyMsg) tea.Cmd { return n.typeKey(msg) }).inBar().in("Note"),
 		move(k.Cancel, func(keyMsg) tea.Cmd {
-			n.ta.Blur()
-			m.panel.sub = subForm
+			n.Blur()
+			p.sub = subForm
 			return nil
 		}).kept().in("Note"),
-		m.quitAction(),
+		p.m.quitAction(),
 	}
 }
 
 // openNote edits the note on question q of r.
-func (m *model) openNote(r *request, q *question) tea.Cmd {
-	m.panel.sub = subNote
-	m.panel.request = r.id
-	return m.panel.note.open(q)
+func (p *questionPane) openNote(r *request, q *question) tea.Cmd {
+	p.sub = subNote
+	p.request = r.id
+	return p.note.open(q)
 }
 
 // openConfirm opens a confirmation of kind about r, its focus on the
 // safe button for a decline.
-func (m *model) openConfirm(r *request, kind confirmKind) {
-	d := &m.panel.confirm
+func (p *questionPane) openConfirm(r *request, kind confirmKind) {
+	d := &p.confirm
 	d.kind = kind
 	d.focus = 0
 	if kind == confirmDecline {
 		d.focus = 1
 	}
-	m.panel.sub = subConfirm
-	m.panel.request = r.id
+	p.sub = subConfirm
+	p.request = r.id
 }
 
 // confirmed takes the action the human confirmed about r.
-func (m *model) confirmed(r *request) tea.Cmd {
+func (p *questionPane) confirmed(r *request) tea.Cmd {
+	m := p.m
 	if m.indexOf(r.id) < 0 {
 		return nil
 	}
-	switch m.panel.confirm.kind {
+	switch p.confirm.kind {
 	case confirmDecline:
 		return m.decline(r)
 	default:

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/asktui/asktui/styles"
 )
 
 // pastAnswer is an answer the human gave, kept to be looked at or copied
@@ -28,6 +27,8 @@ const maxPast = 500
 // pastPane lists the answers given in this session, newest last, and
 // copies one's JSON to the clipboard.
 type pastPane struct {
+	box
+	m       *model
 	answers []pastAnswer
 	cursor  int
 }
@@ -52,15 +53,16 @@ func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(a.json), notice("⧉ Copied "+a.agent+"'s answer to the clipboard"))
 }
 
-// View draws the list in width×height: each answer's time, agent and
+// View draws the list in its size: each answer's time, agent and
 // question, and under it what was answered.
-func (p *pastPane) View(width, height int, st *styles.Styles, color func(string) int) string {
+func (p *pastPane) View() string {
+	st, width := p.m.styles, p.width
 	rows := []string{st.Review.Title.Render("Past answers · " + plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
 		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
 		return strings.Join(rows, "\n")
 	}
-	room := max((height-len(rows))/2, 1) // two lines per answer
+	room := max((p.height-len(rows))/2, 1) // two lines per answer
 	first := max(p.cursor-room+1, 0)
 	for i := first; i < len(p.answers) && i < first+room; i++ {
 		a := p.answers[i]
@@ -68,8 +70,32 @@ func (p *pastPane) View(width, height int, st *styles.Styles, color func(string)
 		if i == p.cursor {
 			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 		}
-		head := mark + st.Inbox.Meta.Render(a.at.Format("15:04")) + " " + st.AgentStyle(color(a.agentKey)).Render(a.agent) + " " + style.Render(a.question)
+		head := mark + st.Inbox.Meta.Render(a.at.Format("15:04")) + " " + st.AgentStyle(p.m.log.color(a.agentKey)).Render(a.agent) + " " + style.Render(a.question)
 		rows = append(rows, ansi.Truncate(head, width, "…"), ansi.Truncate("    "+st.Review.Answer.Render("→ "+a.summary), width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
+
+// actions are the list's keys: moving, copying, closing.
+func (p *pastPane) actions() []action {
+	m := p.m
+	k := m.keys.Past
+	var out []action
+	if len(p.answers) > 0 {
+		out = append(out,
+			move(k.Copy, func(keyMsg) tea.Cmd { return p.copy(m.setNotice) }).inBar().in("Past answers"),
+			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Past answers"),
+			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0)); return nil }).in("Past answers"),
+		)
+	}
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Past answers"))
+	return append(out, m.globals(focusPast, false)...)
+}
+
+func (*pastPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (p *pastPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *pastPane) FullHelp() [][]key.Binding { return fullHelp(p) }

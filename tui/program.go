@@ -151,30 +151,45 @@ func New(opts Options) *Program {
 		p.inbox, p.ownInbox = inbox.New(now), true
 	}
 	p.provider = p.inbox
-	p.model = newModel(opts.Theme, !opts.Inline, now)
+	p.model = modelFor(opts, now)
+	p.output = opts.Output
+	p.prog = tea.NewProgram(p.model, teaOptions(opts)...)
+	p.attach(opts)
+	return p
+}
+
+// modelFor builds the root model of the program opts describe: which
+// kind of view it is, its clocks and its frame rate.
+func modelFor(opts Options, now func() time.Time) *model {
+	m := newModel(opts.Theme, !opts.Inline, now)
 	if opts.clock != nil {
-		p.model.clock = opts.clock
+		m.clock = opts.clock
 	}
 	switch {
 	case opts.Launcher != nil:
-		p.model.kind = kindRun
-		p.model.focus = focusPrompt
+		m.kind = kindRun
+		m.focus = focusPrompt
 	case opts.Session:
-		p.model.kind = kindSession
+		m.kind = kindSession
 	}
-	p.model.remote = opts.Remote
-	p.model.alerts = opts.Alerts
-	p.model.status = SanitizeLine(opts.Status)
+	m.remote = opts.Remote
+	m.alerts = opts.Alerts
+	m.status = SanitizeLine(opts.Status)
+	if opts.FPS > 0 {
+		m.frameEvery = time.Second / time.Duration(min(opts.FPS, maxFPS))
+	}
+	return m
+}
+
+// teaOptions are bubbletea's options for the terminal opts describe.
+func teaOptions(opts Options) []tea.ProgramOption {
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.FPS > 0 {
-		fps := min(opts.FPS, maxFPS)
-		p.model.frameEvery = time.Second / time.Duration(fps)
-		teaOpts = append(teaOpts, tea.WithFPS(fps))
+		teaOpts = append(teaOpts, tea.WithFPS(min(opts.FPS, maxFPS)))
 	}
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))
 	}
-	p.output = opts.Output
 	if opts.Output != nil {
 		teaOpts = append(teaOpts, tea.WithOutput(opts.Output))
 	}
@@ -207,21 +222,25 @@ func New(opts Options) *Program {
 			return msg
 		}))
 	}
-	teaOpts = append(teaOpts, opts.programOptions...)
-	p.prog = tea.NewProgram(p.model, teaOpts...)
+	return append(teaOpts, opts.programOptions...)
+}
+
+// attach makes the program a view of its inbox, and the sink of the
+// conversations it starts.
+func (p *Program) attach(opts Options) {
 	p.link = newLink(p.prog, p.done)
 	name := opts.Name
 	if name == "" {
 		name = "this terminal"
 	}
 	p.handle = p.inbox.Attach(name, p.link)
-	p.model.answers = p.handle
-	p.model.launcher = opts.Launcher
-	p.model.sink = p.link
-	p.model.spill = newSpill("")
-	p.model.spill.deliver = p.link.loaded
-	p.model.startSpecs = opts.Start
-	return p
+	m := p.model
+	m.answers = p.handle
+	m.launcher = opts.Launcher
+	m.sink = p.link
+	m.spill = newSpill("")
+	m.spill.deliver = p.link.loaded
+	m.startSpecs = opts.Start
 }
 
 // ConversationEvent takes an event of a conversation this program shows

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,12 +19,19 @@ import (
 
 // Sizes of the prompt editor and its completions.
 const (
-	maxEditorRows   = 6
-	maxCompletions  = 8
-	maxListedFiles  = 20_000
-	maxHistory      = 200
-	completionFiles = 1
-	completionCmds  = 2
+	maxEditorRows  = 6
+	maxCompletions = 8
+	maxListedFiles = 20_000
+	maxHistory     = 200
+)
+
+// completion is what the completions under the prompt complete.
+type completion int
+
+const (
+	completionNone  completion = iota // no completions shown
+	completionFiles                   // files of the working directory, after "@"
+	completionCmds                    // the agent's commands, after "/"
 )
 
 // promptEditor is where the human writes to an agent: a multi-line text
@@ -31,6 +39,9 @@ const (
 // completed after "@" from the working directory, and the agent's slash
 // commands completed after "/".
 type promptEditor struct {
+	box
+	m        *model
+	c        *chat // the conversation it writes to
 	ta       textarea.Model
 	history  []string
 	hist     int    // position while browsing the history; len(history) when not
@@ -40,14 +51,14 @@ type promptEditor struct {
 	listing  bool     // a listing is on its way
 
 	pop struct {
-		kind   int // 0 (none), completionFiles or completionCmds
+		kind   completion
 		items  []string
 		descs  []string
 		cursor int
 	}
 }
 
-func newPromptEditor() promptEditor {
+func newPromptEditor(newLine key.Binding) promptEditor {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -55,7 +66,7 @@ func newPromptEditor() promptEditor {
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	ta.SetHeight(1)
-	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.KeyMap.InsertNewline.SetKeys(newLine.Keys()...)
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
@@ -166,7 +177,7 @@ func (e *promptEditor) take() string {
 	v := e.ta.Value()
 	e.ta.Reset()
 	e.grow()
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	if t := strings.TrimSpace(v); t != "" && (len(e.history) == 0 || e.history[len(e.history)-1] != v) {
 		e.history = append(e.history, v)
 		if len(e.history) > maxHistory {
@@ -189,7 +200,7 @@ func (e *promptEditor) lastToken() string {
 func (e *promptEditor) complete() bool {
 	tok := e.lastToken()
 	v := e.ta.Value()
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	switch {
 	case strings.HasPrefix(tok, "@"):
 		query := tok[1:]
@@ -210,8 +221,8 @@ func (e *promptEditor) complete() bool {
 			}
 		}
 	}
-	if e.pop.kind != 0 && len(e.pop.items) == 0 && e.files != nil {
-		e.pop.kind = 0
+	if e.pop.kind != completionNone && len(e.pop.items) == 0 && e.files != nil {
+		e.pop.kind = completionNone
 	}
 	e.pop.cursor = min(e.pop.cursor, max(len(e.pop.items)-1, 0))
 	return e.pop.kind == completionFiles
@@ -229,7 +240,7 @@ func (e *promptEditor) setFiles(files []string) {
 // accept puts the completion under the cursor in place of the token.
 func (e *promptEditor) accept() {
 	if e.pop.cursor >= len(e.pop.items) {
-		e.pop.kind = 0
+		e.pop.kind = completionNone
 		return
 	}
 	choice := e.pop.items[e.pop.cursor]
@@ -241,8 +252,9 @@ func (e *promptEditor) accept() {
 		e.ta.SetValue(prefix + "@" + choice + " ")
 	case completionCmds:
 		e.ta.SetValue("/" + choice + " ")
+	case completionNone:
 	}
-	e.pop.kind = 0
+	e.pop.kind = completionNone
 	e.grow()
 }
 
@@ -327,12 +339,51 @@ func fuzzyScore(s string, q []rune) (int, bool) {
 	return score, qi == len(q)
 }
 
-// View draws the editor in width columns: the completions above (when
-// open), the framed text area, and a status line.
-func (e *promptEditor) View(width int, status string, focused bool, st *styles.Styles) []string {
+// SetSize gives the editor its width; its height is its own (rows), as
+// its text grows up to maxEditorRows.
+func (e *promptEditor) SetSize(width, height int) {
+	e.box.SetSize(width, height)
+	e.ta.SetWidth(max(width-4, 4))
+}
+
+// rows is the rows the editor draws: the completions while it has the
+// keys, the framed text area and the status line.
+func (e *promptEditor) rows() int {
+	n := e.ta.Height() + 2 + 1
+	if e.pop.kind != completionNone && e.live() {
+		n += max(len(e.pop.items), 1)
+	}
+	return n
+}
+
+// live reports whether the editor takes keys: it has the focus and its
+// agent has not ended.
+func (e *promptEditor) live() bool { return e.focused && !e.c.over }
+
+// Focus gives the editor the keys, and its text area the cursor unless
+// its agent ended (it reads nothing then).
+func (e *promptEditor) Focus() tea.Cmd {
+	e.box.Focus()
+	if e.c.over {
+		return nil
+	}
+	return e.ta.Focus()
+}
+
+// Blur takes the keys away.
+func (e *promptEditor) Blur() {
+	e.box.Blur()
+	e.ta.Blur()
+}
+
+// View draws the editor: the completions above (when open), the framed
+// text area, and the status line.
+func (e *promptEditor) View() string {
+	st, width := e.m.styles, e.width
+	focused := e.live()
 	var out []string
 	cs := st.Conversation
-	if e.pop.kind != 0 && focused {
+	if e.pop.kind != completionNone && focused {
 		if len(e.pop.items) == 0 {
 			out = append(out, cs.Status.Render("  listing files…"))
 		}
@@ -348,15 +399,87 @@ func (e *promptEditor) View(width int, status string, focused bool, st *styles.S
 			out = append(out, line)
 		}
 	}
-	inner := max(width-4, 4)
-	e.ta.SetWidth(inner)
 	box := cs.Editor
 	if focused {
 		box = box.BorderForeground(st.Option.Cursor.GetForeground())
 	}
-	out = append(out, strings.Split(box.Width(width).Render(e.ta.View()), "\n")...)
-	if status != "" {
+	out = append(out, box.Width(width).Render(e.ta.View()))
+	if status := e.status(); status != "" {
 		out = append(out, cs.Status.Render(ansi.Truncate(status, width, "…")))
 	}
-	return out
+	return strings.Join(out, "\n")
 }
+
+// status is the line under the editor: the questions waiting, and what
+// the agent is doing.
+func (e *promptEditor) status() string {
+	m := e.m
+	status := m.turnStatus(e.c)
+	if n := len(m.requests); n > 0 {
+		status = plural(questionCount(m.requests), "question waits", "questions wait") + " · " + keyName(m.keys.Global.Inbox) + " answers · " + status
+	}
+	return status
+}
+
+// actions are the editor's keys, with its completions' when open. An
+// agent that ended or never started reads nothing: its status line says
+// ctrl+l starts one.
+func (e *promptEditor) actions() []action {
+	m, c := e.m, e.c
+	if c.over {
+		return m.globals(focusPrompt, false)
+	}
+	k := m.keys.Prompt
+	var out []action
+	if e.pop.kind != completionNone {
+		out = append(out,
+			move(k.Complete, func(keyMsg) tea.Cmd { e.accept(); return nil }).inBar().in("Completions"),
+			move(k.CompleteUp, func(keyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).inBar(k.Choose).in("Completions"),
+			move(k.CompleteDown, func(keyMsg) tea.Cmd { e.pop.cursor = min(e.pop.cursor+1, max(len(e.pop.items)-1, 0)); return nil }).in("Completions"),
+			move(k.Dismiss, func(keyMsg) tea.Cmd { e.pop.kind = completionNone; return nil }).inBar().in("Completions"),
+		)
+	}
+	if e.value() != "" {
+		out = append(out, answer(k.Send, func(keyMsg) tea.Cmd { return m.sendPrompt() }).inBar().in("Prompt"))
+	}
+	if c.turn && e.pop.kind == completionNone {
+		out = append(out, move(k.Cancel, func(keyMsg) tea.Cmd { return m.cancelTurn() }).inBar().in("Prompt"))
+	}
+	out = append(out, answer(k.NewLine, func(msg keyMsg) tea.Cmd { return e.typeKey(msg, c.id, c.info.Cwd) }).inBar().in("Prompt"))
+	if e.canBrowse(-1) {
+		out = append(out, move(k.HistoryPrev, func(keyMsg) tea.Cmd { e.browse(-1); return nil }).in("Prompt"))
+	}
+	if e.canBrowse(+1) {
+		out = append(out, move(k.HistoryNext, func(keyMsg) tea.Cmd { e.browse(+1); return nil }).in("Prompt"))
+	}
+	if len(c.info.Modes) > 1 && c.conv != nil {
+		out = append(out, move(k.Mode, func(keyMsg) tea.Cmd { return m.nextMode() }).inBar().in("Prompt"))
+	}
+	out = append(out, move(k.Mention, nothing).inBar().in("Prompt"))
+	if len(c.info.Commands) > 0 {
+		out = append(out, move(k.Command, nothing).inBar().in("Prompt"))
+	}
+	return append(out, m.globals(focusPrompt, true)...)
+}
+
+func (e *promptEditor) typist() func(tea.Msg) tea.Cmd {
+	c := e.c
+	if c.over {
+		return nil
+	}
+	return func(msg tea.Msg) tea.Cmd {
+		switch msg := msg.(type) {
+		case tea.PasteMsg:
+			return e.paste(msg)
+		case keyMsg:
+			return e.typeKey(msg, c.id, c.info.Cwd)
+		}
+		return nil
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (e *promptEditor) ShortHelp() []key.Binding { return shortHelp(e) }
+
+// FullHelp implements help.KeyMap.
+func (e *promptEditor) FullHelp() [][]key.Binding { return fullHelp(e) }

@@ -7,23 +7,25 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 )
 
 // question is one question of a request: the agent's raw text (answers echo
 // labels exactly as sent), its sanitized display text, the human's draft
-// and the huh form that edits it.
+// and the field that edits it: the option list (field.Choice) or the
+// answer box (textField).
 //
-// The form is built the first time the question is shown and kept for the
-// request's life: moving between questions, resizing the window and
+// The field is built the first time the question is shown and kept for
+// the request's life: moving between questions, resizing the window and
 // changing the theme adjust it in place, so nothing the human did (cursor,
-// filter, typed text) is lost.
+// filter, typed text) is lost. The panel drives it itself, without a huh
+// form around it (see ARCHITECTURE.md, "huh").
 type question struct {
 	raw interaction.Question
 
@@ -39,12 +41,10 @@ type question struct {
 	draft *field.Draft // the option list's draft; nil for free text
 	typed string       // the free-text draft
 
-	form   *huh.Form
-	choice *field.Choice // the form's field, for an option question
-	input  *huh.Text     // the form's field, for a free-text question
-	formW  int           // the size the form was last given
-	formH  int
-	formSt *styles.Styles // the styles the form was built or restyled with
+	choice *field.Choice // the field, for an option question
+	input  *textField    // the field, for a free-text question
+	fieldW int           // the size the field was last given
+	fieldH int
 
 	// wrap caches the question's context (its text, then its detail)
 	// rendered for one width, palette and raw setting: a long question or
@@ -120,13 +120,15 @@ func (q *question) answered() bool {
 	return q.draft.Answered()
 }
 
-// context returns the question's text (styled, its inline Markdown
-// drawn) and, after a blank line, its detail rendered as Markdown (or as
+// context returns the question's text (styled, its Markdown drawn) and, after a blank line, its detail rendered as Markdown (or as
 // raw text, to approve exact bytes), wrapped to width.
 func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw bool) []string {
 	if q.wrap.width != width || q.wrap.styles != st || q.wrap.raw != raw {
 		q.wrap.width, q.wrap.styles, q.wrap.raw = width, st, raw
-		lines := wrapMarkdown(q.text, width, st.Question.Text, st.Question.Code)
+		lines := markdown.RenderIn(q.text, max(width, 1), st, st.Question.Text)
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
 		if q.detail != "" {
 			lines = append(lines, "")
 			if raw {
@@ -185,90 +187,16 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	return lines
 }
 
-// formKeys returns huh's keymap with the bindings asktui must not let
-// huh act on switched off. Keys reach a form only through the panel's
-// actions and its text input (Enter, Tab and ctrl+c are the panel's), so
-// what is left is what huh's Text field does with a key it gets as text
-// input: ctrl+e (Text.Editor) would suspend the screen for $EDITOR, on
-// the machine asktui runs on even for a view over SSH, and
-// ExternalEditor(false) alone does not stop it (huh disables the binding
-// only when it draws its help). One keymap per form: huh's fields keep a
-// pointer to it and change it as their position in the form says
-// (Text.Next, Prev and Submit). TestFreeTextCtrlEOpensNoEditor fails
-// without it.
-func formKeys() *huh.KeyMap {
-	k := huh.NewDefaultKeyMap()
-	k.Quit.SetEnabled(false)
-	k.Text.Editor.SetEnabled(false)
-	return k
-}
-
-// showForm readies the question's form for display at w×h with st: built
-// on first use, resized and restyled in place afterwards. It returns the
-// form's commands (focusing its field).
-//
-// The panel draws the form's field itself (fieldView), not the form: a
-// huh group draws its fields through a viewport whose content it rebuilds
-// only in Update, and passes a new height down only to a field taller
-// than it, so a form drawn after a resize would show its old size. The
-// field is sized directly instead.
-func (q *question) showForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
-	w, h = max(w, 1), max(h, 1)
-	if q.form == nil {
-		return q.buildForm(st, keys, w, h, confirmHelp)
-	}
-	if q.choice != nil {
-		q.choice.SetConfirmHelp(confirmHelp)
-	}
-	if q.formSt != st {
-		q.formSt = st
-		q.form.WithTheme(st.HuhTheme())
-		if q.choice != nil {
-			q.choice.SetStyles(st)
-		}
-	}
-	if q.formW != w || q.formH != h {
-		q.formW, q.formH = w, h
-		q.field().WithWidth(w).WithHeight(q.fieldHeight(h))
-	}
-	return nil
-}
-
-// maxTextRows bounds a free-text answer's box: it scrolls past them.
-const maxTextRows = 8
-
-// fieldHeight is the rows the field takes of the h the panel has: an
-// option list takes them all (it scrolls), a free-text box at most
-// maxTextRows.
-func (q *question) fieldHeight(h int) int {
-	if q.input != nil || q.free() {
-		return min(h, maxTextRows)
-	}
-	return h
-}
-
-// field is the form's one field.
-func (q *question) field() huh.Field {
-	if q.choice != nil {
-		return q.choice
-	}
-	return q.input
-}
-
-// fieldView draws the form's field at the size showForm gave it.
-func (q *question) fieldView() string { return q.field().View() }
-
-func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, confirmHelp string) tea.Cmd {
-	var f huh.Field
-	if q.free() {
-		q.input = huh.NewText().
-			Value(&q.typed).
-			Placeholder("Type your answer…").
-			CharLimit(interaction.MaxCustomLen).
-			ExternalEditor(false).
-			ShowLineNumbers(false)
-		f = q.input
-	} else {
+// readyField readies the question's field to be shown in st: built on
+// first use, restyled in place afterwards. The layout pass sizes it
+// (sizeField).
+func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string) {
+	switch {
+	case q.free() && q.input == nil:
+		q.input = newTextField(st, keys.Question.NewLine, q.typed)
+	case q.free():
+		q.input.restyle(st)
+	case q.choice == nil:
 		q.choice = field.NewChoice(field.ChoiceConfig{
 			Labels:       q.labels,
 			Descriptions: q.descs,
@@ -276,40 +204,75 @@ func (q *question) buildForm(st *styles.Styles, keys *field.KeyMap, w, h int, co
 			NoOther:      q.raw.NoOther,
 			Draft:        q.draft,
 			Styles:       st,
-			Keys:         keys,
+			Keys:         keys.Choice,
 			ConfirmHelp:  confirmHelp,
 		})
-		f = q.choice
+	default:
+		q.choice.SetConfirmHelp(confirmHelp)
+		q.choice.SetStyles(st)
 	}
-	q.formW, q.formH, q.formSt = w, h, st
-	q.form = huh.NewForm(huh.NewGroup(f)).
-		WithShowHelp(false).
-		WithShowErrors(false).
-		WithTheme(st.HuhTheme()).
-		WithKeyMap(formKeys())
-	f.WithWidth(w).WithHeight(q.fieldHeight(h))
-	return q.form.Init()
 }
 
-// focusForm gives the question's field the keys; blurForm takes them away
-// when another question (or request) is shown.
-func (q *question) focusForm() tea.Cmd {
+// sizeField gives the question's field w×h.
+func (q *question) sizeField(w, h int) {
+	w, h = max(w, 1), max(h, 1)
+	if q.fieldW == w && q.fieldH == h {
+		return
+	}
+	q.fieldW, q.fieldH = w, h
+	switch {
+	case q.choice != nil:
+		q.choice.WithWidth(w).WithHeight(h)
+	case q.input != nil:
+		q.input.SetSize(w, h)
+	}
+}
+
+// built reports whether the question's field was built (it was shown).
+func (q *question) built() bool { return q.choice != nil || q.input != nil }
+
+// fieldView draws the question's field at the size sizeField gave it.
+func (q *question) fieldView() string {
+	if q.choice != nil {
+		return q.choice.View()
+	}
+	return q.input.View()
+}
+
+// focusField gives the question's field the keys; blurField takes them
+// away when another question (or request) is shown.
+func (q *question) focusField() tea.Cmd {
 	switch {
 	case q.choice != nil:
 		return q.choice.Focus()
 	case q.input != nil:
-		return q.input.Focus()
+		return q.input.ta.Focus()
 	}
 	return nil
 }
 
-func (q *question) blurForm() {
+func (q *question) blurField() {
 	switch {
 	case q.choice != nil:
 		q.choice.Blur()
 	case q.input != nil:
-		q.input.Blur()
+		q.input.ta.Blur()
 	}
+}
+
+// handle types a key or paste into the question's field, and reports
+// whether it confirmed the question (a choice by Enter or a digit; a
+// free-text answer is confirmed by the panel's own Enter).
+func (q *question) handle(msg tea.Msg) (tea.Cmd, bool) {
+	switch {
+	case q.choice != nil:
+		return q.choice.Handle(msg)
+	case q.input != nil:
+		cmd := q.input.update(msg)
+		q.typed = q.input.Value()
+		return cmd, false
+	}
+	return nil, false
 }
 
 // typing reports whether keys go to a text input, so letters, digits,
@@ -440,7 +403,7 @@ func (r *request) what() string {
 // summary names the request in one line for the log and notifications: its
 // first question (header, else text) and how many more follow.
 func (r *request) summary() string {
-	s := ansi.Truncate(plainMarkdown(r.what()), 80, "…")
+	s := ansi.Truncate(markdown.Plain(r.what()), 80, "…")
 	if n := len(r.questions) - 1; n > 0 {
 		s += " (+" + plural(n, "more question", "more questions") + ")"
 	}

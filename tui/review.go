@@ -5,17 +5,23 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/asktui/asktui/styles"
 )
 
-// reviewStep is the last tab of a request with several questions: every
-// answer in a column, unanswered ones flagged, and the submit.
-type reviewStep struct{}
+// reviewRoom is the rows the review step's answers get in height rows:
+// under its title (and a gap, with room) and above its footer.
+func reviewRoom(height int) int {
+	head := 1
+	if height >= 6 {
+		head = 2
+	}
+	return max(height-head-2, 1)
+}
 
-// View draws the review of r in width×height: the questions' titles in
-// one column, their answers aligned in the next.
-func (v *reviewStep) View(r *request, width, height int, st *styles.Styles) string {
+// reviewView draws the review of r in width×height, the last tab of a
+// request with several questions: the questions' titles in one column,
+// their answers aligned in the next, unanswered ones flagged.
+func (p *questionPane) reviewView(r *request, width, height int) string {
+	st := p.m.styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {
 		rows = append(rows, "")
@@ -48,20 +54,21 @@ func (v *reviewStep) View(r *request, width, height int, st *styles.Styles) stri
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
-	footer := "enter submits"
+	k := p.m.keys.Review
+	footer := keyName(k.Submit) + " submits"
 	if numbered {
-		footer += " · 1-" + strconv.Itoa(len(r.questions)) + " changes an answer"
+		footer += " · " + keyName(digitKeys(k.Jump, len(r.questions))) + " changes an answer"
 	}
 	if n := r.unanswered(); n > 0 {
 		footer = plural(n, "question", "questions") + " unanswered · " + footer
 	}
-	room := max(height-len(rows)-2, 1)
-	r.scroll = min(r.scroll, max(len(lines)-room, 0))
-	end := min(r.scroll+room, len(lines))
-	if r.scroll > 0 {
-		lines[r.scroll] = st.Question.ScrollHint.Render("↑ " + plural(r.scroll+1, "more", "more"))
+	room := reviewRoom(height)
+	scroll := min(r.scroll, max(len(lines)-room, 0))
+	end := min(scroll+room, len(lines))
+	if scroll > 0 {
+		lines[scroll] = st.Question.ScrollHint.Render("↑ " + plural(scroll+1, "more", "more"))
 	}
-	rows = append(rows, lines[r.scroll:end]...)
+	rows = append(rows, lines[scroll:end]...)
 	if end < len(lines) {
 		rows = append(rows, st.Question.ScrollHint.Render("↓ "+plural(len(lines)-end, "more", "more")))
 	} else {

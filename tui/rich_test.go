@@ -7,9 +7,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 )
@@ -103,4 +105,51 @@ func BenchmarkPreviewDown(b *testing.B) {
 			m.Update(keyMsgs("home")[0])
 		}
 	}
+}
+
+// Agent-written text is one Markdown dialect wherever it shows: a
+// question's *emphasis* and [links](…) are drawn, not shown raw, an http
+// link is an OSC 8 hyperlink, and a URL is never broken across lines.
+func TestQuestionTextIsMarkdown(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testModel(t, 40, 20)
+		ask(t, m, single(interaction.Question{ID: "q", Question: "Pick *one*, see [the docs](https://docs.example/guide/deploy) or https://status.example/now", Options: opts("A", "B")}))
+		s := screen(m)
+		mustNotContain(t, s, "*one*", "[the docs]", "](")
+		mustContain(t, s, "the docs", "https://status.example/now")
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "https://docs") && !strings.Contains(l, "https://docs.example/guide/deploy") && !strings.Contains(l, "…") {
+				t.Fatalf("a URL broken across lines: %q", l)
+			}
+		}
+		if !strings.Contains(m.render(), "\x1b]8;;https://docs.example/guide/deploy\a") {
+			t.Fatal("the link is not a hyperlink")
+		}
+	})
+}
+
+// A streamed block looks the same while it streams as once its message
+// is complete: both are the same Markdown.
+func TestStreamedBlockKeepsItsLook(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f := testRun(t, 80, 30)
+		send(m, keyMsgs("go")[0])
+		send(m, keyMsgs("enter")[0])
+		text := "Some *emphasis*, `code` and **bold**\nacross two lines:\n- one\n- two"
+		events(m, f.info.ID, msgChunk(text))
+		streaming := drawTranscript(m, 80, 20)
+		mustNotContain(t, ansi.Strip(streaming), "*emphasis*", "**bold**", "- one")
+		f.stop <- conversation.StopEndTurn
+		send(m, turnDoneMsg{conv: f.info.ID, stop: conversation.StopEndTurn})
+		done := drawTranscript(m, 80, 20)
+		if !strings.Contains(done, strings.Join(lastLines(streaming, 5), "\n")) {
+			t.Fatalf("the block changed its look when its message ended:\nstreaming:\n%s\ndone:\n%s", ansi.Strip(streaming), ansi.Strip(done))
+		}
+	})
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) []string {
+	lines := strings.Split(s, "\n")
+	return lines[max(len(lines)-n, 0):]
 }

@@ -45,7 +45,8 @@ func (m *model) convByID(id string) *chat {
 			return c
 		}
 	}
-	c := newConversation(id, m.spill)
+	c := newConversation(id, m.spill, m.keys.Prompt.NewLine)
+	c.editor.m, c.view.m = m, m
 	c.editor.restyle(m.styles)
 	m.convs = append(m.convs, c)
 	if len(m.convs) == 1 {
@@ -124,7 +125,7 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	return nil
 }
 
-// showConv makes c the conversation shown; syncEditors gives its editor
+// showConv makes c the conversation shown; syncFocus gives its editor
 // the keys when the prompt has them.
 func (m *model) showConv(c *chat) {
 	for i, x := range m.convs {
@@ -202,10 +203,10 @@ func (m *model) followRequest() {
 func (m *model) sendPrompt() tea.Cmd {
 	c := m.conv()
 	if c == nil || c.conv == nil || c.over {
-		return m.setNotice("⚠ this agent is not running: ctrl+l starts one")
+		return m.setNotice("⚠ this agent is not running: " + keyName(m.keys.Global.Agents) + " starts one")
 	}
 	if c.turn {
-		return m.setNotice("⏳ " + c.name + " is still working: wait, or esc to cancel")
+		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keyName(m.keys.Prompt.Cancel) + " to cancel")
 	}
 	text := c.editor.take()
 	c.userPrompt(text)
@@ -291,22 +292,23 @@ func (m *model) pick(r *pickRow) tea.Cmd {
 	return nil
 }
 
-// runBody draws the body of the conversation view: the agents (when
-// several), the transcript, and below it the question panel while a
-// question has the focus, else the prompt editor.
-func (m *model) runBody(w, h int) string {
+// runBody composes the conversation view's body as laid out: the agents
+// (when several), the transcript, and below it the question panel while
+// a question has the keys, else the prompt editor.
+func (m *model) runBody() string {
 	st := m.styles
-	mode := m.mode()
-	switch mode {
+	l := m.lay.run
+	w := m.lay.width
+	switch m.mode() {
 	case modeAgents:
-		return m.picker.View(w, h, st)
+		return m.picker.View()
 	case modePast:
-		return m.past.View(w, h, st, m.log.color)
+		return m.past.View()
 	default: // the transcript, below
 	}
 	c := m.conv()
 	var top []string
-	if len(m.convs) > 1 {
+	if l.tabs {
 		var tabs []string
 		for i, x := range m.convs {
 			name := x.name
@@ -322,64 +324,43 @@ func (m *model) runBody(w, h int) string {
 		top = append(top, ansi.Truncate(strings.Join(tabs, st.Tabs.Separator.Render("│")), w, "›"))
 	}
 	var bottom []string
-	questions := mode == modeQuestion || mode == modeReview || mode == modeConfirm || mode == modeNote || mode == modeInbox
-	if questions {
-		inboxRows, panelH := m.runPanelRows(w, h)
-		if inboxRows > 0 {
-			bottom = append(bottom, fitBlock(m.inboxView(w, inboxRows, mode == modeInbox), w, inboxRows)...)
+	switch {
+	case l.questions:
+		if l.inboxRows > 0 {
+			bottom = append(bottom, fitBlock(m.inbox.View(), w, l.inboxRows)...)
 		}
-		bottom = append(bottom, fitBlock(m.panelView(w, panelH), w, panelH)...)
-	} else if c != nil {
-		status := m.turnStatus(c)
-		if n := len(m.requests); n > 0 {
-			status = plural(questionCount(m.requests), "question waits", "questions wait") + " · ctrl+g answers · " + status
-		}
-		bottom = append(bottom, c.editor.View(w, status, mode == modePrompt && !c.over, st)...)
-	} else {
-		bottom = append(bottom, st.App.Empty.Render("No agent is running: ctrl+l starts one."))
+		bottom = append(bottom, fitBlock(m.qpane.View(), w, l.panelH)...)
+	case c != nil:
+		bottom = append(bottom, strings.Split(c.editor.View(), "\n")...)
+	default:
+		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keyName(m.keys.Global.Agents)+" starts one."))
 	}
-	rows := max(h-len(top)-len(bottom)-1, 1)
-	var mid []string
+	mid := ""
 	if c != nil {
-		mid = c.transcriptView(w, rows, mode == modeTranscript, st, m.md)
+		mid = c.view.View()
 	}
-	lines := append(top, fitBlock(strings.Join(mid, "\n"), w, rows)...)
+	lines := append(top, fitBlock(mid, w, l.midRows)...)
 	lines = append(lines, "")
 	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
 }
 
-// runPanelRows lays out the bottom of the conversation view in a body of
-// w×h while a question has the keys: the inbox's rows above the panel
-// (when several wait), and the panel's, as many as the question needs
-// within three fifths of the body.
-func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
-	if len(m.requests) > 1 {
-		inboxRows = min(len(m.requests)+1, 4)
-	}
-	room := max(h*3/5-inboxRows, min(h-inboxRows-2, 8))
-	panelH = room
-	if r := m.activeRequest(); r != nil {
-		panelH = min(room, max(m.layoutFit(r, w, room, true).used(), 4))
-	}
-	return inboxRows, panelH
-}
-
 // turnStatus says what the conversation is doing.
 func (m *model) turnStatus(c *chat) string {
+	k := m.keys
 	switch {
 	case c.failed:
-		return c.name + " did not start · ctrl+l starts an agent"
+		return c.name + " did not start · " + keyName(k.Global.Agents) + " starts an agent"
 	case c.over:
-		return c.name + " has ended · ctrl+l starts an agent"
+		return c.name + " has ended · " + keyName(k.Global.Agents) + " starts an agent"
 	case c.conv == nil:
 		return "starting " + c.name + "…"
 	case c.turn:
-		return m.spin.View() + " " + c.name + " is working · " + age(m.now().Sub(c.started)) + " · esc cancels"
+		return m.spin.View() + " " + c.name + " is working · " + age(m.now().Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
 	}
-	s := "enter sends · alt+enter new line"
+	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
 	if len(c.info.Modes) > 1 {
-		s = "mode " + modeName(c.info, c.info.Mode) + " (⇧tab) · " + s
+		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keyName(k.Prompt.Mode) + ") · " + s
 	}
 	return s
 }

@@ -342,7 +342,7 @@ func TestLayoutProportions(t *testing.T) {
 	run(t, func(t *testing.T) {
 		for _, w := range []int{120, 140, 200} {
 			m, _, _ := busySession(t, w, 40)
-			f := m.frame()
+			f := m.lay.frame
 			if !f.wide || f.panelW > maxPanelW || f.sideW < minSideW || f.sideW+3+f.panelW != m.contentWidth() {
 				t.Fatalf("at %d columns: %+v", w, f)
 			}
@@ -351,7 +351,7 @@ func TestLayoutProportions(t *testing.T) {
 		tool(m, "codex", "read_file", `{"path":"payments/charge.go"}`, "package payments")
 		s := screen(m)
 		mustContain(t, s, "read_file payments/charge.go")
-		if f := m.frame(); f.wide || f.panelW != m.contentWidth() {
+		if f := m.lay.frame; f.wide || f.panelW != m.contentWidth() {
 			t.Fatalf("with nothing waiting the activity does not take the width: %+v", f)
 		}
 	})
@@ -457,8 +457,8 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	l.agent("codex", "codex")
 	for i := range maxEntries + 50 {
 		if i == 1 {
-			l.view(60, 10, st) // lay out at 60 and 100 columns, as the screen would
-			l.view(100, 10, st)
+			l.view(60, 10, st, defaultKeyMap().Activity.End) // lay out at 60 and 100 columns, as the screen would
+			l.view(100, 10, st, defaultKeyMap().Activity.End)
 		}
 		text := fmt.Sprintf("entry %d", i)
 		if i%7 == 0 {
@@ -474,7 +474,7 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	if fresh := l.layout(60, st).lines; !slices.Equal(incremental, fresh) {
 		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(fresh))
 	}
-	if got := ansi.Strip(l.view(60, 1, st)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
+	if got := ansi.Strip(l.view(60, 1, st, defaultKeyMap().Activity.End)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
 		t.Errorf("newest line = %q, want the last entry", got)
 	}
 	// The other width was kept up to date too.

@@ -159,14 +159,14 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 		for range len(c.items) {
 			press(m, "up")
 		}
-		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, m.styles), " ")), "earlier entries", sp.dir, "enter shows them")
+		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, m.styles), " ")), "earlier entries", sp.dir, "enter shows them")
 		press(m, "enter")
 		waitSpill(sp)
 		if len(loads) != 1 {
 			t.Fatalf("%d loads", len(loads))
 		}
 		m.takeEvents(nil, loads)
-		shown, _ := c.items[0].lines(98, 40, false, &c.view, m.styles, m.md)
+		shown, _ := c.items[0].lines(98, 40, &c.view, m.styles, m.md)
 		mustContain(t, stripped(strings.Join(shown, "\n")), "(completed)", ": text text")
 	})
 }
@@ -378,13 +378,21 @@ func TestRenderedBlocksKeepToTheirBudget(t *testing.T) {
 			}
 			events(m, f.info.ID, msgChunk(b.String()), conversation.Event{Kind: conversation.EventToolCall, Tool: &conversation.ToolCall{ID: fmt.Sprint(i), Title: "read"}})
 			// Draw all of it, as scrolling through it would.
-			m.conv().transcriptView(100, 1<<20, false, m.styles, m.md)
+			drawTranscript(m, 100, 1<<20)
 			events(m, f.info.ID)
 			if n := rendered(); n > maxRendered {
 				t.Fatalf("%d bytes of rendered blocks kept, over %d", n, maxRendered)
 			}
 		}
-		all := stripped(strings.Join(m.conv().transcriptView(100, 1<<20, false, m.styles, m.md), "\n"))
+		all := stripped(drawTranscript(m, 100, 1<<20))
 		mustContain(t, all, "Message 0, paragraph 0, with bold words.", "Message 3, paragraph 49")
 	})
+}
+
+// drawTranscript draws the transcript shown at width×height, unfocused,
+// as a screen that size would.
+func drawTranscript(m *model, width, height int) string {
+	v := &m.conv().view
+	v.SetSize(width, height)
+	return v.View()
 }

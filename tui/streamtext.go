@@ -23,6 +23,11 @@ const (
 	// maxBlock is the size past which a block is cut into pieces: at the
 	// last line break (or, for a line longer than that, anywhere).
 	maxBlock = 4 << 10
+	// maxCodeBlock is maxBlock inside a code fence: code is coloured line
+	// by line whatever its length, and the open block is drawn again as
+	// every chunk comes, so a fence that streams (or never closes) is cut
+	// finer; its pieces are drawn as one block of code.
+	maxCodeBlock = 1 << 10
 	// appendStep is the most appended at once: a huge chunk goes in
 	// pieces, so the buffer never holds much more than maxShownText.
 	appendStep = 256 << 10
@@ -161,7 +166,7 @@ func (t *textStream) scan() {
 			continue
 		}
 		t.scanned = lineEnd
-		if t.scanned-t.committed >= maxBlock {
+		if t.scanned-t.committed >= maxBlock || t.inFence && t.scanned-t.committed >= maxCodeBlock {
 			t.commit(t.scanned, false)
 		}
 	}

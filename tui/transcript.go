@@ -5,9 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -18,10 +21,13 @@ const (
 	maxThoughtLines  = 1
 )
 
-// transcript is how one conversation's transcript is shown: where it is
+// transcriptPane is one conversation's transcript on screen: where it is
 // scrolled to, the item under the cursor (with the focus), and the two
 // view toggles.
-type transcript struct {
+type transcriptPane struct {
+	box
+	m            *model
+	c            *chat
 	scroll       int // lines from the bottom; 0 follows the newest
 	cursor       int // the item the cursor is on, with the focus
 	showThoughts bool
@@ -43,16 +49,11 @@ type itemRender struct {
 	// changed).
 	blocks bool
 
-	// A message's open block: its lines for open (the text's length,
-	// and whether it was live) …
+	// A message's open block: its lines for open (the text's length, and
+	// where the block started).
 	open    []string
 	openLen int64
-	openAt  int64 // where the open block started
-	live    bool
-	// … and while live, its complete lines, wrapped, up to tailDone.
-	tail      []string
-	tailDone  int64
-	tailFence bool // a code fence is open at tailDone
+	openAt  int64
 }
 
 // stale drops the cache: the item changed other than by growing, or the
@@ -66,7 +67,7 @@ func (r *itemRender) grew() { r.valid = false }
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.
-func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
+func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
@@ -79,9 +80,9 @@ func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.
 	}
 	switch {
 	case it.kind == itemMessage:
-		return it.messageLines(width, need, live, it.trimLine(width, st), st, md)
+		return it.messageLines(width, need, it.trimLine(width, st), md)
 	case it.kind == itemSpilled && it.expanded && it.spilled.loaded:
-		return it.messageLines(width, need, false, it.spilledLines(width, st), st, md)
+		return it.messageLines(width, need, it.spilledLines(width, t, st), md)
 	}
 	if !r.valid {
 		r.lines = it.renderWhole(width, t, st)
@@ -91,7 +92,7 @@ func (it *convItem) lines(width, need int, live bool, t *transcript, st *styles.
 }
 
 // optsKey names the view toggles an item's rendering depends on.
-func (t *transcript) optsKey(it *convItem) string {
+func (t *transcriptPane) optsKey(it *convItem) string {
 	var b strings.Builder
 	if it.expanded {
 		b.WriteByte('e')
@@ -106,7 +107,7 @@ func (t *transcript) optsKey(it *convItem) string {
 }
 
 // renderWhole renders an item that is not a message in full.
-func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles) []string {
+func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles) []string {
 	cs := st.Conversation
 	switch it.kind {
 	case itemUser:
@@ -126,7 +127,7 @@ func (it *convItem) renderWhole(width int, t *transcript, st *styles.Styles) []s
 	case itemTool:
 		return renderTool(it, width, t, st)
 	case itemSpilled:
-		return it.spilledLines(width, st)
+		return it.spilledLines(width, t, st)
 	default: // a message is rendered block by block
 		return nil
 	}
@@ -152,9 +153,7 @@ func (it *convItem) thoughtLines(width int, all bool, st *styles.Styles) []strin
 		src = append(src, line)
 	}
 	lines := it.trimLine(width-2, st)
-	for _, line := range src {
-		lines = append(lines, wrapMarkdown(Sanitize(line), width-2, cs.Thought, cs.Thought.Bold(true))...)
-	}
+	lines = append(lines, markdown.RenderIn(Sanitize(strings.Join(src, "\n")), max(width-2, 1), st, cs.Thought)...)
 	if !all && len(lines) > maxThoughtLines {
 		more += len(lines) - maxThoughtLines
 		lines = lines[:maxThoughtLines]
@@ -185,7 +184,7 @@ func (it *convItem) trimLine(width int, st *styles.Styles) []string {
 }
 
 // spilledLines is the line of an itemSpilled: how many items, where.
-func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
+func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles) []string {
 	s := it.spilled
 	what := plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
 	var line string
@@ -199,7 +198,7 @@ func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · enter shows them"
+		line = what + " are in " + s.path + " · " + keyName(t.m.keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -207,9 +206,9 @@ func (it *convItem) spilledLines(width int, st *styles.Styles) []string {
 // messageLines renders a message (or text read back from the spill)
 // from its end: the open block, then complete blocks until need lines
 // are there. head goes on top once all of it is.
-func (it *convItem) messageLines(width, need int, live bool, head []string, st *styles.Styles, md *mdRenderer) ([]string, bool) {
+func (it *convItem) messageLines(width, need int, head []string, md *mdRenderer) ([]string, bool) {
 	t := &it.text
-	open := it.openLines(width, live, st, md)
+	open := it.openLines(width, md)
 	parts := [][]string{open}
 	n := len(open)
 	gap := t.openGap && len(open) > 0 // a blank line goes above the part on top
@@ -241,58 +240,22 @@ func (it *convItem) messageLines(width, need int, live bool, head []string, st *
 	return out, whole
 }
 
-// openLines renders a message's open block: as Markdown once it is
-// complete (the message finished, or its turn is over); while it
-// streams, line by line with its inline Markdown, code as code.
-func (it *convItem) openLines(width int, live bool, st *styles.Styles, md *mdRenderer) []string {
+// openLines renders a message's open block, the one that may still grow:
+// as Markdown, the same while it streams as once it is complete, so a
+// block never changes its look when its message ends. It is redone only
+// when the text grew, and is at most a few KiB (maxBlock).
+func (it *convItem) openLines(width int, md *mdRenderer) []string {
 	t := &it.text
 	r := &it.rendering
-	if r.valid && r.live == live && r.openLen == t.Len() && r.openAt == t.committed {
+	if r.valid && r.openLen == t.Len() && r.openAt == t.committed {
 		return r.open
 	}
-	if r.openAt != t.committed {
-		r.tail, r.tailDone, r.tailFence = nil, t.committed, t.openFence != ""
-		r.openAt = t.committed
-	}
-	r.valid, r.live, r.openLen = true, live, t.Len()
-	if !live {
-		r.open = nil
-		if strings.TrimSpace(t.between(t.committed, t.Len())) != "" {
-			r.open = md.Render(t.source(t.committed, t.Len(), t.openFence, t.inFence), width)
-		}
-		return r.open
-	}
-	base, code := st.Question.Text.UnsetBold(), st.Question.Code
-	line := func(s string, fence bool) []string {
-		if fence {
-			return wrapPlain(Sanitize(s), width-2, st.Code.Plain)
-		}
-		return wrapMarkdown(Sanitize(s), width, base, code)
-	}
-	for {
-		nl := strings.IndexByte(t.between(r.tailDone, t.Len()), '\n')
-		if nl < 0 {
-			break
-		}
-		s := t.between(r.tailDone, r.tailDone+int64(nl))
-		r.tailDone += int64(nl) + 1
-		if isFence([]byte(strings.TrimSpace(s))) {
-			r.tailFence = !r.tailFence
-			continue
-		}
-		if r.tailFence {
-			r.tail = append(r.tail, prefixLines(line(s, true), "  ", "  ")...)
-		} else {
-			r.tail = append(r.tail, line(s, false)...)
-		}
-	}
-	r.open = r.tail
-	if last := t.between(r.tailDone, t.Len()); strings.TrimSpace(last) != "" && !isFence([]byte(strings.TrimSpace(last))) {
-		l := line(last, r.tailFence)
-		if r.tailFence {
-			l = prefixLines(l, "  ", "  ")
-		}
-		r.open = append(r.tail[:len(r.tail):len(r.tail)], l...)
+	r.valid, r.openLen, r.openAt = true, t.Len(), t.committed
+	// Live or complete, the open block is drawn as it will stay: the same
+	// Markdown, a code fence still open closed for the drawing.
+	r.open = nil
+	if strings.TrimSpace(t.between(t.committed, t.Len())) != "" {
+		r.open = md.Fresh(t.source(t.committed, t.Len(), t.openFence, t.inFence), width)
 	}
 	for len(r.open) > 0 && strings.TrimSpace(ansi.Strip(r.open[0])) == "" {
 		r.open = r.open[1:]
@@ -307,17 +270,17 @@ const exactHeight = 64 << 10
 // height is the item's height at width: exact where it was rendered (and
 // for a message of up to exactHeight bytes), estimated for the blocks of a
 // longer message not rendered yet.
-func (it *convItem) height(width int, live bool, t *transcript, st *styles.Styles, md *mdRenderer) int {
+func (it *convItem) height(width int, t *transcriptPane, st *styles.Styles, md *mdRenderer) int {
 	tx := &it.text
 	need := 1
 	if tx.kept() <= exactHeight {
 		need = math.MaxInt
 	}
-	lines, whole := it.lines(width, need, live, t, st, md)
+	lines, whole := it.lines(width, need, t, st, md)
 	if whole {
 		return len(lines)
 	}
-	open := it.openLines(width, live, st, md)
+	open := it.openLines(width, md)
 	n := len(open)
 	if tx.openGap && len(open) > 0 {
 		n++
@@ -325,7 +288,7 @@ func (it *convItem) height(width int, live bool, t *transcript, st *styles.Style
 	if it.kind == itemMessage {
 		n += len(it.trimLine(width, st))
 	} else {
-		n += len(it.spilledLines(width, st))
+		n += len(it.spilledLines(width, t, st))
 	}
 	for i := range tx.blocks {
 		b := &tx.blocks[i]
@@ -382,7 +345,10 @@ func renderPlan(plan []conversation.PlanEntry, width int, st *styles.Styles) []s
 		case "in_progress":
 			mark, style = "[~] ", cs.ToolRunning
 		}
-		text := wrapPlain(SanitizeLine(e.Content), width-4, style)
+		text := markdown.RenderIn(Sanitize(e.Content), max(width-4, 1), st, style)
+		if len(text) == 0 {
+			text = []string{""}
+		}
 		lines = append(lines, prefixLines(text, mark, "    ")...)
 	}
 	return lines
@@ -415,7 +381,7 @@ func toolGlyph(k conversation.ToolKind) string {
 // renderTool draws a tool call: its kind, title and status, where it
 // works, and what it shows (text, diffs, terminal output), each capped
 // until expanded.
-func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []string {
+func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) []string {
 	tc := it.tool
 	cs := st.Conversation
 	status := cs.ToolRunning.Render("…")
@@ -433,7 +399,7 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []str
 		title = string(tc.Kind)
 	}
 	// Agents write titles with inline Markdown: `git status`, **codex**.
-	title = ansi.Truncate(inlineMarkdown(title, cs.Tool, st.Activity.Code), max(width-6, 4), "…")
+	title = ansi.Truncate(markdown.Line(title, st, cs.Tool), max(width-6, 4), "…")
 	head := cs.Tool.Render(toolGlyph(tc.Kind)+" ") + title + " " + status
 	lines := []string{head}
 	if len(tc.Locations) > 0 {
@@ -471,19 +437,24 @@ func renderTool(it *convItem, width int, t *transcript, st *styles.Styles) []str
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · enter expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · "+keyName(t.m.keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
 	return lines
 }
 
-// transcriptView draws conversation c in width×height: the items, newest
-// at the bottom (or scrolled back), the cursor's item marked when focused.
+// View draws the conversation in the pane's size: the items, newest at
+// the bottom (or scrolled back), the cursor's item marked when focused.
 // Only what is on screen is rendered: items from the newest up, and of a
 // long message its blocks from the end up.
-func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles, md *mdRenderer) []string {
-	t := &c.view
+func (t *transcriptPane) View() string {
+	return strings.Join(t.lines(), "\n")
+}
+
+func (t *transcriptPane) lines() []string {
+	c, st, md := t.c, t.m.styles, t.m.md
+	width, height, focused := t.width, t.height, t.focused
 	if height <= 0 {
 		return nil
 	}
@@ -500,7 +471,7 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 	total := 0
 	for i := len(c.items) - 1; i >= 0 && total < need; i-- {
 		it := c.items[i]
-		lines, whole := it.lines(w, need-total, c.live(it), t, st, md)
+		lines, whole := it.lines(w, need-total, t, st, md)
 		block := make([]string, 0, len(lines)+1)
 		if i > 0 && whole {
 			block = append(block, "")
@@ -522,36 +493,32 @@ func (c *chat) transcriptView(width, height int, focused bool, st *styles.Styles
 		rev = append(rev, block)
 		total += len(block)
 	}
+	// Scrolled back past the oldest line measured: the scroll stops
+	// there (a page key never piles up rows the screen cannot show).
 	t.scroll = min(t.scroll, max(total-height, 0))
+	scroll := t.scroll
 	all := make([]string, 0, total)
 	for i := len(rev) - 1; i >= 0; i-- {
 		all = append(all, rev[i]...)
 	}
-	end := len(all) - t.scroll
+	end := len(all) - scroll
 	start := max(end-height, 0)
 	out := all[start:end]
-	if t.scroll > 0 && len(out) > 0 {
+	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(t.scroll, "newer line", "newer lines") + " · end to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · " + keyName(t.m.keys.Transcript.End) + " to follow")
 	}
 	return out
 }
 
-// live reports whether an item's text is still streaming: its turn goes
-// on and nothing came after it. Text that arrives outside a turn (a
-// resumed session's history) is shown finished.
-func (c *chat) live(it *convItem) bool {
-	return c.turn && !it.finished && len(c.items) > 0 && c.items[len(c.items)-1] == it
-}
-
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
-func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
-	t := &c.view
-	w := max(width-2, 10)
+func (t *transcriptPane) reveal() {
+	c, st, md := t.c, t.m.styles, t.m.md
+	w := max(t.width-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
-		below += c.items[i].height(w, c.live(c.items[i]), t, st, md) + 1
+		below += c.items[i].height(w, t, st, md) + 1
 	}
 	if below < t.scroll {
 		t.scroll = below
@@ -559,9 +526,93 @@ func (c *chat) reveal(width int, st *styles.Styles, md *mdRenderer) {
 	// When moving up, bring the item's top into view too.
 	if t.cursor < len(c.items) {
 		it := c.items[t.cursor]
-		h := it.height(w, c.live(it), t, st, md) + 1
+		h := it.height(w, t, st, md) + 1
 		if below+h > t.scroll+20 {
 			t.scroll = max(below+h-20, t.scroll)
 		}
 	}
+}
+
+// actions are the transcript's keys: moving item by item, scrolling,
+// expanding, the view toggles, and back to the prompt.
+func (t *transcriptPane) actions() []action {
+	m, c := t.m, t.c
+	k := m.keys.Transcript
+	n := len(c.items)
+	out := []action{
+		move(k.Up, func(keyMsg) tea.Cmd {
+			t.cursor = max(t.cursor-1, 0)
+			t.reveal()
+			return nil
+		}).inBar(k.Move).in("Transcript"),
+		move(k.Down, func(keyMsg) tea.Cmd {
+			t.cursor = min(t.cursor+1, max(n-1, 0))
+			t.reveal()
+			return nil
+		}).in("Transcript"),
+		move(k.PageUp, func(keyMsg) tea.Cmd { t.scroll += m.page(); return nil }).in("Transcript"),
+		move(k.PageDown, func(keyMsg) tea.Cmd { t.scroll = max(t.scroll-m.page(), 0); return nil }).in("Transcript"),
+		move(k.End, func(keyMsg) tea.Cmd { t.scroll, t.cursor = 0, max(n-1, 0); return nil }).in("Transcript"),
+	}
+	if t.cursor < n && c.items[t.cursor].expandable() {
+		out = append(out, move(k.Expand, func(keyMsg) tea.Cmd {
+			it := c.items[t.cursor]
+			it.expanded = !it.expanded
+			if it.kind == itemSpilled && it.expanded {
+				c.loadSpilled(it)
+			}
+			return nil
+		}).inBar().in("Transcript"))
+	}
+	if c.has(itemThought) {
+		out = append(out, move(k.Thoughts, func(keyMsg) tea.Cmd { t.showThoughts = !t.showThoughts; return nil }).inBar().in("Transcript"))
+	}
+	if c.hasDiff() {
+		out = append(out, move(k.DiffLayout, func(keyMsg) tea.Cmd { t.split = !t.split; return nil }).inBar().in("Transcript"))
+	}
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
+		t.scroll = 0
+		m.toPrompt()
+		return nil
+	}).inBar().in("Transcript"))
+	return append(out, m.globals(focusTranscript, false)...)
+}
+
+func (*transcriptPane) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (t *transcriptPane) ShortHelp() []key.Binding { return shortHelp(t) }
+
+// FullHelp implements help.KeyMap.
+func (t *transcriptPane) FullHelp() [][]key.Binding { return fullHelp(t) }
+
+// expandable reports whether enter folds or unfolds the item: a thought or
+// a tool call.
+func (it *convItem) expandable() bool {
+	return it.kind == itemThought || it.kind == itemTool || it.kind == itemSpilled
+}
+
+// has reports whether the transcript holds an item of kind k.
+func (c *chat) has(k convItemKind) bool {
+	for _, it := range c.items {
+		if it.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDiff reports whether a tool call of the transcript shows a diff.
+func (c *chat) hasDiff() bool {
+	for _, it := range c.items {
+		if it.tool == nil {
+			continue
+		}
+		for _, tc := range it.tool.Content {
+			if tc.Diff != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // claudeCLI names Claude Code in the inbox and in its prompts.
@@ -369,7 +370,7 @@ func ClaudeConfig(exe string, extra []string, timeout time.Duration) []byte {
 		}
 		return h
 	}
-	return encodeIndented(map[string]any{"hooks": map[string]any{
+	b, _ := jsonl.MarshalIndent(map[string]any{"hooks": map[string]any{
 		"PreToolUse": []any{map[string]any{
 			"matcher": "AskUserQuestion",
 			"hooks":   []any{handler("Waiting for your answer in asktui")},
@@ -378,7 +379,8 @@ func ClaudeConfig(exe string, extra []string, timeout time.Duration) []byte {
 			"matcher": "*",
 			"hooks":   []any{handler("Also waiting for your decision in asktui")},
 		}},
-	}})
+	}}) // maps of strings and numbers always encode
+	return b
 }
 
 // decision wraps a PreToolUse decision.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // codexCLI names Codex in the inbox and in its prompts.
@@ -72,7 +74,7 @@ func codexCall(tool string, raw json.RawMessage) (call, error) {
 // line that runs `asktui hook codex`, for every approval prompt, with
 // Codex's timeout 10 s longer than the hook's own.
 func CodexConfig(command string, timeout time.Duration) []byte {
-	return encodeIndented(map[string]any{"hooks": map[string]any{
+	b, _ := jsonl.MarshalIndent(map[string]any{"hooks": map[string]any{
 		"PermissionRequest": []any{map[string]any{
 			"matcher": "*",
 			"hooks": []any{map[string]any{
@@ -82,5 +84,6 @@ func CodexConfig(command string, timeout time.Duration) []byte {
 				"statusMessage": "Waiting for your decision in asktui",
 			}},
 		}},
-	}})
+	}}) // maps of strings and numbers always encode
+	return b
 }

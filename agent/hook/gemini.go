@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/asktui/asktui/internal/jsonl"
 )
 
 // geminiCLI names Gemini CLI in the inbox and in its prompts.
@@ -123,7 +125,7 @@ func geminiCall(tool string, raw json.RawMessage) (call, error) {
 // gemini`, before the tools Gemini CLI asks about, with Gemini's timeout
 // (milliseconds) 10 s longer than the hook's own.
 func GeminiConfig(command string, timeout time.Duration) []byte {
-	return encodeIndented(map[string]any{"hooks": map[string]any{
+	b, _ := jsonl.MarshalIndent(map[string]any{"hooks": map[string]any{
 		"BeforeTool": []any{map[string]any{
 			"matcher": GeminiTools,
 			"hooks": []any{map[string]any{
@@ -134,5 +136,6 @@ func GeminiConfig(command string, timeout time.Duration) []byte {
 				"description": "Ask in the asktui inbox before Gemini runs a command, writes a file or calls an MCP tool",
 			}},
 		}},
-	}})
+	}}) // maps of strings and numbers always encode
+	return b
 }

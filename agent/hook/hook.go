@@ -467,16 +467,6 @@ func encode(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encodeIndented is encode for configuration people read.
-func encodeIndented(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
-	return b.Bytes()
-}
-
 func mustJSON(v any) json.RawMessage {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

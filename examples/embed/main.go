@@ -86,7 +86,7 @@ func (a *app) ask() tea.Cmd {
 		return nil
 	}
 	a.panel = p
-	return p.Init()
+	return tea.Batch(p.Init(), p.Focus()) // the only panel: it has the keys
 }
 
 // panelHeight is the rows under the title and the log's last lines.

@@ -331,8 +331,7 @@ func (h *Handle) Answer(id uint64, a interaction.Answer) (Settlement, bool) {
 // Decline declines request id on the human's behalf: the caller gets
 // ASK_DECLINED. The result is as for [Handle.Answer].
 func (h *Handle) Decline(id uint64) (Settlement, bool) {
-	return h.end(id, Settlement{Err: interaction.Errorf(interaction.CodeDeclined,
-		"the user declined to answer; do not ask the same questions again unless the user asks you to"), By: h.name})
+	return h.end(id, Settlement{Err: interaction.Declined(), By: h.name})
 }
 
 func (h *Handle) end(id uint64, s Settlement) (Settlement, bool) {

@@ -82,7 +82,7 @@ func TestPTYProcessRestoresTerminal(t *testing.T) {
 		says string           // in its message
 	}{
 		{"answered", func(_ *ptytest.Process, term *ptytest.Terminal) { term.Type("\r") }, exitAnswered, "", ""},
-		{"ctrl+c", func(_ *ptytest.Process, term *ptytest.Terminal) { term.Type("\x03") }, exitInterrupted, interaction.CodeProviderClosed, "Ctrl+C"},
+		{"ctrl+c", func(_ *ptytest.Process, term *ptytest.Terminal) { term.Type("\x03") }, exitInterrupted, interaction.CodeProviderClosed, "ctrl+c"}, // the key as the screen names it
 		{"SIGINT", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(os.Interrupt) }, exitInterrupted, interaction.CodeAborted, "interrupt"},
 		{"SIGTERM", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(syscall.SIGTERM) }, exitTerminated, interaction.CodeAborted, "terminated"},
 		{"SIGHUP", func(c *ptytest.Process, _ *ptytest.Terminal) { c.Signal(syscall.SIGHUP) }, exitHangup, interaction.CodeAborted, "hangup"},

@@ -25,7 +25,6 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
-	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -49,7 +48,7 @@ func newRunCmd(e env) *cobra.Command {
 		Use:   "run AGENT... [-- COMMAND ARGS...]",
 		Short: "Drive coding agents over ACP, with their questions in the inbox",
 		Long: `Start agents that speak the Agent Client Protocol and talk to them in the
-session view: write a prompt, watch the reply stream in, and answer their
+conversation view: write a prompt, watch the reply stream in, and answer their
 permission requests and questions in the same inbox as every other
 agent's. AGENT is a built-in name (gemini, claude, codex, opencode,
 goose) or one from ` + acp.ConfigFile + ` in asktui's configuration directory
@@ -220,7 +219,6 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		configPath = filepath.Join(dir, acp.ConfigFile)
 	}
 	svc := interaction.NewService()
-	ver := e.build.version()
 	if o.list {
 		l, err := acp.NewLauncher(acp.Options{Asker: svc, Cwd: cwd, ConfigPath: configPath, Getenv: e.getenv})
 		if err != nil {
@@ -228,41 +226,19 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		}
 		return listAgents(e.stdout, l.Agents())
 	}
-
-	// asktui's MCP server, for the agents' own ask_user_question: over
-	// HTTP on a loopback port of this run's, with a token of this run's.
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return err
-	}
-	token := hex.EncodeToString(raw)
-	hl, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		return interaction.WrapError(interaction.CodeInternal, err, "cannot listen for the agents' MCP client: %v", err)
-	}
-	defer func() { _ = hl.Close() }()
-	sl, sockPath, err := listenRunSocket(o.socket, e)
+	ends, err := listenForAgents(o, e)
 	if err != nil {
 		return err
 	}
-	if sl != nil {
-		defer func() { _ = sl.Close() }()
-	}
-	convs := &conversationTokens{agents: map[string]interaction.Agent{}}
-	mcpServer := acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: token,
-		Register: convs.register, TokenHeader: mcp.ConversationHeader, TokenEnv: conversationEnv}
-	if self, err := os.Executable(); err == nil && sl != nil {
-		mcpServer.Command, mcpServer.Args = self, []string{"mcp", "--socket", sockPath}
-	}
-
+	defer ends.close()
 	logger, closeLog, err := openRunLog(o.log)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 	l, err := acp.NewLauncher(acp.Options{
-		Asker: svc, Cwd: cwd, MCP: mcpServer, ConfigPath: configPath,
-		Getenv: e.getenv, Environ: e.environ, Version: ver, Logger: logger,
+		Asker: svc, Cwd: cwd, MCP: ends.mcpServer, ConfigPath: configPath,
+		Getenv: e.getenv, Environ: e.environ, Version: e.build.version(), Logger: logger,
 	})
 	if err != nil {
 		return err
@@ -278,56 +254,32 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	if err != nil {
 		return err
 	}
-
 	in, out, err := e.openTTY()
 	if err != nil {
 		return interaction.WrapError(interaction.CodeNoTTY, err,
 			"no terminal to talk to agents on (%v): run asktui run in a terminal", err)
 	}
 	errs := &agentErrors{Launcher: l}
-	status := "MCP for agents: " + mcpServer.URL
-	if sl != nil {
-		status += "  ·  socket: " + sockPath
-	}
 	p := tui.New(tui.Options{
-		Input: in, Output: out, Theme: theme, Session: true, Alerts: o.alerts, Status: status,
+		Input: in, Output: out, Theme: theme, Alerts: o.alerts, Status: ends.status(),
 		Environ: e.environ, Launcher: errs, Start: specs,
 	})
-	provider := p.Provider()
-	if path := e.historyPath(o.history); path != "" {
-		hlog, err := history.Open(path)
-		if err != nil {
-			return interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
-		}
-		defer func() { _ = hlog.Close() }()
-		provider = history.Wrap(provider, hlog, nil, nil)
+	provider, closeHistory, err := withHistory(p.Provider(), e.historyPath(o.history), nil)
+	if err != nil {
+		return err
 	}
+	defer closeHistory()
 	unregister, err := svc.Register(provider)
 	if err != nil {
 		return err
 	}
 	defer unregister()
-
-	srv, httpSrv, err := agentMCP(svc, mcp.Options{Token: token, Version: ver, Identify: convs.identify})
+	stop, err := ends.serve(ctx, svc, e.build.version())
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = httpSrv.Serve(hl) })
-	sockCtx, stopSock := context.WithCancel(ctx)
-	defer stopSock()
-	if sl != nil {
-		wg.Go(func() {
-			_ = socket.Serve(sockCtx, sl, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}, Identify: convs.identify})
-		})
-	}
 	uiErr := p.Run(ctx)
-	stopSock()
-	_ = srv.Close()
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = httpSrv.Shutdown(shutdown)
-	wg.Wait()
+	stop()
 	switch {
 	case errors.Is(uiErr, tui.ErrInterrupted):
 		return interruptedErr(uiErr)
@@ -348,6 +300,85 @@ func agentMCP(asker mcp.Asker, o mcp.Options) (*mcp.Server, *http.Server, error)
 		return nil, nil, err
 	}
 	return srv, mcpHTTPServer(srv), nil
+}
+
+// agentEnds are where a run's agents reach asktui's own MCP server for
+// their ask_user_question: over HTTP on a loopback port of this run's,
+// with a token of this run's, and through the socket (the asktui mcp
+// bridge), each conversation known by a token of its own.
+type agentEnds struct {
+	http      net.Listener
+	sock      net.Listener // nil with --socket off
+	sockPath  string
+	token     string
+	convs     *conversationTokens
+	mcpServer acp.MCPServer
+}
+
+// listenForAgents opens the run's MCP listener and socket.
+func listenForAgents(o runOptions, e env) (*agentEnds, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	a := &agentEnds{token: hex.EncodeToString(raw), convs: &conversationTokens{agents: map[string]interaction.Agent{}}}
+	hl, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot listen for the agents' MCP client: %v", err)
+	}
+	a.http = hl
+	if a.sock, a.sockPath, err = listenRunSocket(o.socket, e); err != nil {
+		_ = hl.Close()
+		return nil, err
+	}
+	a.mcpServer = acp.MCPServer{URL: "http://" + hl.Addr().String() + "/mcp", Token: a.token,
+		Register: a.convs.register, TokenHeader: mcp.ConversationHeader, TokenEnv: conversationEnv}
+	if self, err := os.Executable(); err == nil && a.sock != nil {
+		a.mcpServer.Command, a.mcpServer.Args = self, []string{"mcp", "--socket", a.sockPath}
+	}
+	return a, nil
+}
+
+// status is the line the screen shows about where the agents ask.
+func (a *agentEnds) status() string {
+	s := "MCP for agents: " + a.mcpServer.URL
+	if a.sock != nil {
+		s += "  ·  socket: " + a.sockPath
+	}
+	return s
+}
+
+// serve answers the agents' MCP calls and socket lines through svc until
+// stop, which waits for both to end.
+func (a *agentEnds) serve(ctx context.Context, svc *interaction.Service, version string) (stop func(), err error) {
+	srv, httpSrv, err := agentMCP(svc, mcp.Options{Token: a.token, Version: version, Identify: a.convs.identify})
+	if err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = httpSrv.Serve(a.http) })
+	sockCtx, stopSock := context.WithCancel(ctx)
+	if a.sock != nil {
+		wg.Go(func() {
+			_ = socket.Serve(sockCtx, a.sock, svc, socket.Options{DefaultAgent: interaction.Agent{ID: "socket", Name: "script"}, Identify: a.convs.identify})
+		})
+	}
+	return func() {
+		stopSock()
+		_ = srv.Close()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = httpSrv.Shutdown(shutdown)
+		wg.Wait()
+	}, nil
+}
+
+// close closes the listeners.
+func (a *agentEnds) close() {
+	_ = a.http.Close()
+	if a.sock != nil {
+		_ = a.sock.Close()
+	}
 }
 
 // conversationEnv carries a conversation's token to the stdio MCP bridge

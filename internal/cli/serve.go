@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +22,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -161,7 +160,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
 	})
 	defer warn.flush()
-	provider, closeHistory, err := withHistory(box, e.historyPath(o.history), warn)
+	provider, closeHistory, err := withHistory(box, e.historyPath(o.history), func(err error) {
+		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
+	})
 	if err != nil {
 		return err
 	}
@@ -305,11 +306,12 @@ func serveStatus(stderr io.Writer, url, sockPath string, socketOpen, noAuth, ins
 	return status
 }
 
-// withHistory wraps the inbox in the history at path, if there is one,
+// withHistory wraps provider in the history at path, if there is one,
 // and returns the provider to register and what closes the history.
-func withHistory(box *inbox.Inbox, path string, warn *warner) (interaction.Provider, func(), error) {
+// onError, if set, hears of a record that could not be written.
+func withHistory(provider interaction.Provider, path string, onError func(error)) (interaction.Provider, func(), error) {
 	if path == "" {
-		return box, func() {}, nil
+		return provider, func() {}, nil
 	}
 	hlog, err := history.Open(path)
 	if errors.Is(err, history.ErrRefused) {
@@ -318,10 +320,7 @@ func withHistory(box *inbox.Inbox, path string, warn *warner) (interaction.Provi
 	if err != nil {
 		return nil, nil, interaction.WrapError(interaction.CodeInternal, err, "cannot open the history: %v (use --history to put it elsewhere)", err)
 	}
-	provider := history.Wrap(box, hlog, nil, func(err error) {
-		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
-	})
-	return provider, func() { _ = hlog.Close() }, nil
+	return history.Wrap(provider, hlog, nil, onError), func() { _ = hlog.Close() }, nil
 }
 
 // mcpHTTPServer is the one way asktui serves MCP over HTTP, for serve and
@@ -494,7 +493,8 @@ func writeConfig(w, hint io.Writer, client string, s mcpServer) error {
 		if client == "json" {
 			entry = s.jsonEntry()
 		}
-		b.Write(indentJSON(map[string]any{"mcpServers": map[string]any{"asktui": entry}}))
+		cfg, _ := jsonl.MarshalIndent(map[string]any{"mcpServers": map[string]any{"asktui": entry}}) // strings always encode
+		b.Write(cfg)
 		if client == "json" && s.token != "" {
 			_, _ = fmt.Fprintln(hint, tokenHint(s.token))
 		}
@@ -620,17 +620,6 @@ func (s mcpServer) argList() []string {
 		return []string{}
 	}
 	return s.args
-}
-
-// indentJSON encodes v as the printed configs are: indented by two
-// spaces, with HTML characters as they are.
-func indentJSON(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
-	return b.Bytes()
 }
 
 // shellQuote quotes s for a POSIX shell: in single quotes, with each

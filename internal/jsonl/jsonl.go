@@ -83,6 +83,20 @@ func Marshal(v any) ([]byte, error) {
 	return b[:len(b)-1], nil
 }
 
+// MarshalIndent returns v as JSON for people to read (the configuration
+// asktui prints and writes): indented by two spaces, ending in "\n", and
+// as inert as a line.
+func MarshalIndent(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return escapeInert(b.Bytes()), nil
+}
+
 // Write writes v to w as one line of JSON, in a single Write call.
 func Write(w io.Writer, v any) error {
 	b, err := MarshalLine(v)

@@ -107,3 +107,19 @@ func BenchmarkMarshalLine(b *testing.B) {
 		}
 	}
 }
+
+// The configuration asktui prints is indented by two spaces, keeps HTML
+// characters, and is as inert as a line.
+func TestMarshalIndent(t *testing.T) {
+	b, err := MarshalIndent(map[string]any{"a": []string{"<b> && c", "\u202eevil"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"a\": [\n    \"<b> && c\",\n    \"\\u202eevil\"\n  ]\n}\n"
+	if string(b) != want {
+		t.Fatalf("got %q, want %q", b, want)
+	}
+	if _, err := MarshalIndent(math.NaN()); err == nil {
+		t.Fatal("NaN encoded")
+	}
+}

@@ -1,9 +1,19 @@
-// Package markdown draws the Markdown agents write (question details,
-// option previews, agents' messages) as lines for the terminal, in the
-// palette's styles: goldmark parses it (CommonMark with GitHub's tables,
-// strikethrough, task lists and autolinks, and definition lists), and
-// each block is laid out here with lipgloss; fenced code is coloured by
-// internal/highlight.
+// Package markdown draws the Markdown agents write as lines for the
+// terminal, in the palette's styles: the one dialect of every text an
+// agent writes on asktui's screen (questions, details, previews, option
+// descriptions, messages, thoughts, activity). goldmark parses it
+// (CommonMark with GitHub's tables, strikethrough, task lists and
+// autolinks, and definition lists), and each block is laid out here with
+// lipgloss; fenced code is coloured by internal/highlight.
+//
+// The dialect is GitHub's for comments: a line break in a paragraph is a
+// line break on screen, as an agent that writes one means it. A URL is
+// never broken across lines (a URL wider than the line is cut short, and
+// links to the whole); an http or https link is an OSC 8 hyperlink,
+// which terminals that know them make clickable and the others ignore;
+// a link of any other scheme is plain text. Everything drawn is made
+// inert first (internal/sanitize), and a link's target is one only when
+// it is printable ASCII, so an agent's URL cannot carry an escape.
 //
 // It replaces glamour, which draws the same from the same parser, but
 // whose package links chroma's whole lexer and style registries and an
@@ -14,6 +24,8 @@ package markdown
 
 import (
 	"fmt"
+	"math"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -40,18 +52,31 @@ var markdownParser = sync.OnceValue(func() parser.Parser {
 	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
 })
 
-// Render draws src at width as lines, each styled on its own and without
-// trailing spaces; there are no blank lines at either end. src should be
-// sanitized already: Render also strips what character references
-// (&#27;) could bring back.
+// Render draws src at width as lines, each styled on its own, at most
+// width wide and without trailing spaces; there are no blank lines at
+// either end. src should be sanitized already: Render also strips what
+// character references (&#27;) could bring back.
 func Render(src string, width int, st *styles.Styles) []string {
+	return RenderIn(src, width, st, st.Markdown.Text)
+}
+
+// RenderIn is Render with base as the style of the text (a question's
+// bold, the activity's muted thoughts), which emphasis and code lay their
+// own over.
+func RenderIn(src string, width int, st *styles.Styles, base lipgloss.Style) []string {
 	width = max(width, 1)
 	source := []byte(src)
 	doc := markdownParser().Parse(text.NewReader(source))
 	r := &renderer{src: source, st: st, md: &st.Markdown}
-	lines := r.blocks(doc, width, st.Markdown.Text, false)
+	lines := r.blocks(doc, width, base, false)
 	for i, l := range lines {
-		lines[i] = trimRight(l)
+		l = trimRight(l)
+		if ansi.StringWidth(l) > width {
+			// Indents (a list's, a quote's, code's) outgrow a very
+			// narrow width; the line is cut to it.
+			l = ansi.Truncate(l, width, "")
+		}
+		lines[i] = closeLink(l)
 	}
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
@@ -66,6 +91,59 @@ type renderer struct {
 	src []byte
 	st  *styles.Styles
 	md  *styles.MarkdownStyles
+	// line draws one line: breaks become spaces, and nothing is wrapped.
+	line bool
+}
+
+// Line draws src's text on one line in base, its inline Markdown styled
+// (a title, an inbox row): breaks and blocks become spaces, code blocks
+// their text, nothing wraps. st nil draws it without styles.
+func Line(src string, st *styles.Styles, base lipgloss.Style) string {
+	source := []byte(src)
+	doc := markdownParser().Parse(text.NewReader(source))
+	r := &renderer{src: source, st: st, md: &styles.MarkdownStyles{}, line: true}
+	if st != nil {
+		r.md = &st.Markdown
+	}
+	var b strings.Builder
+	for n := ast.Node(doc); n != nil; n = next(n, doc) {
+		switch n := n.(type) {
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading, *east.TableCell, *east.DefinitionTerm:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			r.inlines(&b, n, base, math.MaxInt)
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			var code strings.Builder
+			r.segments(&code, n.Lines())
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			r.text(&b, strings.Join(strings.Fields(code.String()), " "), r.md.Code.Inherit(base))
+		}
+	}
+	return closeLink(strings.TrimSpace(b.String()))
+}
+
+// Plain is src's text on one line without its marks: for a notice, a
+// window title, a desktop notification.
+func Plain(src string) string {
+	return ansi.Strip(Line(src, nil, lipgloss.NewStyle()))
+}
+
+// next is the node after n in document order, leaves' inlines skipped.
+func next(n, root ast.Node) ast.Node {
+	if n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock || n == root {
+		if c := n.FirstChild(); c != nil {
+			return c
+		}
+	}
+	for ; n != nil && n != root; n = n.Parent() {
+		if s := n.NextSibling(); s != nil {
+			return s
+		}
+	}
+	return nil
 }
 
 // blocks draws the block children of n, one blank line between them
@@ -89,14 +167,14 @@ func (r *renderer) blocks(n ast.Node, width int, base lipgloss.Style, tight bool
 func (r *renderer) block(n ast.Node, width int, base lipgloss.Style) []string {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		return r.wrap(r.inline(n, base), width)
+		return r.wrap(r.inline(n, base, width), width)
 	case *ast.Heading:
 		if n.Level == 1 {
-			title := ansi.Strip(r.inline(n, lipgloss.NewStyle()))
+			title := ansi.Strip(r.inline(n, lipgloss.NewStyle(), width-2))
 			return r.wrapStyled(title, width-2, r.md.Title)
 		}
 		marks := strings.Repeat("#", n.Level) + " "
-		return r.wrap(r.md.Heading.Render(marks)+r.inline(n, r.md.Heading), width)
+		return r.wrap(r.md.Heading.Render(marks)+r.inline(n, r.md.Heading, width-len(marks)), width)
 	case *ast.ThematicBreak:
 		return []string{r.md.Rule.Render(strings.Repeat("─", min(8, width)))}
 	case *ast.FencedCodeBlock:
@@ -128,7 +206,7 @@ func (r *renderer) block(n ast.Node, width int, base lipgloss.Style) []string {
 	case *east.DefinitionList:
 		return r.blocks(n, width, base, true)
 	case *east.DefinitionTerm:
-		return r.wrap(r.inline(n, r.md.Strong.Inherit(base)), width)
+		return r.wrap(r.inline(n, r.md.Strong.Inherit(base), width), width)
 	case *east.DefinitionDescription:
 		return r.indented(r.blocks(n, width-2, base, false), r.md.Marker.Render("→ "), "  ")
 	}
@@ -136,7 +214,7 @@ func (r *renderer) block(n ast.Node, width int, base lipgloss.Style) []string {
 	if n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock {
 		return r.blocks(n, width, base, false)
 	}
-	return r.wrap(r.inline(n, base), width)
+	return r.wrap(r.inline(n, base, width), width)
 }
 
 // list draws a list's items, each after its bullet, number or task box,
@@ -214,7 +292,7 @@ func (r *renderer) table(n *east.Table, width int) []string {
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
 		var cells []string
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, r.inline(cell, r.md.Text))
+			cells = append(cells, r.inline(cell, r.md.Text, width))
 		}
 		if _, ok := row.(*east.TableHeader); ok {
 			header = cells
@@ -248,14 +326,15 @@ func (r *renderer) table(n *east.Table, width int) []string {
 }
 
 // inline draws the inline children of n in style st, as one string with
-// "\n" at hard line breaks.
-func (r *renderer) inline(n ast.Node, st lipgloss.Style) string {
+// "\n" at line breaks, for lines of width cells (a URL is cut to fit
+// one).
+func (r *renderer) inline(n ast.Node, st lipgloss.Style, width int) string {
 	var b strings.Builder
-	r.inlines(&b, n, st)
+	r.inlines(&b, n, st, width)
 	return b.String()
 }
 
-func (r *renderer) inlines(b *strings.Builder, n ast.Node, st lipgloss.Style) {
+func (r *renderer) inlines(b *strings.Builder, n ast.Node, st lipgloss.Style, width int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
@@ -265,10 +344,10 @@ func (r *renderer) inlines(b *strings.Builder, n ast.Node, st lipgloss.Style) {
 			}
 			r.text(b, string(v), st)
 			switch {
-			case c.HardLineBreak():
-				b.WriteByte('\n')
-			case c.SoftLineBreak():
+			case r.line && (c.HardLineBreak() || c.SoftLineBreak()):
 				b.WriteByte(' ')
+			case c.HardLineBreak(), c.SoftLineBreak():
+				b.WriteByte('\n') // a line break is one, as agents mean it
 			}
 		case *ast.String:
 			v := c.Value
@@ -283,22 +362,28 @@ func (r *renderer) inlines(b *strings.Builder, n ast.Node, st lipgloss.Style) {
 			if c.Level >= 2 {
 				style = r.md.Strong
 			}
-			r.inlines(b, c, style.Inherit(st))
+			r.inlines(b, c, style.Inherit(st), width)
 		case *east.Strikethrough:
-			r.inlines(b, c, r.md.Strike.Inherit(st))
+			r.inlines(b, c, r.md.Strike.Inherit(st), width)
 		case *ast.Link:
-			label := r.inline(c, r.md.Link.Inherit(st))
-			b.WriteString(label)
-			if dest := string(c.Destination); dest != "" && ansi.Strip(label) != dest {
+			dest := string(unescape(c.Destination))
+			label := r.inline(c, r.md.Link.Inherit(st), width)
+			b.WriteString(hyperlink(label, dest))
+			if dest != "" && ansi.Strip(label) != dest {
 				b.WriteByte(' ')
-				r.text(b, dest, r.md.URL)
+				r.url(b, dest, dest, width)
 			}
 		case *ast.AutoLink:
-			r.text(b, string(c.URL(r.src)), r.md.URL)
+			dest := string(c.URL(r.src)) // www.example.com links to http://
+			if c.AutoLinkType == ast.AutoLinkEmail {
+				dest = "" // mailto: a scheme that is not a link here
+			}
+			r.url(b, string(c.Label(r.src)), dest, width)
 		case *ast.Image:
-			r.text(b, "Image: "+ansi.Strip(r.inline(c, st))+" →", r.md.Image)
+			r.text(b, "Image: "+ansi.Strip(r.inline(c, st, width))+" →", r.md.Image)
 			b.WriteByte(' ')
-			r.text(b, string(c.Destination), r.md.URL)
+			dest := string(unescape(c.Destination))
+			r.url(b, dest, dest, width)
 		case *ast.RawHTML:
 			for i := 0; i < c.Segments.Len(); i++ {
 				seg := c.Segments.At(i)
@@ -307,12 +392,79 @@ func (r *renderer) inlines(b *strings.Builder, n ast.Node, st lipgloss.Style) {
 		case *east.TaskCheckBox:
 			// Drawn as the item's marker.
 		default:
-			r.inlines(b, c, st)
+			r.inlines(b, c, st, width)
 		}
 	}
 }
 
-// codeSpan is the text of a code span, as written.
+// url writes the address shown, linked to dest (when dest is a link),
+// on one line: cut short with "…" when wider than width, never broken.
+func (r *renderer) url(b *strings.Builder, shown, dest string, width int) {
+	shown = sanitize.StripLine(shown, ansi.StringWidth)
+	if !r.line && ansi.StringWidth(shown) > width {
+		shown = ansi.Truncate(shown, max(width, 1), "…")
+	}
+	var u strings.Builder
+	r.text(&u, shown, r.md.URL)
+	b.WriteString(hyperlink(u.String(), dest))
+}
+
+// hyperlink makes s a link to dest (OSC 8) when dest is an http or https
+// URL of printable ASCII; anything else stays text.
+func hyperlink(s, dest string) string {
+	target, ok := linkTarget(dest)
+	if !ok || s == "" {
+		return s
+	}
+	return ansi.SetHyperlink(target) + s + ansi.ResetHyperlink()
+}
+
+// linkTarget is dest as the target of an OSC 8 link: an absolute http or
+// https URL with a host, in printable ASCII without spaces (a control, an
+// escape or a byte past ASCII refuses it), at most 2 KiB.
+func linkTarget(dest string) (string, bool) {
+	if len(dest) > 2048 {
+		return "", false
+	}
+	u, err := url.Parse(dest)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return "", false
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
+		return "", false
+	}
+	target := u.String()
+	for i := 0; i < len(target); i++ {
+		if target[i] <= ' ' || target[i] >= 0x7f {
+			return "", false
+		}
+	}
+	return target, true
+}
+
+// closeLink ends a line with its hyperlink closed, if one is still open
+// at its end, so a link never runs on past the line it is drawn on.
+func closeLink(l string) string {
+	i := strings.LastIndex(l, "\x1b]8;")
+	if i < 0 {
+		return l
+	}
+	rest := l[i+len("\x1b]8;"):]
+	_, uri, ok := strings.Cut(rest, ";")
+	if !ok {
+		return l
+	}
+	if end := strings.IndexAny(uri, "\x07\x1b"); end >= 0 {
+		uri = uri[:end]
+	}
+	if uri == "" {
+		return l
+	}
+	return l + ansi.ResetHyperlink()
+}
+
+// codeSpan is the text of a code span, as written, its line endings
+// spaces (CommonMark's rule).
 func (r *renderer) codeSpan(c *ast.CodeSpan) string {
 	var code strings.Builder
 	for t := c.FirstChild(); t != nil; t = t.NextSibling() {
@@ -323,7 +475,7 @@ func (r *renderer) codeSpan(c *ast.CodeSpan) string {
 			code.Write(s.Value)
 		}
 	}
-	return code.String()
+	return strings.ReplaceAll(code.String(), "\n", " ")
 }
 
 // text writes s in style st, made inert (a character reference can spell

@@ -26,11 +26,11 @@ func TestBlocks(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"headings", "# Title\n\n## Two\n\ntext", " Title\n\n## Two\n\ntext\n"},
 		{"paragraph wraps", "one two three four five six", "one two three four\nfive six\n"},
-		{"soft and hard breaks", "a\nb  \nc", "a b\nc\n"},
+		{"line breaks are kept", "a\nb  \nc", "a\nb\nc\n"},
 		{"emphasis and code", "**b** *i* ~~s~~ `c`", "b i s c\n"},
 		{"escapes and references", `\*not\* &amp; &lt;x&gt; &#65;`, "*not* & <x> A\n"},
 		{"a control by reference is marked", "a&#27;[31mb", "a␛[31mb\n"},
-		{"link", "[docs](https://x.example/d) <https://y.example>", "docs\nhttps://x.example/\nd\nhttps://y.example\n"},
+		{"a URL is never broken", "[docs](https://x.example/d) <https://y.example>", "docs\nhttps://x.example…\nhttps://y.example\n"},
 		{"list", "- one\n- two words that wrap here\n  - nested", "• one\n• two words that\n  wrap here\n  • nested\n"},
 		{"ordered and tasks", "1. a\n2. b\n\n- [x] done\n- [ ] open", "1. a\n2. b\n\n[✓] done\n[ ] open\n"},
 		{"quote", "> quoted\n>\n> again", "│ quoted\n│\n│ again\n"},
@@ -46,6 +46,70 @@ func TestBlocks(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// http and https links are OSC 8 hyperlinks to their whole target, on
+// every line they are drawn on; other schemes, and a target that would
+// carry an escape or a control, are text.
+func TestLinks(t *testing.T) {
+	st := styles.For(styles.ThemeDark, true)
+	link := func(target string) string { return "\x1b]8;;" + target }
+	tests := []struct {
+		name, in string
+		links    []string // targets linked
+		text     string   // what shows
+	}{
+		{"http", "[docs](http://x.example/d)", []string{"http://x.example/d"}, "docs http://x.example/d"},
+		{"a long URL links whole", "<https://example.com/a/very/long/path/that/does/not/fit>", []string{"https://example.com/a/very/long/path/that/does/not/fit"}, "https://example.com/a/ver…"},
+		{"bare", "see https://y.example/z now", []string{"https://y.example/z"}, "see https://y.example/z now"},
+		{"www", "www.example.com", []string{"http://www.example.com"}, "www.example.com"},
+		{"mailto is text", "<me@example.com>", nil, "me@example.com"},
+		{"javascript is text", "[x](javascript:alert(1))", nil, "x javascript:alert(1)"},
+		{"file is text", "[x](file:///etc/passwd)", nil, "x file:///etc/passwd"},
+		{"an escape by reference", "[x](https://e.example/&#27;]8;;evil&#7;)", nil, "x https://e.example/␛"}, // the escape goes whole, and leaves its mark
+		{"a space", "[x](<https://e.example/a b>)", []string{"https://e.example/a%20b"}, "x https://e.example/a b"},
+		{"a raw escape", "[x](<https://e.example/\x1b]8;;evil\x07>)", nil, "x https://e.example/␛"}, // the escape goes whole, and leaves its mark
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := Render(tt.in, 26, st)
+			all := strings.Join(lines, "\n")
+			for _, want := range tt.links {
+				if !strings.Contains(all, link(want)+"\x1b\\") && !strings.Contains(all, link(want)+"\a") {
+					t.Errorf("no link to %q in %q", want, all)
+				}
+			}
+			if tt.links == nil && strings.Contains(all, "\x1b]8;;h") {
+				t.Errorf("a link in %q", all)
+			}
+			if got := strings.Join(strings.Fields(ansi.Strip(all)), " "); got != tt.text {
+				t.Errorf("shows %q, want %q", got, tt.text)
+			}
+			for _, l := range lines {
+				if strings.Count(l, "\x1b]8;;h") > strings.Count(l, "\x1b]8;;\a") {
+					t.Errorf("a link left open at the end of %q", l)
+				}
+			}
+		})
+	}
+}
+
+// Line draws inline Markdown on one line; Plain drops its marks.
+func TestLineAndPlain(t *testing.T) {
+	st := styles.For(styles.ThemeDark, true)
+	in := "Deploy **now**, `v2`\nor *later*? [docs](https://x.example)"
+	if got := ansi.Strip(Line(in, st, st.Markdown.Text)); got != "Deploy now, v2 or later? docs https://x.example" {
+		t.Errorf("Line = %q", got)
+	}
+	if got := Line(in, st, st.Markdown.Text); !strings.Contains(got, "\x1b[1;") {
+		t.Errorf("Line does not style: %q", got)
+	}
+	if got := Plain(in); got != "Deploy now, v2 or later? docs https://x.example" {
+		t.Errorf("Plain = %q", got)
+	}
+	if got := Plain("# Title\n\n```\ncode here\n```\n\n- item"); got != "Title code here item" {
+		t.Errorf("Plain of blocks = %q", got)
 	}
 }
 

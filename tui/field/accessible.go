@@ -12,12 +12,15 @@ import (
 const (
 	accessibleOther       = "Other (type your own answer)"
 	accessibleSingleTitle = "Choose one:"
-	accessibleMultiTitle  = "Choose any, then enter 0:"
+	accessibleMultiTitle  = "Choose any, then 0 to finish:"
 	accessibleOtherTitle  = "Your answer:"
 )
 
 func (c *Choice) runAccessible(w io.Writer, r io.Reader) error {
-	lr := &lineReader{r: r}
+	lr, ok := r.(*LineReader)
+	if !ok {
+		lr = NewLineReader(r)
+	}
 	d := c.draft
 	n := len(c.labels)
 	opts := make([]huh.Option[int], 0, n+1)
@@ -88,7 +91,7 @@ func (c *Choice) runAccessible(w io.Writer, r io.Reader) error {
 // guard runs an accessible prompt. huh's Select indexes its options with
 // what it read even when the input ended, and panics: turn that into an
 // error when the input did end.
-func guard(lr *lineReader, run func() error) (err error) {
+func guard(lr *LineReader, run func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if !lr.eof {
@@ -100,16 +103,25 @@ func guard(lr *lineReader, run func() error) (err error) {
 	return run()
 }
 
-// lineReader hands out at most one line per Read. huh's prompts each wrap
-// the reader in a new bufio.Scanner, which would otherwise swallow the
-// lines meant for the next prompt.
-type lineReader struct {
+// LineReader hands out at most one line per Read, and remembers that the
+// input ended (Ctrl+D on a terminal). huh's accessible prompts each wrap
+// their reader in a new bufio.Scanner, which would otherwise swallow the
+// lines meant for the next prompt; one LineReader serves every prompt of
+// a request.
+type LineReader struct {
 	r   io.Reader
 	b   [1]byte
 	eof bool
 }
 
-func (l *lineReader) Read(p []byte) (int, error) {
+// NewLineReader reads r a line at a time.
+func NewLineReader(r io.Reader) *LineReader { return &LineReader{r: r} }
+
+// Ended reports whether the input ended.
+func (l *LineReader) Ended() bool { return l.eof }
+
+// Read reads up to the end of the next line.
+func (l *LineReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		k, err := l.r.Read(l.b[:])

@@ -11,7 +11,6 @@ package field
 import (
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -47,8 +46,8 @@ type ChoiceConfig struct {
 	ConfirmHelp string
 	// NextFieldOnConfirm makes a confirmation move the huh form on
 	// (huh.NextField), as a field among others in a form expects. Leave
-	// it off when the owner reads Confirmed and decides itself, keeping
-	// the form alive; Run sets it.
+	// it off when the owner drives the field with Handle and decides
+	// itself; Run sets it.
 	NextFieldOnConfirm bool
 }
 
@@ -96,13 +95,11 @@ type Choice struct {
 	viewOK    bool
 	pageRows  int // rows shown by the last render, for PgUp/PgDn
 
-	typeHelp    key.Binding
 	confirmHelp string
 
-	// confirmed reports that the last key confirmed the question: the
-	// owner moves on at once, in the same Update, so keys typed meanwhile
-	// reach the next question rather than this one.
-	confirmed bool
+	// done is set by the key Handle is taking when it confirms the
+	// question.
+	done bool
 	// nextField moves huh on when confirmed (NextFieldOnConfirm).
 	nextField bool
 }
@@ -157,7 +154,6 @@ func NewChoice(cfg ChoiceConfig) *Choice {
 		d.OtherText, d.OtherChosen = "", false
 	}
 
-	c.typeHelp = key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type"))
 	c.confirmHelp = cfg.ConfirmHelp
 	c.nextField = cfg.NextFieldOnConfirm
 	c.g = newGlyphs(c.st, c.multi)
@@ -218,12 +214,6 @@ func (c *Choice) SetStyles(st *styles.Styles) {
 // SetConfirmHelp changes what the help says Enter does (see
 // ChoiceConfig.ConfirmHelp).
 func (c *Choice) SetConfirmHelp(s string) { c.confirmHelp = s }
-
-// Confirmed reports whether the last message the field handled confirmed
-// the question: Enter, or a digit that picks in single-select. It is the
-// field's completion signal; the answer itself is in the Draft and may be
-// empty (Enter on an empty Other row), which the owner decides about.
-func (c *Choice) Confirmed() bool { return c.confirmed }
 
 // Key sets the key the form stores the field's value under.
 func (c *Choice) Key(k string) *Choice {
@@ -412,9 +402,9 @@ func (c *Choice) Bindings() []Binding {
 	k := c.keys
 	bar := func(b key.Binding) *key.Binding { return &b }
 	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
-	moves := func(upBar string) []Binding {
+	moves := func() []Binding {
 		return []Binding{
-			{Key: k.Up, Bar: bar(relabel(k.Up, upBar, "move"))},
+			{Key: k.Up, Bar: bar(k.Move)},
 			{Key: k.Down},
 			{Key: k.PageUp},
 			{Key: k.PageDown},
@@ -426,13 +416,12 @@ func (c *Choice) Bindings() []Binding {
 		out = append(out,
 			Binding{Key: k.AcceptFilter, Bar: bar(k.AcceptFilter)},
 			Binding{Key: k.ClearFilter, Bar: bar(k.ClearFilter)})
-		out = append(out, moves("↑/↓")...)
+		out = append(out, moves()...)
 		out = append(out, Binding{Key: c.typeHelpFor("type the filter")})
 		return out
 	case c.onOther():
 		// Letters and digits are text here; only the arrows move.
-		up := relabel(k.Up, "↑", "options")
-		up.SetKeys("up")
+		up := k.Options
 		pgup := k.PageUp
 		out = append(out, Binding{Key: c.typeHelpFor("type your answer"), Answers: true, Bar: bar(c.typeHelpFor("type"))})
 		if strings.TrimSpace(c.draft.OtherText) != "" {
@@ -446,18 +435,18 @@ func (c *Choice) Bindings() []Binding {
 	}
 	pick := k.Pick
 	if rows := min(c.nRows(), 9); rows < 9 {
-		pick = key.NewBinding(key.WithKeys(pickKeys[:rows]...), key.WithHelp("1-"+strconv.Itoa(rows), ""))
+		pick = pickRows(rows)
 	}
 	if c.multi {
 		pick = relabel(pick, pick.Help().Key, "toggle")
 		out = append(out,
-			Binding{Key: relabel(k.Toggle, "space/x", "toggle"), Answers: true, Bar: bar(k.Toggle)},
+			Binding{Key: relabel(k.Toggle, k.ToggleKeys.Help().Key, "toggle"), Answers: true, Bar: bar(k.Toggle)},
 			Binding{Key: confirm, Answers: true, Bar: bar(confirm)})
 	} else {
 		pick = relabel(pick, pick.Help().Key, "choose")
 		out = append(out, Binding{Key: confirm, Answers: true, Bar: bar(confirm)})
 	}
-	out = append(out, moves("↑/↓")...)
+	out = append(out, moves()...)
 	if c.nRows() > 0 {
 		out = append(out, Binding{Key: pick, Answers: true, Bar: bar(pick)})
 	}
@@ -472,12 +461,9 @@ func (c *Choice) Bindings() []Binding {
 	return out
 }
 
-// pickKeys are the digits of the Pick binding, in order.
-var pickKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
-
 // typeHelpFor is a help-only binding for typing text.
 func (c *Choice) typeHelpFor(desc string) key.Binding {
-	return relabel(c.typeHelp, "a-z", desc)
+	return relabel(c.keys.Type, c.keys.Type.Help().Key, desc)
 }
 
 // ShortHelp returns the bindings that apply now, for a help bar (see
@@ -508,11 +494,11 @@ func (c *Choice) FullHelp() [][]key.Binding {
 	confirm := relabel(k.Confirm, k.Confirm.Help().Key, c.confirmVerb())
 	var answer []key.Binding
 	if c.multi {
-		answer = []key.Binding{relabel(k.Toggle, "space/x", "toggle"), relabel(k.Pick, k.Pick.Help().Key, "toggle"), k.SelectAll, confirm}
+		answer = []key.Binding{relabel(k.Toggle, k.ToggleKeys.Help().Key, "toggle"), relabel(k.Pick, k.Pick.Help().Key, "toggle"), k.SelectAll, confirm}
 	} else {
 		answer = []key.Binding{relabel(k.Pick, k.Pick.Help().Key, "choose"), confirm}
 	}
-	answer = append(answer, relabel(c.typeHelp, "a-z", "type on the Other row"))
+	answer = append(answer, c.typeHelpFor("type on the Other row"))
 	return [][]key.Binding{move, answer, {k.Filter, k.AcceptFilter, k.ClearFilter}}
 }
 

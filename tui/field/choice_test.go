@@ -29,16 +29,22 @@ func chosenIdx(d *Draft) []int {
 func TestSinglePickByEnter(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(5)}, 60, 10)
 	press(c, kDown, kDown)
-	if c.Confirmed() || len(chosenIdx(c.Draft())) != 0 {
+	if confirmed(c) || len(chosenIdx(c.Draft())) != 0 {
 		t.Fatal("moving the cursor must not choose")
 	}
 	cmd := press(c, kEnter)
 	d := c.Draft()
-	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !c.Confirmed() || d.OtherChosen {
-		t.Fatalf("chosen %v confirmed %v other %v, want [2] true false", got, c.Confirmed(), d.OtherChosen)
+	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !confirmed(c) || d.OtherChosen {
+		t.Fatalf("chosen %v confirmed %v other %v, want [2] true false", got, confirmed(c), d.OtherChosen)
 	}
 	if returnsNextField(cmd) {
-		t.Fatal("Enter in asktui's own form must not move huh on: the owner reads Confirmed")
+		t.Fatal("Handle moved huh on")
+	}
+	// In a huh form of its own, without NextFieldOnConfirm, Enter leaves
+	// the form where it is.
+	alone := newChoice(t, ChoiceConfig{Labels: numbered(5)}, 60, 10)
+	if _, cmd := alone.Update(kEnter); returnsNextField(cmd) {
+		t.Fatal("Enter moved huh on without NextFieldOnConfirm")
 	}
 	if !d.Answered() {
 		t.Fatal("Answered() = false")
@@ -55,13 +61,13 @@ func TestSinglePickByDigit(t *testing.T) {
 	}
 	cmd := press(c, ch('3'))
 	d := c.Draft()
-	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !c.Confirmed() || d.Cursor != 2 {
-		t.Fatalf("chosen %v confirmed %v cursor %d, want [2] true 2", got, c.Confirmed(), d.Cursor)
+	if got := chosenIdx(d); !slices.Equal(got, []int{2}) || !confirmed(c) || d.Cursor != 2 {
+		t.Fatalf("chosen %v confirmed %v cursor %d, want [2] true 2", got, confirmed(c), d.Cursor)
 	}
 	_ = cmd
 	// A digit past the rows does nothing.
 	c2 := newChoice(t, ChoiceConfig{Labels: numbered(2)}, 60, 10)
-	if cmd := press(c2, ch('9')); cmd != nil || c2.Confirmed() {
+	if cmd := press(c2, ch('9')); cmd != nil || confirmed(c2) {
 		t.Fatal("digit 9 with 3 rows must do nothing")
 	}
 	// Digit 3 with 2 options is the Other row: it starts typing.
@@ -81,7 +87,7 @@ func TestMultiToggle(t *testing.T) {
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1, 3}) {
 		t.Fatalf("chosen %v, want [0 1 3]", got)
 	}
-	if c.Confirmed() {
+	if confirmed(c) {
 		t.Fatal("toggling must not confirm")
 	}
 	if v := screen(c); !strings.Contains(v, "[✓] Option 3") || !strings.Contains(v, "[ ] Option 2") {
@@ -92,8 +98,8 @@ func TestMultiToggle(t *testing.T) {
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1, 3}) {
 		t.Fatalf("Enter toggled: chosen %v, want [0 1 3]", got)
 	}
-	if !c.Confirmed() || !d.Answered() {
-		t.Fatalf("Enter must confirm: confirmed %v", c.Confirmed())
+	if !confirmed(c) || !d.Answered() {
+		t.Fatalf("Enter must confirm: confirmed %v", confirmed(c))
 	}
 	press(c, kSpace)
 	if got := chosenIdx(d); !slices.Equal(got, []int{0, 1}) {
@@ -146,8 +152,8 @@ func TestOtherTypingNeverPicks(t *testing.T) {
 		if d.OtherText != "42 k j" {
 			t.Fatalf("OtherText %q, want %q", d.OtherText, "42 k j")
 		}
-		if got := chosenIdx(d); len(got) != 0 || c.Confirmed() || d.Cursor != 5 {
-			t.Fatalf("typing picked or moved: chosen %v confirmed %v cursor %d", got, c.Confirmed(), d.Cursor)
+		if got := chosenIdx(d); len(got) != 0 || confirmed(c) || d.Cursor != 5 {
+			t.Fatalf("typing picked or moved: chosen %v confirmed %v cursor %d", got, confirmed(c), d.Cursor)
 		}
 		if v := screen(c); !strings.Contains(v, "42 k j") {
 			t.Fatalf("typed text not shown:\n%s", v)
@@ -156,8 +162,8 @@ func TestOtherTypingNeverPicks(t *testing.T) {
 			t.Fatalf("multi=%v: typed Other text is not the answer", multi)
 		}
 		press(c, kEnter)
-		if !d.OtherChosen || !c.Confirmed() || !d.Answered() {
-			t.Fatalf("Enter on Other: chosen %v confirmed %v", d.OtherChosen, c.Confirmed())
+		if !d.OtherChosen || !confirmed(c) || !d.Answered() {
+			t.Fatalf("Enter on Other: chosen %v confirmed %v", d.OtherChosen, confirmed(c))
 		}
 		// Up leaves the Other row; the text stays.
 		press(c, kUp)
@@ -180,15 +186,15 @@ func TestOtherEmptyEnterStartsTyping(t *testing.T) {
 		t.Fatalf("placeholder missing:\n%s", v)
 	}
 	press(c, kEnter)
-	if c.Confirmed() || c.Draft().Answered() || !c.Typing() {
-		t.Fatalf("Enter on an empty Other: confirmed %v answered %v typing %v", c.Confirmed(), c.Draft().Answered(), c.Typing())
+	if confirmed(c) || c.Draft().Answered() || !c.Typing() {
+		t.Fatalf("Enter on an empty Other: confirmed %v answered %v typing %v", confirmed(c), c.Draft().Answered(), c.Typing())
 	}
 	press(c, ch('n'), ch('o'))
 	if text, ok := c.Draft().Custom(); !ok || text != "no" {
 		t.Fatalf("custom = %q %v, want the letters typed after Enter", text, ok)
 	}
 	press(c, kEnter)
-	if !c.Confirmed() {
+	if !confirmed(c) {
 		t.Fatal("Enter on typed Other text must confirm it")
 	}
 }
@@ -229,8 +235,8 @@ func TestSingleOtherSetsTheChoiceAside(t *testing.T) {
 func TestMultiEnterWithNothingCheckedTakesTheCursorOption(t *testing.T) {
 	c := newChoice(t, ChoiceConfig{Labels: numbered(3), Multi: true}, 60, 12)
 	press(c, kDown, kEnter)
-	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{1}) || !c.Confirmed() {
-		t.Fatalf("chosen %v confirmed %v, want [1] true", got, c.Confirmed())
+	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{1}) || !confirmed(c) {
+		t.Fatalf("chosen %v confirmed %v, want [1] true", got, confirmed(c))
 	}
 }
 
@@ -278,7 +284,7 @@ func TestNoOther(t *testing.T) {
 		t.Fatalf("cursor %d typing %v, want the last option", c.Draft().Cursor, c.Typing())
 	}
 	press(c, ch('3'))
-	if c.Confirmed() || c.Draft().Answered() {
+	if confirmed(c) || c.Draft().Answered() {
 		t.Fatal("3 picked a row past the options")
 	}
 	press(c, ch('x'))
@@ -306,7 +312,7 @@ func TestFilter(t *testing.T) {
 	if !strings.Contains(v, "19/1000") || !strings.Contains(v, "Option 99\n") || strings.Contains(v, "Option 5\n") {
 		t.Fatalf("filter 99:\n%s", v)
 	}
-	if c.Confirmed() || len(chosenIdx(c.Draft())) != 0 {
+	if confirmed(c) || len(chosenIdx(c.Draft())) != 0 {
 		t.Fatal("digits typed into the filter picked an option")
 	}
 	// Esc right away: the cursor returns to where it was.
@@ -323,7 +329,7 @@ func TestFilter(t *testing.T) {
 	if !c.Filtering() || c.Typing() || c.Draft().Filter != "99" {
 		t.Fatalf("Enter: filtering %v typing %v filter %q", c.Filtering(), c.Typing(), c.Draft().Filter)
 	}
-	if c.Confirmed() {
+	if confirmed(c) {
 		t.Fatal("Enter in the filter must not choose")
 	}
 	press(c, ch('j'))
@@ -340,7 +346,7 @@ func TestFilter(t *testing.T) {
 
 	// Enter on a filtered row picks that option.
 	press(c, ch('/'), ch('9'), ch('9'), ch('8'), kEnter, kEnter)
-	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{998}) || !c.Confirmed() {
+	if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{998}) || !confirmed(c) {
 		t.Fatalf("pick in the filter: %v", got)
 	}
 }
@@ -614,7 +620,7 @@ func TestBlurredView(t *testing.T) {
 	if strings.Contains(v, "❯") || !strings.Contains(v, "Option 1") {
 		t.Fatalf("blurred:\n%s", v)
 	}
-	if cmd := press(c, kEnter); cmd != nil || c.Confirmed() {
+	if cmd := press(c, kEnter); cmd != nil || confirmed(c) {
 		t.Fatal("a blurred field must ignore keys")
 	}
 }
@@ -691,7 +697,7 @@ func TestInForm(t *testing.T) {
 		if f.State != huh.StateCompleted {
 			t.Fatalf("multi=%v: Enter did not complete the form (state %v)", multi, f.State)
 		}
-		if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{2}) || !c.Confirmed() {
+		if got := chosenIdx(c.Draft()); !slices.Equal(got, []int{2}) {
 			t.Fatalf("multi=%v: chosen %v", multi, got)
 		}
 	}
@@ -781,5 +787,21 @@ func TestFormTellsHeight(t *testing.T) {
 	checkSize(t, f.View(), 60, 9)
 	if !strings.Contains(v, "Other") || !strings.Contains(v, "7/7") {
 		t.Fatalf("filtered short list in the form:\n%s", v)
+	}
+}
+
+// In a huh form the field takes the form's height: huh's group tells a
+// field its height only when the field's view is taller than the form,
+// so an unsized Choice claims naturalHeight lines (render pads to it).
+// Without that it would keep its first few rows in a form with room for
+// more.
+func TestInFormTakesTheFormsHeight(t *testing.T) {
+	c := NewChoice(ChoiceConfig{Labels: numbered(1000), Styles: testStyles, NextFieldOnConfirm: true})
+	f := newForm(c, 80, 16)
+	runCmd(f.Init(), 0, func(m tea.Msg) { drive(f, m) })
+	v := ansi.Strip(f.View())
+	checkSize(t, f.View(), 80, 16)
+	if !strings.Contains(v, "Option 12") {
+		t.Fatalf("the field does not fill the form's 16 rows:\n%s", v)
 	}
 }

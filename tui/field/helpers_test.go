@@ -71,10 +71,17 @@ func newChoice(t testing.TB, cfg ChoiceConfig, w, h int) *Choice {
 func press(c *Choice, msgs ...tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	for _, m := range msgs {
-		_, cmd = c.Update(m)
+		cmd, lastDone[c] = c.Handle(m)
 	}
 	return cmd
 }
+
+// lastDone is whether the last key press handed each Choice confirmed
+// its question.
+var lastDone = map[*Choice]bool{}
+
+// confirmed reports whether the last key press confirmed c's question.
+func confirmed(c *Choice) bool { return lastDone[c] }
 
 // screen is the field's view without escape sequences.
 func screen(c *Choice) string { return ansi.Strip(c.View()) }

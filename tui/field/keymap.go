@@ -22,6 +22,14 @@ type KeyMap struct {
 	// SelectAll checks every visible option, or unchecks them all when they
 	// are all checked already (multi-select).
 	SelectAll key.Binding
+	// Move is the help bar's one entry for Up and Down; Options is Up on
+	// the Other row, where only the arrow moves (letters are text there).
+	Move, Options key.Binding
+	// ToggleKeys names every key of Toggle, for a full list of the keys.
+	ToggleKeys key.Binding
+	// Type is help only, matching no key: letters typed into the filter
+	// or the Other row.
+	Type key.Binding
 }
 
 // DefaultKeyMap returns the default bindings: arrows and j/k, PgUp/PgDn,
@@ -42,5 +50,19 @@ func DefaultKeyMap() *KeyMap {
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		AcceptFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply filter")),
 		SelectAll:    key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "all/none")),
+		Move:         key.NewBinding(key.WithKeys("up", "k", "down", "j"), key.WithHelp("↑/↓", "move")),
+		Options:      key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "options")),
+		ToggleKeys:   key.NewBinding(key.WithKeys("space", "x"), key.WithHelp("space/x", "toggle")),
+		Type:         key.NewBinding(key.WithKeys("\x00type"), key.WithHelp("a-z", "type")),
 	}
+}
+
+// pickKeys are the digits of the Pick binding, in order.
+var pickKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// pickRows is Pick for the first rows rows only (fewer than nine),
+// named after them: "1-3".
+func pickRows(rows int) key.Binding {
+	rows = min(max(rows, 1), len(pickKeys))
+	return key.NewBinding(key.WithKeys(pickKeys[:rows]...), key.WithHelp("1-"+pickKeys[rows-1], ""))
 }

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -70,7 +71,7 @@ func (p *painter) Render(t string) string {
 
 // paints are the painters of the option list's text styles.
 type paints struct {
-	label, focused, chosen, desc, code painter
+	label, focused, chosen, desc painter
 }
 
 func newPaints(st *styles.Styles) paints {
@@ -80,33 +81,33 @@ func newPaints(st *styles.Styles) paints {
 		focused: newPainter(o.Focused),
 		chosen:  newPainter(o.Chosen),
 		desc:    newPainter(o.Description),
-		code:    newPainter(o.Code),
 	}
 }
 
-// renderDesc styles one line of a description, with its `code` spans (the
-// Markdown agents write) drawn as code, backticks dropped. A span must
-// open and close on the line; an unpaired backtick stays as written.
-func (c *Choice) renderDesc(line string) string {
-	if strings.IndexByte(line, '`') < 0 {
-		return c.p.desc.Render(line)
+// descLines draws a description as the Markdown agents write, in w
+// columns and at most maxLines lines, ending with "…" when text was
+// dropped; only a prefix of a long description is drawn.
+func (c *Choice) descLines(s string, w, maxLines int) []string {
+	w = max(w, 1)
+	cut := false
+	if limit := 2*w*maxLines + 8; len(s) > limit {
+		t := ansi.Truncate(s, limit, "")
+		cut = len(t) < len(s)
+		s = t
 	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(line, '`')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(line[i+1:], '`')
-		if j <= 0 {
-			break
-		}
-		b.WriteString(c.p.desc.Render(line[:i]))
-		b.WriteString(c.p.code.Render(line[i+1 : i+1+j]))
-		line = line[i+2+j:]
+	lines := markdown.RenderIn(s, w, c.st, c.p.desc.style)
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		cut = true
 	}
-	b.WriteString(c.p.desc.Render(line))
-	return b.String()
+	if cut && len(lines) > 0 {
+		last := lines[len(lines)-1]
+		if ansi.StringWidth(last)+1 > w {
+			last = ansi.Truncate(last, w-1, "")
+		}
+		lines[len(lines)-1] = last + c.p.desc.Render(ellipsis)
+	}
+	return lines
 }
 
 // glyphs are the pieces every row starts with, rendered once per field.
@@ -276,7 +277,7 @@ func (c *Choice) layout(opt int) *rowLayout {
 		}
 	}
 	if c.descs != nil && c.descs[opt] != "" {
-		l.desc = wrapCap(untab(c.descs[opt]), lw-descIndent, max(minDescLines, c.lineCap()/2))
+		l.desc = c.descLines(c.descs[opt], lw-descIndent, max(minDescLines, c.lineCap()/2))
 	}
 	c.layouts[int32(opt)] = l //nolint:gosec // an option index: a question has at most interaction.MaxOptions (100,000)
 	return l
@@ -405,7 +406,7 @@ func (c *Choice) renderOption(dst []string, row, opt int, cur, chosen bool) []st
 		dst = append(dst, c.g.indent+b)
 	}
 	for _, t := range l.desc {
-		dst = append(dst, c.g.indent+"  "+c.renderDesc(t))
+		dst = append(dst, c.g.indent+"  "+t)
 	}
 	return dst
 }

@@ -8,35 +8,50 @@ import (
 	"charm.land/huh/v2"
 )
 
-// Update handles keys and pastes; other messages are ignored.
+// Update implements huh.Field: Handle, and in a form of several fields
+// (NextFieldOnConfirm) huh.NextField once the question is confirmed.
 func (c *Choice) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
+	cmd, confirmed := c.Handle(msg)
+	if confirmed && c.nextField {
+		cmd = tea.Batch(cmd, huh.NextField)
+	}
+	return c, cmd
+}
+
+// Handle takes a key or a paste (other messages are ignored) and reports
+// whether it confirmed the question: Enter, or a digit that picks in
+// single-select. That is the field's completion signal, for an owner that
+// drives the field itself: it moves on at once, in the same Update, so
+// keys typed meanwhile reach what comes next. The answer is in the Draft
+// and may be empty (Enter on an empty Other row); the owner decides.
+func (c *Choice) Handle(msg tea.Msg) (cmd tea.Cmd, confirmed bool) {
+	c.done = false
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		c.confirmed = false
 		if !c.focused {
-			return c, nil
+			return nil, false
 		}
 		c.viewOK = false
-		return c, c.handleKey(msg)
+		cmd = c.handleKey(msg)
 	case tea.PasteMsg:
-		c.confirmed = false
 		if !c.focused {
-			return c, nil
+			return nil, false
 		}
 		c.viewOK = false
 		switch {
 		case c.filterEditing:
-			return c, c.editFilter(msg)
+			cmd = c.editFilter(msg)
 		case c.onOther():
-			return c, c.editOther(msg)
+			cmd = c.editOther(msg)
 		}
 	}
-	return c, nil
+	return cmd, c.done
 }
 
-// isText reports whether a key types text (a printable key without
-// ctrl/alt), which goes to a focused text input whatever it is bound to.
-func isText(msg tea.KeyPressMsg) bool {
+// IsText reports whether a key types text (a printable key without ctrl,
+// alt or another modifier), which goes to a focused text input whatever it
+// is bound to.
+func IsText(msg tea.KeyPressMsg) bool {
 	return msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModMeta|tea.ModSuper|tea.ModHyper) == 0
 }
 
@@ -59,7 +74,7 @@ func (c *Choice) moveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 
 func (c *Choice) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := c.keys
-	text := isText(msg)
+	text := IsText(msg)
 
 	if c.filterEditing {
 		if !text {
@@ -163,15 +178,9 @@ func (c *Choice) pick(msg tea.KeyPressMsg) tea.Cmd {
 	return c.finish()
 }
 
-// finish confirms the question (see Confirmed), so the owner can move on
-// at once, without waiting for a message to come back through the event
-// loop (keys typed meanwhile would land on this question). With
-// NextFieldOnConfirm it also moves its huh form on.
+// finish confirms the question (Handle reports it).
 func (c *Choice) finish() tea.Cmd {
-	c.confirmed = true
-	if c.nextField {
-		return tea.Batch(c.sync(), huh.NextField)
-	}
+	c.done = true
 	return c.sync()
 }
 

@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+// Plain text in lines: what is not Markdown (tool output, the activity's
+// results) is wrapped line by line.
+
+// styleLines styles each line of s on its own, so wrapping never carries
+// a style across the prefix of the next row.
+func styleLines(s string, st lipgloss.Style) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// capLines keeps the first n lines of s and says how many were cut.
+func capLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n")
+	}
+	return strings.Join(lines[:n], "\n") + "\n… " + plural(len(lines)-n, "more line", "more lines")
+}
