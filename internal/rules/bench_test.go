@@ -56,7 +56,7 @@ func BenchmarkStoreDecide(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Add(r); err != nil {
+		if _, _, err := s.Add(r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -236,20 +236,25 @@ var errChanged = errors.New("the rules file changed while it was being edited")
 
 // Add adds r at the end of the file (creating it, mode 0600, in a
 // directory of mode 0700, with a header that explains the format) and
-// returns it with its number. A rule already in the file is not added
-// twice: its number is returned. An unusable file is not edited.
-func (s *Store) Add(r Rule) (Numbered, error) {
+// returns it with its number, and true. A rule already in the file is
+// not added twice: Add returns it with its number, and false. An
+// unusable file is not edited.
+func (s *Store) Add(r Rule) (Numbered, bool, error) {
 	if _, err := ParseRule(r.String()); err != nil {
-		return Numbered{}, err
+		return Numbered{}, false, err
 	}
-	return edit(s, func(set *Set) ([]byte, Numbered, error) {
+	added := false
+	n, err := edit(s, func(set *Set) ([]byte, Numbered, error) {
 		for i, old := range set.rules {
 			if old.String() == r.String() {
+				added = false
 				return nil, Numbered{i + 1, old}, nil
 			}
 		}
+		added = true
 		return set.withRule(r), Numbered{set.Len() + 1, r}, nil
 	})
+	return n, added && err == nil, err
 }
 
 // Remove removes rule n (from 1, as [Set.Rules] numbers them) and

@@ -36,14 +36,14 @@ func TestStoreAddRemove(t *testing.T) {
 	if set, err := s.Load(); err != nil || set.Len() != 0 {
 		t.Fatalf("a missing file: %d rules, %v", set.Len(), err)
 	}
-	n, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)"))
-	if err != nil || n.Number != 1 {
+	n, added, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)"))
+	if err != nil || n.Number != 1 || !added {
 		t.Fatalf("Add = %+v, %v", n, err)
 	}
-	if n, err = s.Add(mustRule(t, "deny ~/src/app Bash(rm:*)")); err != nil || n.Number != 2 {
+	if n, added, err = s.Add(mustRule(t, "deny ~/src/app Bash(rm:*)")); err != nil || n.Number != 2 || !added {
 		t.Fatalf("Add = %+v, %v", n, err)
 	}
-	if n, err = s.Add(mustRule(t, "allow  ~/src/app   Bash(go test:*)")); err != nil || n.Number != 1 {
+	if n, added, err = s.Add(mustRule(t, "allow  ~/src/app   Bash(go test:*)")); err != nil || n.Number != 1 || added {
 		t.Fatalf("adding a rule again = %+v, %v; want its number, 1", n, err)
 	}
 	fi, err := os.Stat(s.Path())
@@ -98,7 +98,7 @@ func TestStoreReloads(t *testing.T) {
 	if v, err := decide(); v != Ask || err != nil {
 		t.Fatalf("no file: %v, %v", v, err)
 	}
-	if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
 		t.Fatal(err)
 	}
 	if v, err := decide(); v != Allowed || err != nil {
@@ -125,7 +125,7 @@ func TestStoreReloads(t *testing.T) {
 	if v != Ask || interaction.CodeOf(err) != interaction.CodeInvalidRule || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("an invalid file: %v, %v; want no answer and INVALID_RULE naming line 2", v, err)
 	}
-	if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); interaction.CodeOf(err) != interaction.CodeInvalidRule {
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); interaction.CodeOf(err) != interaction.CodeInvalidRule {
 		t.Errorf("Add to an invalid file = %v, want INVALID_RULE", err)
 	}
 	// Edited in place (same inode), one byte longer.
@@ -151,7 +151,7 @@ func TestStoreRefusesUntrustedFiles(t *testing.T) {
 	}
 	w := newWorld(t)
 	s := newStore(t, w)
-	if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
 		t.Fatal(err)
 	}
 	p := w.exec("go test ./...")
@@ -176,7 +176,7 @@ func TestStoreRefusesUntrustedFiles(t *testing.T) {
 		if d.Verdict != Ask || interaction.CodeOf(err) != interaction.CodeUntrusted || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s mode %v: %v, %v; want no answer and UNTRUSTED saying %q", c.path, c.mode, d.Verdict, err, c.want)
 		}
-		if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); interaction.CodeOf(err) != interaction.CodeUntrusted {
+		if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); interaction.CodeOf(err) != interaction.CodeUntrusted {
 			t.Errorf("Add with %s mode %v = %v, want UNTRUSTED", c.path, c.mode, err)
 		}
 		if err := os.Chmod(c.path, good); err != nil {
@@ -206,7 +206,7 @@ func TestStoreFollowsALinkedFile(t *testing.T) {
 	if err := os.Symlink(target, s.Path()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); err != nil {
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(make:*)")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(s.Path()); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -225,7 +225,7 @@ func TestHits(t *testing.T) {
 	s := newStore(t, w)
 	s.now = func() time.Time { return time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC) }
 	for _, l := range []string{"allow ~/src/app Bash(go test:*)", "allow ~/src/app Bash(go vet:*)"} {
-		if _, err := s.Add(mustRule(t, l)); err != nil {
+		if _, _, err := s.Add(mustRule(t, l)); err != nil {
 			t.Fatal(err)
 		}
 	}

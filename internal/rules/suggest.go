@@ -134,15 +134,12 @@ func escapeGlob(p string) string {
 }
 
 // RuleFor returns the rule of action for spec that stands where p was
-// asked: in its project (its working directory, resolved, written from
-// home as ~/… when inside it), for p's session only when session is set.
+// asked: in its project (its working directory, as [ProjectDir] writes
+// it), for p's session only when session is set.
 func RuleFor(p *interaction.Permission, action Action, spec Spec, session bool, home string) (Rule, error) {
-	dir, err := resolve(p.Cwd)
+	dir, err := ProjectDir(p.Cwd, home)
 	if err != nil {
-		return Rule{}, invalid("the working directory %q cannot be resolved: %v", p.Cwd, err)
-	}
-	if h, err := resolve(home); err == nil && within(dir, h) && filepath.IsAbs(home) {
-		dir = "~" + strings.TrimPrefix(dir, h)
+		return Rule{}, err
 	}
 	sess := ""
 	if session {
@@ -152,4 +149,19 @@ func RuleFor(p *interaction.Permission, action Action, spec Spec, session bool, 
 		sess = p.Session
 	}
 	return NewRule(action, dir, sess, spec)
+}
+
+// ProjectDir returns the absolute directory dir, resolved, as a rule
+// writes it: from home as ~/… when inside it.
+func ProjectDir(dir, home string) (string, error) {
+	resolved, err := resolve(dir)
+	if err != nil {
+		return "", invalid("the directory %q cannot be resolved: %v", dir, err)
+	}
+	if filepath.IsAbs(home) {
+		if h, err := resolve(home); err == nil && within(resolved, h) {
+			return "~" + strings.TrimPrefix(resolved, h), nil
+		}
+	}
+	return resolved, nil
 }

@@ -34,7 +34,7 @@ func withRules(t *testing.T, w world, lines ...string) (*Store, *interactiontest
 	t.Helper()
 	s := newStore(t, w)
 	for _, l := range lines {
-		if _, err := s.Add(mustRule(t, l)); err != nil {
+		if _, _, err := s.Add(mustRule(t, l)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,7 +171,7 @@ func TestWrapFailsClosed(t *testing.T) {
 func TestWrapUnderHistory(t *testing.T) {
 	w := newWorld(t)
 	s := newStore(t, w)
-	if _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
 		t.Fatal(err)
 	}
 	box := inbox.New(nil)
