@@ -123,7 +123,7 @@ var toolKinds = []ClientTools{
 		KindExecute: {"Bash"},
 		KindEdit:    {"apply_patch"},
 	}},
-	{ClientGemini, "mcp_SERVER_TOOL (server and tool from mcp_context)", map[PermissionKind][]string{
+	{ClientGemini, "mcp_SERVER_TOOL", map[PermissionKind][]string{
 		KindExecute: {"run_shell_command"},
 		KindEdit:    {"write_file", "replace"},
 		KindRead:    {"read_file", "read_many_files", "glob", "search_file_content", "list_directory"},
