@@ -115,7 +115,9 @@ func (s *Set) Decide(p *interaction.Permission) Decision {
 			return p.MCPServer != "" && r.Spec.server == p.MCPServer && (r.Spec.tool == "" || (p.MCPTool != "" && r.Spec.tool == p.MCPTool))
 		}
 	default:
-		part = func(r Rule) bool { return p.Tool != "" && r.Spec.Tool == p.Tool }
+		// An ACP agent names no tools: its Tool is the call's kind, which
+		// no rule names.
+		part = func(r Rule) bool { return p.Tool != "" && p.Client != interaction.ClientACP && r.Spec.Tool == p.Tool }
 	}
 	return s.decideWhole(scope, part)
 }

@@ -387,6 +387,7 @@ func TestFetchMCPOther(t *testing.T) {
 		"allow ~/src/app mcp__linear__list_issues",
 		"deny ~/src/app mcp__github__delete_repo",
 		"allow ~/src/app WebSearch",
+		"allow ~/src/app delete",
 	)
 	base := interaction.Permission{Client: interaction.ClientClaude, Cwd: w.proj, Question: "permission", Allow: "Allow once"}
 	fetch := func(u string) *interaction.Permission {
@@ -403,6 +404,10 @@ func TestFetchMCPOther(t *testing.T) {
 		p := base
 		p.Kind, p.Tool = interaction.KindOther, tool
 		return &p
+	}
+	with := func(p *interaction.Permission, edit func(*interaction.Permission)) *interaction.Permission {
+		edit(p)
+		return p
 	}
 	cases := []struct {
 		name string
@@ -428,6 +433,7 @@ func TestFetchMCPOther(t *testing.T) {
 		{"other by name", other("WebSearch"), Allowed},
 		{"other, another name", other("Task"), Ask},
 		{"other without a name", other(""), Ask},
+		{"an ACP call's kind is no tool name", with(other("delete"), func(p *interaction.Permission) { p.Client = interaction.ClientACP }), Ask},
 	}
 	for _, c := range cases {
 		if got := s.Decide(c.p); got.Verdict != c.want {
