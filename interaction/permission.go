@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // PermissionKind says what a tool call that asks for permission does: the
@@ -112,30 +113,34 @@ type Permission struct {
 // toolKinds maps each client's tool names onto the kinds, and
 // [ToolKinds] lists them for the documentation. A name not listed is
 // [KindOther], but for MCP tools, which each client names by a prefix.
-var toolKinds = []ClientTools{
-	{ClientClaude, "mcp__SERVER__TOOL", map[PermissionKind][]string{
-		KindExecute: {"Bash"},
-		KindEdit:    {"Edit", "MultiEdit", "Write", "NotebookEdit"},
-		KindRead:    {"Read", "Glob", "Grep", "LS", "NotebookRead"},
-		KindFetch:   {"WebFetch"},
-	}},
-	{ClientCodex, "mcp__SERVER__TOOL", map[PermissionKind][]string{
-		KindExecute: {"Bash"},
-		KindEdit:    {"apply_patch"},
-	}},
-	{ClientGemini, "mcp_SERVER_TOOL", map[PermissionKind][]string{
-		KindExecute: {"run_shell_command"},
-		KindEdit:    {"write_file", "replace"},
-		KindRead:    {"read_file", "read_many_files", "glob", "search_file_content", "list_directory"},
-		KindFetch:   {"web_fetch"},
-	}},
-	{ClientACP, "", map[PermissionKind][]string{
-		KindExecute: {"execute"},
-		KindEdit:    {"edit"},
-		KindRead:    {"read", "search"},
-		KindFetch:   {"fetch"},
-	}},
-}
+// It is built on first use: a program that never asks about a
+// permission allocates nothing for it.
+var toolKinds = sync.OnceValue(func() []ClientTools {
+	return []ClientTools{
+		{ClientClaude, "mcp__SERVER__TOOL", map[PermissionKind][]string{
+			KindExecute: {"Bash"},
+			KindEdit:    {"Edit", "MultiEdit", "Write", "NotebookEdit"},
+			KindRead:    {"Read", "Glob", "Grep", "LS", "NotebookRead"},
+			KindFetch:   {"WebFetch"},
+		}},
+		{ClientCodex, "mcp__SERVER__TOOL", map[PermissionKind][]string{
+			KindExecute: {"Bash"},
+			KindEdit:    {"apply_patch"},
+		}},
+		{ClientGemini, "mcp_SERVER_TOOL", map[PermissionKind][]string{
+			KindExecute: {"run_shell_command"},
+			KindEdit:    {"write_file", "replace"},
+			KindRead:    {"read_file", "read_many_files", "glob", "search_file_content", "list_directory"},
+			KindFetch:   {"web_fetch"},
+		}},
+		{ClientACP, "", map[PermissionKind][]string{
+			KindExecute: {"execute"},
+			KindEdit:    {"edit"},
+			KindRead:    {"read", "search"},
+			KindFetch:   {"fetch"},
+		}},
+	}
+})
 
 // ClientTools is how one client's tool names map onto the kinds of
 // [Permission], as [ToolKinds] lists them.
@@ -152,7 +157,7 @@ type ClientTools struct {
 // ToolKinds returns the mapping of every client's tool names onto the
 // kinds, in a fixed order. The slice is the caller's; its maps are
 // shared and must not be changed.
-func ToolKinds() []ClientTools { return append([]ClientTools(nil), toolKinds...) }
+func ToolKinds() []ClientTools { return append([]ClientTools(nil), toolKinds()...) }
 
 // ToolKind returns the kind of client's tool named tool (for an ACP
 // agent, its tool-call kind): [KindOther] for a tool not in
@@ -169,7 +174,7 @@ func ToolKind(client, tool string) PermissionKind {
 			return KindMCP
 		}
 	}
-	for _, ct := range toolKinds {
+	for _, ct := range toolKinds() {
 		if ct.Client != client {
 			continue
 		}
