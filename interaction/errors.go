@@ -38,12 +38,17 @@ const (
 	CodeInvalidRequest Code = "INVALID_REQUEST"
 	// CodeNoTTY means there is no terminal to ask the human on.
 	CodeNoTTY Code = "NO_TTY"
+	// CodeInvalidRule means a standing rule of the human's, or the rules
+	// file that holds them, cannot be read as one: the message names the
+	// line and what is wrong.
+	CodeInvalidRule Code = "INVALID_RULE"
 	// CodeInvalidAnswer means a provider returned an answer inconsistent with
 	// the request.
 	CodeInvalidAnswer Code = "INVALID_ANSWER"
 	// CodeUntrusted means the other end of a local connection could not be
 	// shown to be the current user's own, such as a socket in a directory
-	// another user created: nothing was sent to it.
+	// another user created: nothing was sent to it. It also refuses a
+	// rules file that others can write or that is not the user's.
 	CodeUntrusted Code = "UNTRUSTED"
 	// CodeAddressInUse means the address to listen on (a port, a socket)
 	// is taken by another program, such as another asktui serve.
@@ -94,6 +99,7 @@ var codeDocs = []CodeDoc{
 	{CodeInvalidRequest, "the request is malformed or breaks a limit; the message says where (for `asktui setup`: a client's configuration file it cannot parse, with the line)"},
 	{CodeEmptyQuestions, "the request has no questions"},
 	{CodeNoTTY, "there is no terminal to ask on"},
+	{CodeInvalidRule, "a rule of `asktui rules`, or a line of the rules file, cannot be read as one; the message names the line ([rules.md](rules.md)); while the file is invalid no rule answers and you are asked"},
 	{CodeNoProvider, "(library) no UI is registered with the service"},
 	{CodeDuplicateProvider, "(library) a second UI tried to register"},
 	{CodeInvalidAnswer, "(library) what `Answer.Check` reports about an answer that does not fit its request; providers use it in their tests (the service passes answers on, normalised)"},
@@ -104,7 +110,7 @@ var codeDocs = []CodeDoc{
 	{CodeBusy, "`asktui run`: a prompt while the agent is still working on the last one"},
 	{CodeUnsupported, "`asktui run`: the agent cannot do it (resume, list sessions)"},
 	{CodeAddressInUse, "`serve` cannot listen: another program (another `asktui serve`?) holds the port or the socket"},
-	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent"},
+	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent. Also the rules file, when others can write it or its directory, or it is not yours: no rule answers"},
 	{CodePermission, "`asktui setup`: a client's configuration file, or its directory, is read-only (its owner may not write it) or the system refused the write; nothing was written"},
 	{CodeInternal, "an unexpected failure"},
 }

@@ -125,6 +125,11 @@ type Request struct {
 	Questions []Question `json:"questions" jsonschema:"The questions, asked in this order in one flow."`
 	// Agent is the calling agent, when the request came from an agent.
 	Agent *Agent `json:"agent,omitempty"`
+	// Permission describes the tool call a permission request is about,
+	// for the human's standing rules; nil for every other request. It is
+	// set only by asktui's own code and never part of the request's JSON
+	// (see [Permission]).
+	Permission *Permission `json:"-"`
 }
 
 // AnswerItem is the answer to one question, routed by the question's ID.

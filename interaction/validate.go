@@ -53,8 +53,10 @@ const maxProblems = 5
 // (whitespace-only counts as empty); a question has at most [MaxOptions]
 // options, each with a non-empty label unique within the question (compared
 // exactly); every string is valid UTF-8 and within its length limit (see
-// the Max constants); and the request's text adds up to at most
-// [MaxRequestBytes].
+// the Max constants); the request's text adds up to at most
+// [MaxRequestBytes]; and a [Permission], when there is one, is well formed
+// (a known kind, an absolute working directory, strings and paths within
+// their limits) and names the request's one question and options of it.
 //
 // Messages count questions and options from 1 and name the question's id,
 // for example:
@@ -89,6 +91,7 @@ func (r Request) Validate() error {
 		p.checkQuestion(ref, i, q, ids)
 		p.checkOptions(ref, q, &labels)
 	}
+	p.checkPermission(r)
 	return p.err(CodeInvalidRequest)
 }
 
@@ -181,6 +184,7 @@ func (r Request) textBytes() int {
 	if r.Agent != nil {
 		n += len(r.Agent.ID) + len(r.Agent.Name)
 	}
+	n += r.Permission.textBytes()
 	for _, q := range r.Questions {
 		n += len(q.ID) + len(q.Question) + len(q.Header)
 		for _, o := range q.Options {

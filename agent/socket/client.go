@@ -50,9 +50,11 @@ var _ interaction.Provider = (*Client)(nil)
 
 // clientLine is a line the client sends: a request or a cancel.
 type clientLine struct {
-	ID        uint64               `json:"id"`
-	Request   *interaction.Request `json:"request,omitempty"`
-	TimeoutMS int64                `json:"timeout_ms,omitempty"`
+	ID      uint64               `json:"id"`
+	Request *interaction.Request `json:"request,omitempty"`
+	// Permission is the request's permission, which its JSON leaves out.
+	Permission *interaction.Permission `json:"permission,omitempty"`
+	TimeoutMS  int64                   `json:"timeout_ms,omitempty"`
 	// Conversation is Client.Conversation.
 	Conversation string             `json:"conversation,omitempty"`
 	Cancel       bool               `json:"cancel,omitempty"`
@@ -147,7 +149,7 @@ func (c *Client) Ask(ctx context.Context, req interaction.Request) (interaction.
 		c.mu.Unlock()
 	}()
 
-	line := clientLine{ID: id, Request: &req, Conversation: c.Conversation}
+	line := clientLine{ID: id, Request: &req, Permission: req.Permission, Conversation: c.Conversation}
 	if deadline, ok := ctx.Deadline(); ok {
 		// Round up: a timeout of 0 would mean none.
 		line.TimeoutMS = max(int64((time.Until(deadline)+time.Millisecond-1)/time.Millisecond), 1)

@@ -38,6 +38,18 @@
 // NO_PROVIDER, INVALID_ANSWER, INTERNAL) and "message" says what to do about
 // it.
 //
+// A permission request of asktui's own hooks also carries, beside the
+// request, the tool call it is about (interaction.Permission), which the
+// human's standing rules match on:
+//
+//	{"id": 1, "request": {...}, "permission": {"client": "codex", "kind": "execute",
+//	  "command": "go test ./...", "cwd": "/home/me/src/app", "question": "permission",
+//	  "allow": "Allow once", "deny": "Deny"}}
+//
+// The request's own JSON never carries it. It is decoded strictly (an
+// unknown field is an INVALID_REQUEST error) and checked against the
+// request (interaction.Request.Validate).
+//
 // A request line may also give the time the client will wait, in
 // milliseconds:
 //

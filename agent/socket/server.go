@@ -234,6 +234,9 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 		return
 	}
 	req, err := interaction.DecodeRequest(bytes.NewReader(rawReq))
+	if err == nil {
+		err = permissionOf(fields, &req)
+	}
 	if err != nil {
 		c.send(reply{ID: id, Error: interaction.NewErrorEnvelope(err).Error})
 		return
@@ -245,6 +248,21 @@ func (c *conn) handle(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	}
 	c.identify(fields, &req)
 	c.ask(ctx, id, req, timeout, wg, fail)
+}
+
+// permissionOf gives req the line's "permission", if it has one that is
+// not null, and checks the two together.
+func permissionOf(fields map[string]json.RawMessage, req *interaction.Request) error {
+	raw, ok := fields["permission"]
+	if !ok || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	p, err := interaction.DecodePermission(raw)
+	if err != nil {
+		return err
+	}
+	req.Permission = p
+	return req.Validate()
 }
 
 // notAnObject is the error for a line that is not a JSON object; err is

@@ -3,6 +3,7 @@ package history
 import (
 	"bufio"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +23,8 @@ const (
 // outcome, and when the request was asked and how long it waited; then one line per question (its header, or else its text, cut to
 // one line) with its answer (the selected labels, custom text in quotes, or
 // "skipped"), or else what the draft of a request that ended without an
-// answer held, marked "(draft)", or "-"; and the error message.
+// answer held, marked "(draft)", or "-"; the rule that answered, if one
+// did; and the error message.
 // Agent-supplied text is printed inert: control characters, escape
 // sequences and bidirectional overrides become U+FFFD.
 //
@@ -85,6 +87,9 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 			title = q.ID
 		}
 		_, _ = w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
+	}
+	if r.Rule != nil {
+		w.WriteString("  by rule " + strconv.Itoa(r.Rule.Number) + ": " + clean(r.Rule.Rule, maxAnswerShown) + "\n")
 	}
 	if r.Error != nil {
 		msg := r.Error.Message

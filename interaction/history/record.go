@@ -45,12 +45,32 @@ type Record struct {
 	// Drafts are what the other views had drafted when the request ended,
 	// by view name: nothing typed on a view that lost the race is lost.
 	Drafts map[string]interaction.Answer `json:"drafts,omitempty"`
+	// Rule is the human's standing rule that answered the request in
+	// their stead, when one did (see [Ruler]); the answer is then the
+	// option the human would have chosen, and By is empty.
+	Rule *Ruling `json:"rule,omitempty"`
+	// Permission is the tool call a permission request was about, when
+	// the request came from asktui's hooks or asktui run (see
+	// [interaction.Permission]; the request's own JSON leaves it out).
+	Permission *interaction.Permission `json:"permission,omitempty"`
 	// Truncated is set when the request was too large to log whole and
 	// Request keeps only each question's id, header and the start of its
 	// text (see [MaxLineBytes]).
 	Truncated bool `json:"truncated,omitempty"`
 	// Request is the request as the provider received it.
 	Request interaction.Request `json:"request"`
+}
+
+// Ruling says which of the human's standing rules answered a request.
+type Ruling struct {
+	// Number is the rule's place among the rules of the rules file, from 1,
+	// when the request was answered ("rule 3"); it changes as rules are
+	// added and removed, Rule does not.
+	Number int `json:"number"`
+	// Rule is the rule as the rules file has it, such as
+	// "allow ~/src/app Bash(go test:*)". When several rules together
+	// allowed a compound command, they are joined by "; ".
+	Rule string `json:"rule"`
 }
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string

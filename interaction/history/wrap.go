@@ -46,6 +46,14 @@ type Settler interface {
 	AskSettlement(ctx context.Context, req interaction.Request) inbox.Settlement
 }
 
+// Ruler is a provider that may answer a request by one of the human's
+// standing rules instead of asking (internal/rules' wrapper): it says how
+// the request was settled, as a [Settler] does, and which rule answered,
+// if one did; [Wrap] records both. It is asked in preference to Settler.
+type Ruler interface {
+	AskRuled(ctx context.Context, req interaction.Request) (inbox.Settlement, *Ruling)
+}
+
 // recorder is the provider Wrap returns.
 type recorder struct {
 	p       interaction.Provider
@@ -68,7 +76,7 @@ func (s *sinkRecorder) Report(a interaction.Activity) { s.sink.Report(a) }
 func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	start := r.now()
 	id := r.log.newID()
-	asked := Record{ID: id, Time: start, Agent: req.Agent, Outcome: Asked, Request: req}
+	asked := Record{ID: id, Time: start, Agent: req.Agent, Outcome: Asked, Request: req, Permission: req.Permission}
 	if aerr := r.log.Append(asked); aerr != nil && r.onError != nil {
 		r.onError(aerr)
 	}
@@ -77,11 +85,16 @@ func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interactio
 		err      error
 		settled  inbox.Settlement
 		hasViews bool
+		ruling   *Ruling
 	)
-	if s, ok := r.p.(Settler); ok {
-		settled, hasViews = s.AskSettlement(ctx, req), true
+	switch p := r.p.(type) {
+	case Ruler:
+		settled, ruling = p.AskRuled(ctx, req)
+		ans, err, hasViews = settled.Answer, settled.Err, true
+	case Settler:
+		settled, hasViews = p.AskSettlement(ctx, req), true
 		ans, err = settled.Answer, settled.Err
-	} else {
+	default:
 		ans, err = r.p.Ask(ctx, req)
 	}
 	rec := NewRecord(ctx, start, r.now().Sub(start), req, ans, err)
@@ -89,6 +102,7 @@ func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interactio
 	if hasViews {
 		rec.By, rec.Drafts = settled.By, settled.Drafts
 	}
+	rec.Rule = ruling
 	if aerr := r.log.Append(rec); aerr != nil && r.onError != nil {
 		r.onError(aerr)
 	}
@@ -104,10 +118,11 @@ func (r *recorder) Ask(ctx context.Context, req interaction.Request) (interactio
 // kept to the millisecond.
 func NewRecord(ctx context.Context, start time.Time, waited time.Duration, req interaction.Request, ans interaction.Answer, err error) Record {
 	rec := Record{
-		Time:    start,
-		Agent:   req.Agent,
-		Request: req,
-		Waited:  Duration(waited.Round(time.Millisecond)),
+		Time:       start,
+		Agent:      req.Agent,
+		Request:    req,
+		Permission: req.Permission,
+		Waited:     Duration(waited.Round(time.Millisecond)),
 	}
 	if err == nil {
 		rec.Outcome = interaction.Classify(ans, nil)

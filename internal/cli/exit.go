@@ -42,7 +42,7 @@ var exitCodes = []struct {
 }{
 	{exitAnswered, "answered (skipped questions count as answered)"},
 	{exitDeclined, "declined (`ASK_DECLINED`)"},
-	{exitUsage, "invalid request or usage (`INVALID_REQUEST`, `EMPTY_QUESTIONS`, bad flags)"},
+	{exitUsage, "invalid request or usage (`INVALID_REQUEST`, `EMPTY_QUESTIONS`, `INVALID_RULE`, bad flags)"},
 	{exitNoTTY, "no terminal to ask on (`NO_TTY`); asktui fails at once instead of waiting"},
 	{exitFailure, "any other failure (`PROVIDER_CLOSED`, `NO_PROVIDER`, `UNTRUSTED`, `ADDRESS_IN_USE`, `INTERNAL`, …)"},
 	{exitAgent, "`asktui run`: an agent exited or broke the protocol (`AGENT_EXITED`, `AGENT_PROTOCOL`), at start, in a turn or later"},
@@ -95,7 +95,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case interaction.CodeDeclined:
 		return exitDeclined
-	case interaction.CodeInvalidRequest, interaction.CodeEmptyQuestions:
+	case interaction.CodeInvalidRequest, interaction.CodeEmptyQuestions, interaction.CodeInvalidRule:
 		return exitUsage
 	case interaction.CodeNoTTY:
 		return exitNoTTY

@@ -101,7 +101,7 @@ whether you answered (0), declined (1), or the request was bad (2).`,
 	}
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which noArgs asks for itself
 	root.AddCommand(newManCmd())
-	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e), newHookCmd(e), newRunCmd(e), newSetupCmd(e))
+	root.AddCommand(newAskCmd(e), newDemoCmd(e), newServeCmd(e), newHistoryCmd(e), newMCPCmd(e), newHookCmd(e), newRunCmd(e), newSetupCmd(e), newRulesCmd(e))
 	return root
 }
 

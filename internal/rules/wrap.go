@@ -1,0 +1,136 @@
+package rules
+
+import (
+	"context"
+	"sync"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/history"
+	"github.com/asktui/asktui/interaction/inbox"
+)
+
+// Wrap returns a provider that answers, by the rules in store, the
+// permission requests they decide, and hands every other request to p
+// (the human).
+//
+// A request is answered by a rule only when it carries an
+// [interaction.Permission] (questions never do), is valid, its context has
+// not ended (a timeout never decides), the rules file is usable, and the
+// rules decide it: then the answer is the option the human would have
+// chosen (the permission's Allow or Deny label; a deny without a Deny
+// label declines, ASK_DECLINED), nothing tells the caller it came from a
+// rule, the rule's count goes up, and when p shows activity
+// ([interaction.ActivitySink]) it shows "allowed by rule 3:
+// Bash(go test:*)" under the asking agent. When the rules file cannot be
+// used, p shows why (once per change), and the human is asked.
+//
+// The returned provider is a [history.Ruler], so [history.Wrap] around it
+// records the rule; it forwards Report to p when p is an ActivitySink,
+// and asks p through AskSettlement when p is a [history.Settler] (an
+// inbox), so the history still records the view that answered. With a
+// nil store Wrap returns p itself.
+func Wrap(p interaction.Provider, store *Store) interaction.Provider {
+	if store == nil {
+		return p
+	}
+	w := &wrapper{p: p, store: store}
+	if sink, ok := p.(interaction.ActivitySink); ok {
+		w.sink = sink
+		return &sinkWrapper{w}
+	}
+	return w
+}
+
+// wrapper is the provider Wrap returns.
+type wrapper struct {
+	p     interaction.Provider
+	store *Store
+	sink  interaction.ActivitySink // nil when p shows no activity
+
+	mu      sync.Mutex
+	problem string // the last rules-file problem shown
+}
+
+// sinkWrapper is the provider Wrap returns for a provider that shows
+// activity.
+type sinkWrapper struct{ *wrapper }
+
+// Report forwards a to the wrapped provider.
+func (s *sinkWrapper) Report(a interaction.Activity) { s.sink.Report(a) }
+
+// Ask answers req by a rule, or asks the wrapped provider.
+func (w *wrapper) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	s, _ := w.AskRuled(ctx, req)
+	return s.Answer, s.Err
+}
+
+// AskRuled is Ask, also saying which rule answered, if one did.
+func (w *wrapper) AskRuled(ctx context.Context, req interaction.Request) (inbox.Settlement, *history.Ruling) {
+	perm := req.Permission
+	if perm == nil || interaction.ContextError(ctx) != nil || req.Validate() != nil {
+		return w.human(ctx, req), nil
+	}
+	d, err := w.store.Decide(perm)
+	if err != nil {
+		w.showProblem(req, err)
+		return w.human(ctx, req), nil
+	}
+	w.showProblem(req, nil)
+	var s inbox.Settlement
+	switch {
+	case d.Verdict == Allowed && perm.Allow != "":
+		s.Answer = choose(perm.Question, perm.Allow)
+	case d.Verdict == Denied && perm.Deny != "":
+		s.Answer = choose(perm.Question, perm.Deny)
+	case d.Verdict == Denied:
+		s.Err = interaction.Errorf(interaction.CodeDeclined, "the user declined to answer")
+	default:
+		return w.human(ctx, req), nil
+	}
+	_ = w.store.Hit(d) // best effort: a count lost is no answer lost
+	w.show(req, d.Activity())
+	return s, d.Ruling()
+}
+
+// choose is the answer selecting label for question id.
+func choose(id, label string) interaction.Answer {
+	return interaction.Answer{Answers: []interaction.AnswerItem{{ID: id, Selected: []string{label}}}}
+}
+
+// human asks the wrapped provider, through AskSettlement when it has
+// several views.
+func (w *wrapper) human(ctx context.Context, req interaction.Request) inbox.Settlement {
+	if s, ok := w.p.(history.Settler); ok {
+		return s.AskSettlement(ctx, req)
+	}
+	ans, err := w.p.Ask(ctx, req)
+	return inbox.Settlement{Answer: ans, Err: err}
+}
+
+// show reports text as activity of the request's agent.
+func (w *wrapper) show(req interaction.Request, text string) {
+	if w.sink == nil || text == "" {
+		return
+	}
+	a := interaction.Activity{Kind: interaction.ActivityMessage, Text: text}
+	if req.Agent != nil {
+		a.Agent = *req.Agent
+	}
+	w.sink.Report(a)
+}
+
+// showProblem shows why the rules file cannot be used, once until the
+// problem changes; a nil err clears it.
+func (w *wrapper) showProblem(req interaction.Request, err error) {
+	msg := ""
+	if err != nil {
+		msg = "rules not used, asking you: " + err.Error()
+	}
+	w.mu.Lock()
+	changed := msg != w.problem
+	w.problem = msg
+	w.mu.Unlock()
+	if changed && msg != "" {
+		w.show(req, msg)
+	}
+}
