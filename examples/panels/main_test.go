@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,11 +21,11 @@ func TestPTYTwoPanels(t *testing.T) {
 		t.Skip("skipped under -race: bubbletea's concurrent terminal size checks race (run by .ci/run without -race)")
 	}
 	bin := filepath.Join(t.TempDir(), "panels")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.CommandContext(context.Background(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil { //nolint:gosec // the test runs a command of its own choosing
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	term := ptytest.New(t, ptytest.Options{})
-	cmd := exec.Command(bin)
+	cmd := exec.CommandContext(context.Background(), bin) //nolint:gosec // the test runs a command of its own choosing
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = term.Slave, term.Slave, term.Slave
 	p := ptytest.Start(t, term, cmd)

@@ -89,7 +89,7 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 		_, _ = w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
 	}
 	if r.Rule != nil {
-		w.WriteString("  by rule " + strconv.Itoa(r.Rule.Number) + ": " + clean(r.Rule.Rule, maxAnswerShown) + "\n")
+		_, _ = w.WriteString("  by rule " + strconv.Itoa(r.Rule.Number) + ": " + clean(r.Rule.Rule, maxAnswerShown) + "\n")
 	}
 	if r.Error != nil {
 		msg := r.Error.Message

@@ -115,7 +115,7 @@ func TestRulesCommandErrors(t *testing.T) {
 		t.Fatalf("rules add: %+v", o)
 	}
 	path := filepath.Join(home, ".config", "asktui", "rules.conf")
-	if err := os.Chmod(path, 0o666); err != nil {
+	if err := os.Chmod(path, 0o666); err != nil { //nolint:gosec // the test makes the file writable by others on purpose
 		t.Fatal(err)
 	}
 	if o := asktui("rules", "list"); o.code != exitFailure || !strings.Contains(o.stderr, "UNTRUSTED") || !strings.Contains(o.stderr, "chmod 600") {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -121,7 +122,11 @@ func TestCompoundProperty(t *testing.T) {
 		cfg.MaxCount = 500
 	}
 	if err := quick.Check(check, cfg); err != nil {
-		c := err.(*quick.CheckError).In[0].(compound)
+		var ce *quick.CheckError
+		if !errors.As(err, &ce) {
+			t.Fatal(err)
+		}
+		c := ce.In[0].(compound)
 		t.Fatalf("%q (other part %v, denied part %v): %v", c.src, c.other, c.denied, s.Decide(w.exec(c.src)).Verdict)
 	}
 	if allowed == 0 || asked == 0 || denied == 0 {

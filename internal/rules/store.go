@@ -330,7 +330,7 @@ func (s *Store) write(data []byte, st stamp) error {
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		return fail(err)
 	}
-	if d, err := os.Open(dir); err == nil {
+	if d, err := os.Open(dir); err == nil { //nolint:gosec // the rules file's own directory, to sync the rename
 		_ = d.Sync() // the rename itself, on file systems that need it
 		_ = d.Close()
 	}

@@ -65,7 +65,7 @@ func TestStoreAddRemove(t *testing.T) {
 
 	// A comment of the human's stays where it is.
 	edited := strings.Replace(string(data), "deny ~/src/app", "# keep rm away\ndeny ~/src/app", 1)
-	if err := os.WriteFile(s.Path(), []byte(edited), 0o600); err != nil {
+	if err := os.WriteFile(s.Path(), []byte(edited), 0o600); err != nil { //nolint:gosec // the test's own temporary file
 		t.Fatal(err)
 	}
 	r, err := s.Remove(1)
@@ -212,7 +212,7 @@ func TestStoreFollowsALinkedFile(t *testing.T) {
 	if fi, err := os.Lstat(s.Path()); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v, %v", fi, err)
 	}
-	data, _ := os.ReadFile(target)
+	data, _ := os.ReadFile(target) //nolint:gosec // the test's own temporary file
 	if string(data) != "allow ~/src/app Bash(go test:*)\nallow ~/src/app Bash(make:*)\n" {
 		t.Errorf("the linked file:\n%s", data)
 	}
