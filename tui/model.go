@@ -121,6 +121,10 @@ type model struct {
 	spill      *spill // where transcripts keep what they no longer hold
 	picker     agentsPane
 	startSpecs []StartSpec
+	// starting is the agents being started, in order, each name once per
+	// start: the screen says so for as long as they take (a notice
+	// fades; Claude Code on a busy machine can take most of a minute).
+	starting []string
 }
 
 // newModel builds the root model drawing in theme, for a dark background

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,7 @@ func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 		return m.setNotice("⚠ no agents can be started here")
 	}
 	launcher, sink, asked := m.launcher, m.sink, m.clock()
+	m.starting = append(m.starting, name)
 	notice := m.setNotice(startingNotice(name))
 	return tea.Batch(notice, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
@@ -100,6 +102,9 @@ func startingNotice(name string) string {
 // (path 5 in hold.go); otherwise it is announced: an agent starting never
 // takes the screen (and the keys) from where the human went.
 func (m *model) started(msg convStartedMsg) tea.Cmd {
+	if i := slices.Index(m.starting, msg.agent); i >= 0 {
+		m.starting = slices.Delete(m.starting, i, i+1)
+	}
 	if msg.err != nil {
 		return m.startFailed(msg.agent, msg.err)
 	}
@@ -332,6 +337,12 @@ func (m *model) runBody() string {
 		bottom = append(bottom, fitBlock(m.qpane.View(), w, l.panelH)...)
 	case c != nil:
 		bottom = append(bottom, strings.Split(c.editor.View(), "\n")...)
+	case len(m.starting) > 0:
+		names := make([]string, len(m.starting))
+		for i, n := range m.starting {
+			names[i] = SanitizeLine(n)
+		}
+		bottom = append(bottom, st.App.Empty.Render(ansi.Truncate("Starting "+strings.Join(names, ", ")+"…", w, "…")))
 	default:
 		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keyName(m.keys.Global.Agents)+" starts one."))
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/asktui/asktui/interaction/conversation"
@@ -32,5 +33,35 @@ func TestNoticeAndSessionInPicker(t *testing.T) {
 		s := screen(m)
 		mustContain(t, s, "session sess-7", "start gemini")
 		mustNotContain(t, s, "resume gemini")
+	})
+}
+
+// TestStartingStaysOnScreen: an agent that takes longer to start than a
+// notice lasts (Claude Code on a busy machine takes most of a minute) is
+// shown starting until it has started, never as "no agent is running".
+func TestStartingStaysOnScreen(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testRunEmpty(t, 100, 30)
+		m.startAgent("claude", "", true) // its command is left unrun: the agent is still starting
+		send(m, clearNoticeMsg{seq: m.noticeSeq})
+		s := screen(m)
+		mustContain(t, s, "Starting claude…")
+		mustNotContain(t, s, "No agent is running")
+		send(m, convStartedMsg{agent: "claude", chosen: true, conv: newFakeConv("conv-1", "claude")})
+		mustNotContain(t, screen(m), "Starting claude")
+	})
+}
+
+// TestFailedStartEndsStarting: once a start fails, the screen says so,
+// and no longer that the agent is starting.
+func TestFailedStartEndsStarting(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testRunEmpty(t, 100, 30)
+		m.startAgent("claude", "", true)
+		send(m, convStartedMsg{agent: "claude", chosen: true, err: errors.New("no such file")})
+		send(m, clearNoticeMsg{seq: m.noticeSeq})
+		s := screen(m)
+		mustNotContain(t, s, "Starting claude")
+		mustContain(t, s, "claude did not start")
 	})
 }
