@@ -16,6 +16,23 @@ import (
 	"github.com/asktui/asktui/internal/rules"
 )
 
+// rulesStore is the rules file flag names (--rules: a path, "off", or ""
+// for the default), or nil when there is none.
+func (e env) rulesStore(flag string) *rules.Store {
+	path := flag
+	switch flag {
+	case "off":
+		return nil
+	case "":
+		path = rules.DefaultPath(e.getenv)
+	}
+	if path == "" {
+		return nil
+	}
+	home, _ := e.home()
+	return rules.Open(path, rules.DefaultStatePath(e.getenv), home)
+}
+
 // newRulesCmd is `asktui rules`: the standing answers, for scripts and
 // for reading.
 func newRulesCmd(e env) *cobra.Command {

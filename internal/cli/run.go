@@ -25,6 +25,7 @@ import (
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/internal/rules"
 	"github.com/asktui/asktui/tui"
 )
 
@@ -35,6 +36,7 @@ const resumeLatest = "latest"
 type runOptions struct {
 	resume  string
 	history string
+	rules   string
 	socket  string
 	log     string
 	list    bool
@@ -84,6 +86,7 @@ session's id when it starts.`,
 	f.StringVar(&o.resume, "resume", "", "resume the agent's newest session here, or --resume=ID that one")
 	f.Lookup("resume").NoOptDefVal = resumeLatest
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
+	f.StringVar(&o.rules, "rules", "", `your standing answers to permissions (default: $XDG_CONFIG_HOME/asktui/rules.conf; docs/rules.md); "off" answers none`)
 	f.BoolVar(&o.list, "list", false, "list the agents asktui knows, and which are installed, and exit")
 	f.StringVar(&o.log, "log", "", "append the agents' standard error and protocol diagnostics to this file")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for asktui mcp and scripts (default: `+defaultSocketHelp+`, or one of this run's own when that is taken); "off" opens none`)
@@ -264,7 +267,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 		Input: in, Output: out, Theme: theme, Alerts: o.alerts, Status: ends.status(),
 		Environ: e.environ, Launcher: errs, Start: specs,
 	})
-	provider, closeHistory, err := withHistory(p.Provider(), e.historyPath(o.history), nil)
+	provider, closeHistory, err := withHistory(rules.Wrap(p.Provider(), e.rulesStore(o.rules)), e.historyPath(o.history), nil)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/asktui/asktui/interaction/history"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/jsonl"
+	"github.com/asktui/asktui/internal/rules"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui"
 )
@@ -50,6 +51,7 @@ type serveOptions struct {
 	alerts         tui.Alerts
 	progressEach   time.Duration
 	history        string
+	rules          string
 	socket         string
 	ssh            sshFlags
 }
@@ -109,6 +111,7 @@ asktui setup writes a client's configuration for it.`,
 	f.DurationVar(&o.progressEach, "progress-interval", mcp.DefaultProgressInterval, "how often a waiting call sends MCP progress notifications to clients that ask for them; 0 sends none (keepalive comments flow every 15s regardless)")
 	f.StringVar(&o.socket, "socket", "", `the Unix socket for scripts, asktui ask --connect and asktui mcp (default: `+defaultSocketHelp+`); "off" opens none`)
 	f.StringVar(&o.history, "history", "", `the history file (default: $XDG_STATE_HOME/asktui/history.jsonl); "off" keeps none`)
+	f.StringVar(&o.rules, "rules", "", `your standing answers to permissions (default: $XDG_CONFIG_HOME/asktui/rules.conf; docs/rules.md); "off" answers none`)
 	_ = cmd.RegisterFlagCompletionFunc("print-config", cobra.FixedCompletions(configClients, cobra.ShellCompDirectiveNoFileComp))
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
@@ -160,7 +163,9 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 			Kind: interaction.ActivityMessage, Text: "⚠ " + msg})
 	})
 	defer warn.flush()
-	provider, closeHistory, err := withHistory(box, e.historyPath(o.history), func(err error) {
+	// Permissions your rules decide are answered by them; the rest, and
+	// every question, reach a view.
+	provider, closeHistory, err := withHistory(rules.Wrap(box, e.rulesStore(o.rules)), e.historyPath(o.history), func(err error) {
 		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
 	})
 	if err != nil {
