@@ -253,6 +253,7 @@ func handleClaudePermission(ctx context.Context, in Input, ask Asker) ([]byte, e
 		cli:    claudeCLI,
 		tool:   claudeToolTitle(in.ToolName),
 		detail: c.detail(),
+		rule:   ruleFor(interaction.ClientClaude, "claude-code", in, in.ToolName, c),
 	}
 	for _, s := range in.PermissionSuggestions {
 		label, desc := suggestionLabel(s)

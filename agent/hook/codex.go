@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
 )
 
@@ -43,6 +44,7 @@ func HandleCodex(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 		cli:    codexCLI,
 		tool:   tool,
 		detail: c.detail(),
+		rule:   ruleFor(interaction.ClientCodex, "codex", in, in.ToolName, c),
 	}, ask)
 	if err != nil {
 		return nil, err

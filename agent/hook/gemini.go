@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/jsonl"
 )
 
@@ -55,11 +56,18 @@ func HandleGemini(ctx context.Context, in Input, ask Asker) (out []byte, err err
 	if err != nil {
 		return nil, err
 	}
+	rule := ruleFor(interaction.ClientGemini, "gemini-cli", in, in.ToolName, c)
+	if server != "" && mcpTool != "" {
+		// Gemini writes mcp_SERVER_TOOL, and a server's name may hold
+		// an underscore: its mcp_context tells them apart.
+		rule.Kind, rule.MCPServer, rule.MCPTool = interaction.KindMCP, server, mcpTool
+	}
 	v, err := askPermission(ctx, permission{
 		agent:  agent(geminiCLI, "gemini-cli", in),
 		cli:    geminiCLI,
 		tool:   tool,
 		detail: c.detail(),
+		rule:   rule,
 	}, ask)
 	if err != nil {
 		return nil, err

@@ -152,6 +152,9 @@ type permission struct {
 	// always are extra "allow" choices beyond "Allow once", each with the
 	// CLI's own value to send back.
 	always []alwaysChoice
+	// rule describes the call for the human's standing rules (its
+	// question and labels are filled in by askPermission), or is nil.
+	rule *interaction.Permission
 }
 
 // alwaysChoice is one "always allow" choice a CLI offers.
@@ -203,6 +206,17 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 	if err := req.Validate(); err != nil {
 		return verdict{}, err
 	}
+	if p.rule != nil {
+		// The call as the human's rules see it. One they cannot read
+		// (a command over the limit, a relative working directory) is
+		// left out, and the human is asked as ever.
+		rule := *p.rule
+		rule.Question, rule.Allow, rule.Deny = q.ID, allowOnce, denyLabel
+		req.Permission = &rule
+		if req.Validate() != nil {
+			req.Permission = nil
+		}
+	}
 	ans, err := ask(ctx, req)
 	if err != nil {
 		if interaction.CodeOf(err) == interaction.CodeDeclined {
@@ -233,6 +247,101 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 	default:
 		return verdict{allow: true, always: always[choice]}, nil
 	}
+}
+
+// ruleFor describes client's call of tool, as c reads it, for the
+// human's standing rules: the raw command, paths and URL (never the
+// sanitised text shown), where it runs (the call's own directory when it
+// names one, else the session's), and the session.
+func ruleFor(client, idPrefix string, in Input, tool string, c call) *interaction.Permission {
+	p := &interaction.Permission{
+		Client: client,
+		Tool:   tool,
+		Kind:   interaction.ToolKind(client, tool),
+		Cwd:    in.Cwd,
+	}
+	if in.SessionID != "" {
+		p.Session = idPrefix + ":" + in.SessionID
+	}
+	if c.workdir != "" {
+		p.Cwd = c.workdir
+		if !filepath.IsAbs(c.workdir) && in.Cwd != "" {
+			p.Cwd = filepath.Join(in.Cwd, c.workdir)
+		}
+	}
+	switch p.Kind {
+	case interaction.KindExecute:
+		p.Command = c.command
+	case interaction.KindEdit, interaction.KindRead:
+		p.Paths = c.paths()
+		if p.Paths == nil {
+			p.Paths = argPaths(in.ToolInput)
+		}
+	case interaction.KindFetch:
+		p.URL = c.url
+	case interaction.KindMCP:
+		p.MCPServer, p.MCPTool = mcpParts(client, tool)
+	}
+	return p
+}
+
+// mcpParts splits an MCP tool's name as client writes it
+// (mcp__SERVER__TOOL; Gemini CLI: mcp_SERVER_TOOL, where only its
+// mcp_context tells the parts apart) into server and tool.
+func mcpParts(client, name string) (server, tool string) {
+	prefix, sep := "mcp__", "__"
+	if client == interaction.ClientGemini {
+		prefix, sep = "mcp_", "_"
+	}
+	if rest, ok := strings.CutPrefix(name, prefix); ok {
+		if s, t, ok := strings.Cut(rest, sep); ok && s != "" && t != "" {
+			return s, t
+		}
+	}
+	return "", ""
+}
+
+// paths are the files the call touches: its path, or those its patch
+// names. None when it names none, and no rule allows it then.
+func (c call) paths() []string {
+	if c.kind == "patch" {
+		return patchPaths(c.content)
+	}
+	if c.path != "" {
+		return []string{c.path}
+	}
+	return nil
+}
+
+// argPaths is the file or directory a read or edit tool's arguments
+// name, under the names the CLIs give it; nil when they name none (the
+// tool then works in the session's directory, which no rule assumes).
+func argPaths(raw json.RawMessage) []string {
+	a := parseArgs(raw)
+	for _, k := range []string{"file_path", "notebook_path", "absolute_path", "path", "dir_path"} {
+		if s := a.str(k); s != "" && a.err == nil {
+			return []string{s}
+		}
+	}
+	return nil
+}
+
+// patchPaths are the files a Codex apply_patch patch adds, updates,
+// deletes or moves to; nil when one of its file lines names none.
+func patchPaths(patch string) []string {
+	var out []string
+	for line := range strings.Lines(patch) {
+		line = strings.TrimRight(line, "\r\n")
+		for _, head := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if path, ok := strings.CutPrefix(line, head); ok {
+				if strings.TrimSpace(path) == "" {
+					return nil
+				}
+				out = append(out, path)
+			}
+		}
+	}
+	return out
 }
 
 // mcpTitle names an MCP tool "server: tool" from a name of the form
