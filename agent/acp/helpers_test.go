@@ -254,9 +254,19 @@ type rig struct {
 // session (or resumes session resume).
 func newRig(t testing.TB, agent *testAgent, opts Options, resume string) *rig {
 	t.Helper()
-	human := interactiontest.NewProvider()
+	return newRigAsking(t, agent, opts, resume, interactiontest.NewProvider(), nil)
+}
+
+// newRigAsking is newRig with the human given, and in front of it (when
+// set) the provider wrap makes of it, as asktui run puts the rules there.
+func newRigAsking(t testing.TB, agent *testAgent, opts Options, resume string, human *interactiontest.Provider, wrap func(interaction.Provider) interaction.Provider) *rig {
+	t.Helper()
+	var p interaction.Provider = human
+	if wrap != nil {
+		p = wrap(human)
+	}
 	svc := interaction.NewService()
-	unregister, err := svc.Register(human)
+	unregister, err := svc.Register(p)
 	if err != nil {
 		t.Fatal(err)
 	}

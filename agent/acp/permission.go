@@ -8,6 +8,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 	sdk "github.com/coder/acp-go-sdk"
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
@@ -31,6 +32,12 @@ func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermission
 		return cancelled, nil
 	}
 	req.Agent = c.agent()
+	if rule := permissionRule(tool, p.Options, req, c.opts.Cwd, req.Agent.ID); rule != nil {
+		req.Permission = rule
+		if req.Validate() != nil {
+			req.Permission = nil // a call the rules cannot read is asked as ever
+		}
+	}
 	ctx, done := c.askCtx(ctx)
 	defer done()
 	ans, err := c.opts.Asker.Ask(ctx, *req)
@@ -85,6 +92,78 @@ func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) 
 		q.Options = append(q.Options, interaction.Option{Label: label, Description: kindWords(o.Kind)})
 	}
 	return &interaction.Request{Questions: []interaction.Question{q}}, ids
+}
+
+// permissionRule describes an ACP tool call for the human's standing
+// rules: its kind (ACP names no tools), the command of its input quoted
+// back into one shell line, the files of its locations, the URL of its
+// input, where it works, the conversation as its session, and the labels
+// of the agent's first allow-once and reject-once options (a rule never
+// picks an "always" option). Nil when the agent offered neither.
+func permissionRule(tool conversation.ToolCall, opts []sdk.PermissionOption, req *interaction.Request, cwd, session string) *interaction.Permission {
+	q := req.Questions[0]
+	p := &interaction.Permission{
+		Client: interaction.ClientACP, Tool: string(tool.Kind), Kind: interaction.ToolKind(interaction.ClientACP, string(tool.Kind)),
+		Cwd: cwd, Session: session, Question: q.ID,
+	}
+	for i, o := range opts {
+		switch {
+		case o.Kind == sdk.PermissionOptionKindAllowOnce && p.Allow == "":
+			p.Allow = q.Options[i].Label
+		case o.Kind == sdk.PermissionOptionKindRejectOnce && p.Deny == "":
+			p.Deny = q.Options[i].Label
+		}
+	}
+	if p.Allow == "" && p.Deny == "" {
+		return nil
+	}
+	switch p.Kind {
+	case interaction.KindExecute:
+		p.Command = shellLine(tool.Input)
+	case interaction.KindEdit, interaction.KindRead:
+		for _, l := range tool.Locations {
+			p.Paths = append(p.Paths, l.Path)
+		}
+	case interaction.KindFetch:
+		var in struct {
+			URL string `json:"url"`
+		}
+		if json.Unmarshal([]byte(tool.Input), &in) == nil {
+			p.URL = in.URL
+		}
+	case interaction.KindMCP, interaction.KindOther: // known by the kind alone
+	}
+	return p
+}
+
+// shellLine is the command of a tool call's input as one shell command
+// line: a string as it is, an argument vector with each word quoted, so
+// that the line runs exactly those words ("" when a word cannot be
+// quoted, or there is no command: no rule allows it then).
+func shellLine(input string) string {
+	var in struct {
+		Command json.RawMessage `json:"command"`
+	}
+	if json.Unmarshal([]byte(input), &in) != nil || in.Command == nil {
+		return ""
+	}
+	var line string
+	if json.Unmarshal(in.Command, &line) == nil {
+		return line
+	}
+	var argv []string
+	if json.Unmarshal(in.Command, &argv) != nil {
+		return ""
+	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			return ""
+		}
+		words[i] = q
+	}
+	return strings.Join(words, " ")
 }
 
 // kindWords says what a permission option's kind means.

@@ -281,6 +281,7 @@ func ruleFor(client, idPrefix string, in Input, tool string, c call) *interactio
 		p.URL = c.url
 	case interaction.KindMCP:
 		p.MCPServer, p.MCPTool = mcpParts(client, tool)
+	case interaction.KindOther: // known by its name alone
 	}
 	return p
 }
