@@ -60,7 +60,7 @@ func TestServeAnswersByRule(t *testing.T) {
 		t.Fatalf("the rule did not answer: %q", out)
 	}
 	// No view was there to answer: the rule did, and the history says so.
-	history, err := os.ReadFile(filepath.Join(dir, "state", "asktui", "history.jsonl"))
+	history, err := os.ReadFile(filepath.Join(dir, "state", "asktui", "history.jsonl")) //nolint:gosec // the test's own temporary file
 	if err != nil {
 		t.Fatal(err)
 	}

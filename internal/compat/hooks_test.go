@@ -195,3 +195,76 @@ func TestCodexHooks(t *testing.T) {
 	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
 	w.noShellFile(t)
 }
+
+// addRule runs `asktui rules add --dir PROJECT ARGS...` in w: a rule
+// (allow, unless args say --deny) in w's project.
+func addRule(t *testing.T, w *world, args ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(context.Background(), asktuiBin, append([]string{"rules", "add", "--dir", w.project}, args...)...) //nolint:gosec // the test runs a command of its own choosing
+	cmd.Env = w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("asktui rules add %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestClaudeHooksRules is interactive Claude Code with asktui's hooks
+// and the human's standing rules: the script's shell command is a
+// pipeline, `printf … | tee compat-out.txt`; with a rule for printf
+// alone the permission still reaches the inbox (answered there); once tee
+// has a rule too, Claude Code runs it with no one asked, and the inbox
+// shows which rule answered.
+func TestClaudeHooksRules(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewAnthropic(t, script)
+	w := newWorld(t, tl)
+	claudeHome(t, w, hookConfig(t, w, "claude"))
+	addRule(t, w, "Bash(printf:*)")
+	inbox := w.serve(t)
+
+	term := newVTerm(t)
+	w.start(t, term, claudeEnv(w, mock), tl.claude)
+	term.WaitScreen("for shortcuts")
+	prompt := func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.typeInto("❯ ", text)
+		term.Type("\r")
+		return mmark
+	}
+
+	t.Log("a rule for one command of the pipeline: asked in the inbox")
+	mark := inbox.Mark()
+	mmark := prompt(promptShell)
+	waitQuestion(inbox, mark)
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	term.WaitScreen(resulted)
+	w.removeShellFile(t)
+
+	t.Log("a rule for each: answered by the rules, no one asked")
+	addRule(t, w, "Bash(tee compat-out.txt)")
+	mmark = prompt(promptShell)
+	mock.WaitFor(mmark, "the shell command's output, allowed by the rules", ranShell)
+	inbox.WaitScreen("allowed by rule")
+	w.removeShellFile(t)
+}
+
+// TestGeminiHooksRules is gemini -p in yolo mode with asktui's hook and
+// a deny rule: the shell command is refused by the rule with no one
+// asked (yolo would have run it), and the model sees the refusal.
+func TestGeminiHooksRules(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewGemini(t, script)
+	w := newWorld(t, tl)
+	geminiSettings(t, w, hookConfig(t, w, "gemini"))
+	addRule(t, w, "--deny", "Bash(tee:*)")
+	inbox := w.serve(t)
+
+	mmark := mock.Mark()
+	p := w.start(t, nil, w.with("GOOGLE_GEMINI_BASE_URL="+mock.URL, "GEMINI_API_KEY=compat-mock-key", "GEMINI_CLI_TRUST_WORKSPACE=true"),
+		filepath.Join(tl.bin, "gemini"), "--approval-mode", "yolo", "-p", promptShell)
+	mock.WaitFor(mmark, "the shell command's refusal, by the rule", refusedShell)
+	w.noShellFile(t)
+	inbox.WaitScreen("denied by rule")
+	p.Wait(func() string { return "" })
+}
