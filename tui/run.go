@@ -297,6 +297,22 @@ func (m *model) pick(r *pickRow) tea.Cmd {
 	return nil
 }
 
+// convNames are the conversations' names as their tabs show them: two
+// agents of the same name (the same agent started twice) are told apart
+// by a number, "gemini", "gemini 2".
+func convNames(convs []*chat) []string {
+	names := make([]string, len(convs))
+	seen := map[string]int{}
+	for i, c := range convs {
+		seen[c.name]++
+		names[i] = c.name
+		if n := seen[c.name]; n > 1 {
+			names[i] += " " + strconv.Itoa(n)
+		}
+	}
+	return names
+}
+
 // runBody composes the conversation view's body as laid out: the agents
 // (when several), the transcript, and below it the question panel while
 // a question has the keys, else the prompt editor.
@@ -315,8 +331,9 @@ func (m *model) runBody() string {
 	var top []string
 	if l.tabs {
 		var tabs []string
+		names := convNames(m.convs)
 		for i, x := range m.convs {
-			name := x.name
+			name := names[i]
 			if x.turn {
 				name += " …"
 			}

@@ -65,3 +65,14 @@ func TestFailedStartEndsStarting(t *testing.T) {
 		mustContain(t, s, "claude did not start")
 	})
 }
+
+// TestSameAgentTwiceTellsTabsApart: the same agent started twice shows as
+// two tabs that can be told apart.
+func TestSameAgentTwiceTellsTabsApart(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, _ := testRun(t, 100, 30)
+		send(m, convStartedMsg{agent: "gemini", conv: newFakeConv("conv-2", "gemini")})
+		s := screen(m)
+		mustContain(t, s, "gemini │ gemini 2")
+	})
+}
