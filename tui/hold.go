@@ -131,7 +131,7 @@ func (m *model) targetVisible() bool {
 	}
 	mode := m.mode()
 	switch mode {
-	case modeQuestion, modeReview, modeConfirm, modeNote, modePrompt:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember, modePrompt:
 		return true
 	case modeInbox:
 		// The inbox list sits above the panel, except on a narrow session

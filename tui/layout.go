@@ -202,6 +202,7 @@ func (m *model) layoutSession(w, h int) {
 	f := m.frameFor(w, h)
 	m.lay.frame = f
 	m.qpane.SetSize(f.panelW, f.panelH)
+	m.rulebook.SetSize(w, h)
 	mode := m.mode()
 	switch {
 	case mode == modePast && !f.wide:
@@ -277,9 +278,10 @@ func (m *model) layoutRun(w, h int) {
 	m.qpane.SetSize(w, r.panelH)
 	m.picker.SetSize(w, h)
 	m.past.SetSize(w, h)
+	m.rulebook.SetSize(w, h)
 	r.tabs = len(m.convs) > 1
 	switch m.mode() {
-	case modeQuestion, modeReview, modeConfirm, modeNote, modeInbox:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember, modeInbox:
 		r.questions = true
 	default:
 	}
