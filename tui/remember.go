@@ -418,7 +418,7 @@ func (m *model) rulePlanned(msg rulePlanMsg) {
 // ruleSaved finishes a save: on failure the dialog says why and nothing
 // is answered; else the dialog closes and the question is answered as its
 // once-option would be (or declined, for a deny without one), when it
-// still waits.
+// still waits and the dialog was still open.
 func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 	p := &m.qpane
 	open := p.sub == subRemember && p.remember.req == msg.req
@@ -436,8 +436,13 @@ func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 	}
 	saved := "✓ Rule " + strconv.Itoa(msg.entry.Number) + " saved"
 	i := m.indexOf(msg.req)
-	if i < 0 {
+	switch {
+	case i < 0:
 		return m.setNotice(saved + "; the question had already ended")
+	case !open:
+		// The human went back to the question while it was saved: it is
+		// theirs to answer.
+		return m.setNotice(saved + "; the question still waits for you")
 	}
 	r := m.requests[i]
 	label := r.perm.Allow

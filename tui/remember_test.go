@@ -423,3 +423,40 @@ func TestRememberGolden(t *testing.T) {
 		}
 	}
 }
+
+func TestRememberInTheConversationView(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, c := testRun(t, 60, 20)
+		f := &fakeRules{plan: goTestPlan()}
+		m.rules = f
+		req := permissionRequest()
+		req.Agent = &interaction.Agent{ID: c.info.ID}
+		p := ask(t, m, req)
+		press(m, "ctrl+g")
+		glance(m)
+		press(m, "a")
+		s := screen(m)
+		mustFit(t, s, 60, 20)
+		mustContain(t, s, "Always answer like this?", "→ allow Bash(go test ./...), from any agent, in")
+		press(m, "enter")
+		if got := result(t, p); !slices.Equal(got.Answer.Answers[0].Selected, []string{"Allow once"}) || len(f.saved) != 1 {
+			t.Fatalf("answered %+v, saved %+v", got, f.saved)
+		}
+	})
+}
+
+func TestRememberEscWhileSavingLeavesTheQuestion(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f, p := rulesSession(t, 100, 30)
+		press(m, "a")
+		// The save is under way when the human goes back.
+		cmd := m.qpane.remember.save(m.rules)
+		press(m, "esc")
+		send(m, cmd())
+		noResult(t, p)
+		if len(f.saved) != 1 || m.mode() != modeQuestion {
+			t.Fatalf("saved %+v, mode %v", f.saved, m.mode())
+		}
+		mustContain(t, screen(m), "✓ Rule 1 saved; the question still waits for you")
+	})
+}
