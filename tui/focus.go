@@ -296,7 +296,7 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		if !key.Matches(msg, a.key) {
 			continue
 		}
-		if !scripted && m.holding() && (a.grade == gradeAnswer || field.IsText(msg)) {
+		if !scripted && m.holds(p) && (a.grade == gradeAnswer || field.IsText(msg)) {
 			return m.drop()
 		}
 		before, at := m.place(), m.clock()
@@ -309,12 +309,19 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		return cmd
 	}
 	if t := p.typist(); t != nil {
-		if !scripted && m.holding() {
+		if !scripted && m.holds(p) {
 			return m.drop()
 		}
 		return t(msg)
 	}
 	return nil
+}
+
+// holds reports whether the hold drops p's answering and typing keys
+// now. The rules pane's keys act on the rules file, never on a request:
+// a question arriving while a rule is edited does not take the typing.
+func (m *model) holds(p pane) bool {
+	return p != pane(&m.rulebook) && m.holding()
 }
 
 // place is where the human is: the pane with the keys, the conversation
@@ -388,11 +395,12 @@ func (m *model) toPrompt() {
 // paste hands pasted text to the focused pane's text input, if it has one
 // with the keys; it is typing, so the hold drops it.
 func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
-	t := m.paneFor(m.focus).typist()
+	p := m.paneFor(m.focus)
+	t := p.typist()
 	switch {
 	case t == nil:
 		return nil
-	case m.holding():
+	case m.holds(p):
 		return m.drop()
 	}
 	return t(msg)

@@ -460,3 +460,23 @@ func TestRememberEscWhileSavingLeavesTheQuestion(t *testing.T) {
 		mustContain(t, screen(m), "✓ Rule 1 saved; the question still waits for you")
 	})
 }
+
+// The rules pane's keys act on the rules, never on a question: one that
+// arrives while the human edits a rule does not take the typing.
+func TestRulesPaneIsNotHeld(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		f := &fakeRules{rules: []RuleEntry{{RuleText: RuleText{Line: "allow ~/src/app Bash(go test:*)"}}}}
+		m.rules = f
+		press(m, "ctrl+k", "e")
+		p := ask(t, m, permissionRequest())
+		pressEvery(m, 10*time.Millisecond, "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "vet:*)", "enter")
+		if f.rules[0].Line != "allow ~/src/app Bash(go vet:*)" {
+			t.Fatalf("the edit typed while a question arrived gave %+v", f.rules)
+		}
+		noResult(t, p)
+		if m.mode() != modeRules {
+			t.Fatalf("the question took the keys: %v", m.mode())
+		}
+	})
+}
