@@ -480,3 +480,17 @@ func TestRulesPaneIsNotHeld(t *testing.T) {
 		}
 	})
 }
+
+// On the smallest screens the dialog and the pane stay within the screen.
+func TestRememberFitsSmallScreens(t *testing.T) {
+	for _, size := range [][2]int{{40, 12}, {60, 14}, {140, 40}} {
+		run(t, func(t *testing.T) {
+			m, f, _ := rulesSession(t, size[0], size[1])
+			f.rules = []RuleEntry{{RuleText: RuleText{Line: "allow ~/src/app Bash(go test:*)", Words: "allow `go test` with any arguments, from any agent, in ~/src/app"}}}
+			for _, keys := range [][]string{{"a"}, {"tab"}, {")"}, {"esc", "ctrl+k"}, {"e"}, {"esc", "d"}} {
+				press(m, keys...)
+				mustFit(t, screen(m), size[0], size[1])
+			}
+		})
+	}
+}
