@@ -53,6 +53,7 @@ var (
 	_ pane      = (*overlayPane)(nil)
 	_ pane      = (*idlePane)(nil)
 	_ pane      = (*agentsPane)(nil)
+	_ pane      = (*rulesPane)(nil)
 	_ pane      = (*promptEditor)(nil)
 	_ pane      = (*transcriptPane)(nil)
 )

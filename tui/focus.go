@@ -48,6 +48,7 @@ const (
 	focusPrompt                  // the prompt editor (conversation view)
 	focusTranscript              // an agent's transcript (conversation view)
 	focusAgents                  // the agent picker (conversation view)
+	focusRules                   // the rules pane
 )
 
 // mode is what the screen is doing: the focus, refined by the panel's own
@@ -57,6 +58,8 @@ const (
 //	idle ──arrival──▶ question ◀──tab──▶ review
 //	  question/review ──esc, submit with gaps──▶ confirm ──y/n──▶ back
 //	  question ──n──▶ note ──enter/esc──▶ question
+//	  permission ──a──▶ remember ──enter (saved: answered)/esc──▶ question
+//	  any ──ctrl+k──▶ rules ──esc──▶ back
 //	  any ──?/f1──▶ help ──esc──▶ back
 //	  question/review/idle ──ctrl+g──▶ inbox ──enter/esc──▶ question
 //	  question/review/idle ──ctrl+t──▶ activity (transcript in run) ──esc──▶ back
@@ -70,6 +73,7 @@ const (
 	modeReview                 // the review step of the request shown
 	modeConfirm                // a confirmation dialog over the panel
 	modeNote                   // the note editor over the panel
+	modeRemember               // the remember dialog over the panel
 	modeInbox                  // moving through the waiting requests
 	modeActivity               // scrolling the activity
 	modePast                   // browsing past answers
@@ -77,6 +81,7 @@ const (
 	modePrompt                 // writing to an agent (asktui run)
 	modeTranscript             // moving through an agent's transcript
 	modeAgents                 // choosing an agent
+	modeRules                  // the rules pane
 )
 
 // mode returns the current mode.
@@ -101,6 +106,8 @@ func (m *model) modeFor(f focus) mode {
 		}
 	case focusAgents:
 		return modeAgents
+	case focusRules:
+		return modeRules
 	case focusPrompt:
 		if m.kind == kindRun {
 			return modePrompt
@@ -119,6 +126,8 @@ func (m *model) modeFor(f focus) mode {
 		return modeConfirm
 	case subNote:
 		return modeNote
+	case subRemember:
+		return modeRemember
 	default: // subForm
 	}
 	if r.reviewing() {
@@ -245,7 +254,7 @@ func (m *model) paneFor(f focus) pane {
 	switch m.modeFor(f) {
 	case modeHelp:
 		return &m.overlay
-	case modeQuestion, modeReview, modeConfirm, modeNote:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember:
 		return &m.qpane
 	case modeInbox:
 		return &m.inbox
@@ -262,6 +271,8 @@ func (m *model) paneFor(f focus) pane {
 		return &m.conv().view
 	case modeAgents:
 		return &m.picker
+	case modeRules:
+		return &m.rulebook
 	default: // modeIdle
 		return &m.idle
 	}
@@ -285,7 +296,7 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		if !key.Matches(msg, a.key) {
 			continue
 		}
-		if !scripted && m.holding() && (a.grade == gradeAnswer || field.IsText(msg)) {
+		if !scripted && m.holds(p) && (a.grade == gradeAnswer || field.IsText(msg)) {
 			return m.drop()
 		}
 		before, at := m.place(), m.clock()
@@ -298,12 +309,19 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		return cmd
 	}
 	if t := p.typist(); t != nil {
-		if !scripted && m.holding() {
+		if !scripted && m.holds(p) {
 			return m.drop()
 		}
 		return t(msg)
 	}
 	return nil
+}
+
+// holds reports whether the hold drops p's answering and typing keys
+// now. The rules pane's keys act on the rules file, never on a request:
+// a question arriving while a rule is edited does not take the typing.
+func (m *model) holds(p pane) bool {
+	return p != pane(&m.rulebook) && m.holding()
 }
 
 // place is where the human is: the pane with the keys, the conversation
@@ -377,11 +395,12 @@ func (m *model) toPrompt() {
 // paste hands pasted text to the focused pane's text input, if it has one
 // with the keys; it is typing, so the hold drops it.
 func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
-	t := m.paneFor(m.focus).typist()
+	p := m.paneFor(m.focus)
+	t := p.typist()
 	switch {
 	case t == nil:
 		return nil
-	case m.holding():
+	case m.holds(p):
 		return m.drop()
 	}
 	return t(msg)
@@ -417,6 +436,7 @@ func (m *model) globals(f focus, typing bool) []action {
 		if f != focusPast {
 			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
+		out = append(out, m.rulesAction(f)...)
 	case kindRun:
 		if n > 0 && f != focusInbox {
 			help := "inbox"
@@ -435,6 +455,7 @@ func (m *model) globals(f focus, typing bool) []action {
 		if f != focusPast {
 			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
 		}
+		out = append(out, m.rulesAction(f)...)
 	default: // kindOneShot: one request, no other pane
 	}
 	out = append(out, m.helpAction(typing).kept(), m.quitAction())
@@ -504,6 +525,24 @@ func (m *model) openPast() {
 	}
 	m.focus = focusPast
 	m.past.open()
+}
+
+// rulesAction opens the rules pane, when there are rules to keep and it
+// is not open already.
+func (m *model) rulesAction(f focus) []action {
+	if m.rules == nil || f == focusRules {
+		return nil
+	}
+	return []action{move(m.keys.Global.Rules, func(keyMsg) tea.Cmd { return m.openRules() }).explain("your standing answers to permissions: list, edit, remove (session and conversation views)")}
+}
+
+// openRules opens the rules pane and reads the rules afresh.
+func (m *model) openRules() tea.Cmd {
+	if m.focus != focusInbox {
+		m.origin = m.here()
+	}
+	m.focus = focusRules
+	return m.rulebook.open()
 }
 
 func (m *model) openTranscript() tea.Cmd {

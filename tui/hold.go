@@ -54,7 +54,8 @@ import (
 // Navigation (arrows, scrolling, opening a pane) acts at once. The
 // human's own moves (opening a request from the inbox, ctrl+n/p, ctrl+g
 // on the one question waiting, going to the prompt) are not held, and
-// nor are scripted keys (Program.Press), which are aimed.
+// nor are scripted keys (Program.Press), which are aimed. Nor are the
+// rules pane's, which act on the rules file, never on the target.
 //
 //	       program changes the target             quiet ≥ holdQuiet and
 //	free ─────────────────────────────▶ held ───▶ on screen ≥ holdShown ──▶ free
@@ -131,7 +132,7 @@ func (m *model) targetVisible() bool {
 	}
 	mode := m.mode()
 	switch mode {
-	case modeQuestion, modeReview, modeConfirm, modeNote, modePrompt:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember, modePrompt:
 		return true
 	case modeInbox:
 		// The inbox list sits above the panel, except on a narrow session

@@ -34,10 +34,12 @@ var refSections = []struct{ section, title, note string }{
 	{"Question", "Any question", ""},
 	{"Note", "Note editor", "A note goes with the answer, beside the options chosen or the text."},
 	{"Review", "Review step", "The last tab of a request with several questions."},
-	{"Dialog", "Confirmations", "Declining, and submitting with unanswered questions."},
+	{"Remember", "Remember dialog", "On a permission, with rules on: save a rule, then answer with it (docs/rules.md)."},
+	{"Dialog", "Confirmations", "Declining, submitting with unanswered questions, removing a rule."},
 	{"Inbox", "Inbox", "The waiting requests, in the session and conversation views."},
 	{"Activity", "Activity", "The agents' activity, in the session view (`asktui serve`, `demo`)."},
 	{"Past answers", "Past answers", ""},
+	{"Rules", "Rules", "Your standing answers to permissions, in the session and conversation views (docs/rules.md)."},
 	{"Prompt", "Prompt editor", "The conversation view (`asktui run`)."},
 	{"Completions", "Completions", "Under the prompt: files after @, the agent's commands after /."},
 	{"Transcript", "Transcript", "The conversation view (`asktui run`)."},
@@ -125,6 +127,11 @@ func keyReference(t *testing.T) string {
 		ask(t, m, single(deployQuestion()))
 		glance(m)
 		walk(m, []string{"1"}, []string{"ctrl+o"}, []string{"esc", "ctrl+t", "up"})
+	})
+	run(t, func(t *testing.T) {
+		m, f, _ := rulesSession(t, 100, 30)
+		f.rules = []RuleEntry{{RuleText: RuleText{Line: "allow ~/src/app Bash(go test:*)"}}, {RuleText: RuleText{Line: "deny ~/src/app Bash(rm:*)"}}}
+		walk(m, []string{"a"}, []string{"shift+tab"}, []string{"shift+tab"}, []string{"esc", "ctrl+k"}, []string{"e"}, []string{"esc", "d"}, []string{"n"})
 	})
 	run(t, func(t *testing.T) {
 		m, f := testRun(t, 120, 40)

@@ -43,6 +43,11 @@ type keyMap struct {
 	Overlay overlayKeyMap
 	// Note keys edit the note on a question.
 	Note noteKeyMap
+	// Remember keys make a permission's answer stand: the dialog that
+	// saves it as a rule.
+	Remember rememberKeyMap
+	// Rules keys list, edit and remove the rules.
+	Rules rulesKeyMap
 	// Prompt keys edit and send a prompt to an agent (asktui run).
 	Prompt promptKeyMap
 	// Transcript keys move through an agent's transcript with the focus.
@@ -65,6 +70,32 @@ type accessibleKeyMap struct {
 type noteKeyMap struct {
 	// Save keeps the note, Cancel drops the edit, NewLine breaks a line.
 	Save, Cancel, NewLine key.Binding
+}
+
+// rememberKeyMap is the remember dialog's keys.
+type rememberKeyMap struct {
+	// Save saves the rule and answers the question with it; Back returns
+	// to the question untouched.
+	Save, Back key.Binding
+	// NextRow and PrevRow move between the dialog's rows (the answer, the
+	// rule, whom it is for); Rows is the help's one entry for both.
+	NextRow, PrevRow, Rows key.Binding
+	// Switch switches the answer (allow or deny) or whom the rule is for,
+	// on their rows.
+	Switch key.Binding
+	// Up and Down pick a suggested rule on the rule's row (Suggest is the
+	// help's one entry for both).
+	Up, Down, Suggest key.Binding
+}
+
+// rulesKeyMap is the rules pane's keys.
+type rulesKeyMap struct {
+	// Up and Down move (Move is the help's one entry for both); Edit
+	// edits the rule under the cursor, Remove removes it (after a
+	// confirmation); Back closes the pane.
+	Up, Down, Move, Edit, Remove, Back key.Binding
+	// Save keeps an edited rule; Cancel drops the edit.
+	Save, Cancel key.Binding
 }
 
 // promptKeyMap is the prompt editor's keys.
@@ -135,6 +166,8 @@ type globalKeyMap struct {
 	// Prompt moves the focus to the prompt editor (asktui run), leaving
 	// the questions waiting.
 	Prompt key.Binding
+	// Rules opens the rules pane: the standing answers to permissions.
+	Rules key.Binding
 }
 
 // questionKeyMap is the question panel's keys.
@@ -154,6 +187,9 @@ type questionKeyMap struct {
 	// Note writes a note on the answer (on an option question); Raw shows
 	// the detail and previews as sent, or rendered.
 	Note, Raw key.Binding
+	// Remember answers a permission and makes the answer stand: it opens
+	// the dialog that saves it as a rule.
+	Remember key.Binding
 }
 
 // reviewKeyMap is the review step's keys.
@@ -225,6 +261,9 @@ func defaultKeyMap() keyMap {
 	k.Activity.Scroll = pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
 	k.Past.Move = pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
 	k.Agents.Move = pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
+	k.Remember.Rows = pair(k.Remember.NextRow, k.Remember.PrevRow, "tab/⇧tab", "rows")
+	k.Remember.Suggest = pair(k.Remember.Up, k.Remember.Down, "↑/↓", "suggested rules")
+	k.Rules.Move = pair(k.Rules.Up, k.Rules.Down, "↑/↓", "move")
 	k.Transcript.Move = pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
 	k.Prompt.Choose = pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
 	k.Overlay.Scroll = pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
@@ -248,6 +287,7 @@ func baseKeyMap() keyMap {
 			Past:        b([]string{"ctrl+o"}, "ctrl+o", "past answers"),
 			Agents:      b([]string{"ctrl+l"}, "ctrl+l", "agents"),
 			Prompt:      b([]string{"ctrl+e"}, "ctrl+e", "write a prompt"),
+			Rules:       b([]string{"ctrl+k"}, "ctrl+k", "rules"),
 		},
 		Question: questionKeyMap{
 			NextTab:    b([]string{"tab"}, "tab", "next question"),
@@ -261,6 +301,7 @@ func baseKeyMap() keyMap {
 			NewLine:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 			Note:       b([]string{"n"}, "n", "note"),
 			Raw:        b([]string{"ctrl+r"}, "ctrl+r", "raw/rendered"),
+			Remember:   b([]string{"a"}, "a", "always: save a rule"),
 		},
 		Choice: field.DefaultKeyMap(),
 		Review: reviewKeyMap{
@@ -309,6 +350,24 @@ func baseKeyMap() keyMap {
 			Save:    b([]string{"enter"}, "enter", "keep note"),
 			Cancel:  b([]string{"esc"}, "esc", "drop edit"),
 			NewLine: b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		},
+		Remember: rememberKeyMap{
+			Save:    b([]string{"enter"}, "enter", "save the rule and answer"),
+			Back:    b([]string{"esc"}, "esc", "back to the question"),
+			NextRow: b([]string{"tab"}, "tab", "next row"),
+			PrevRow: b([]string{"shift+tab"}, "⇧tab", "previous row"),
+			Switch:  b([]string{"left", "right", "space"}, "←/→", "switch"),
+			Up:      b([]string{"up"}, "↑", "previous suggested rule"),
+			Down:    b([]string{"down"}, "↓", "next suggested rule"),
+		},
+		Rules: rulesKeyMap{
+			Up:     b([]string{"up", "k"}, "↑/k", "up"),
+			Down:   b([]string{"down", "j"}, "↓/j", "down"),
+			Edit:   b([]string{"e", "enter"}, "e", "edit"),
+			Remove: b([]string{"d", "delete"}, "d", "remove"),
+			Back:   b([]string{"esc", "ctrl+k"}, "esc", "close"),
+			Save:   b([]string{"enter"}, "enter", "save the rule"),
+			Cancel: b([]string{"esc"}, "esc", "drop the edit"),
 		},
 		Prompt: promptKeyMap{
 			Send:         b([]string{"enter"}, "enter", "send"),
@@ -421,6 +480,8 @@ var namedKeys = sync.OnceValue(func() map[string]tea.Key {
 		"ctrl+u":     {Code: 'u', Mod: tea.ModCtrl},
 		"ctrl+o":     {Code: 'o', Mod: tea.ModCtrl},
 		"ctrl+r":     {Code: 'r', Mod: tea.ModCtrl},
+		"ctrl+k":     {Code: 'k', Mod: tea.ModCtrl},
+		"delete":     {Code: tea.KeyDelete},
 	}
 })
 

@@ -202,6 +202,7 @@ func (m *model) layoutSession(w, h int) {
 	f := m.frameFor(w, h)
 	m.lay.frame = f
 	m.qpane.SetSize(f.panelW, f.panelH)
+	m.rulebook.SetSize(w, h)
 	mode := m.mode()
 	switch {
 	case mode == modePast && !f.wide:
@@ -277,9 +278,10 @@ func (m *model) layoutRun(w, h int) {
 	m.qpane.SetSize(w, r.panelH)
 	m.picker.SetSize(w, h)
 	m.past.SetSize(w, h)
+	m.rulebook.SetSize(w, h)
 	r.tabs = len(m.convs) > 1
 	switch m.mode() {
-	case modeQuestion, modeReview, modeConfirm, modeNote, modeInbox:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember, modeInbox:
 		r.questions = true
 	default:
 	}
@@ -310,12 +312,16 @@ func (m *model) layoutRun(w, h int) {
 // runPanelRows lays out the bottom of the conversation view in a body of
 // w×h while a question has the keys: the inbox's rows above the panel
 // (when several wait), and the panel's, as many as the question needs
-// within three fifths of the body.
+// within three fifths of the body (the remember dialog, all but two
+// rows).
 func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
 	if len(m.requests) > 1 {
 		inboxRows = min(len(m.requests)+1, 4)
 	}
 	room := max(h*3/5-inboxRows, min(h-inboxRows-2, 8))
+	if m.mode() == modeRemember {
+		room = max(h-inboxRows-2, 1) // the dialog is about the question only: the transcript can wait
+	}
 	panelH = room
 	if m.activeRequest() != nil {
 		panelH = min(room, max(m.qpane.need(w, room), 4))

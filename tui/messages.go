@@ -99,6 +99,33 @@ type (
 	// convErrorMsg reports a conversation request that failed.
 	convErrorMsg struct{ text string }
 
+	// rulePlanMsg brings where a rule saved from request req's
+	// permission would stand, and the patterns suggested, to the
+	// remember dialog.
+	rulePlanMsg struct {
+		req  uint64
+		plan RulePlan
+		err  error
+	}
+
+	// ruleSavedMsg says the rule the remember dialog of request req saved
+	// (a deny rule when deny), or why it was not.
+	ruleSavedMsg struct {
+		req   uint64
+		deny  bool
+		entry RuleEntry
+		err   error
+	}
+
+	// rulesListedMsg brings the rules to the rules pane, after what was
+	// done to them (done says it, or err why it failed).
+	rulesListedMsg struct {
+		list    RuleList
+		listErr error
+		done    string
+		err     error
+	}
+
 	// filesMsg brings the working directory's files to a prompt editor.
 	filesMsg struct {
 		conv  string

@@ -39,6 +39,9 @@ type model struct {
 	wall   func() time.Time // time.Now, for frame pacing; tests stop it
 
 	answers answerer
+	// rules are the human's standing answers (Options.Rules); nil when
+	// there are none to keep.
+	rules Rules
 
 	// drawn is the screen last drawn, at drawnAt; while redrawing, a
 	// redrawMsg is on its way and View reuses it.
@@ -71,6 +74,7 @@ type model struct {
 	inbox    inboxPane
 	activity activityPane
 	past     pastPane
+	rulebook rulesPane
 	overlay  overlayPane
 	idle     idlePane
 	bar      helpBar
@@ -150,6 +154,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	m.inbox.m = m
 	m.activity = activityPane{m: m, log: m.log}
 	m.past.m = m
+	m.rulebook = newRulesPane(m)
 	m.overlay.m = m
 	m.idle.m = m
 	m.picker.m = m
@@ -162,6 +167,8 @@ func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
 	m.bar.setStyles(st)
 	m.qpane.note.st = st
+	m.qpane.remember.restyle(st)
+	m.rulebook.restyle(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
 	m.md = newMDRenderer(st)
@@ -254,6 +261,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.add(msg.req)
 	case settledMsg:
 		return m.settled(msg)
+	case rulePlanMsg:
+		m.rulePlanned(msg)
+		return nil
+	case ruleSavedMsg:
+		return m.ruleSaved(msg)
+	case rulesListedMsg:
+		return m.rulebook.listed(msg)
 	case activityMsg:
 		m.log.report(msg.activity, m.styles)
 		return m.spinIfThinking()
@@ -686,7 +700,12 @@ func (m *model) gotoTab(r *request, tab int) {
 
 // submit sends the request's answer and takes it off the screen.
 func (m *model) submit(r *request) tea.Cmd {
-	a := r.answer()
+	return m.submitWith(r, r.answer(), "✓ Answer sent to "+r.agent)
+}
+
+// submitWith sends answer a to r and takes it off the screen, with
+// notice.
+func (m *model) submitWith(r *request, a interaction.Answer, notice string) tea.Cmd {
 	s, ok := m.answers.Answer(r.id, a)
 	if !ok {
 		return m.ended(r, s) // it ended first: say how
@@ -697,7 +716,7 @@ func (m *model) submit(r *request) tea.Cmd {
 	}
 	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)
 	m.summary = m.styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
-	cmd := m.remove(m.indexOf(r.id), "✓ Answer sent to "+r.agent)
+	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()
 	return cmd
 }
@@ -715,13 +734,18 @@ func (m *model) answeredLast() {
 
 // decline tells the agent the human declined.
 func (m *model) decline(r *request) tea.Cmd {
+	return m.declineWith(r, "✗ Declined "+r.agent+"'s question")
+}
+
+// declineWith declines r and takes it off the screen, with notice.
+func (m *model) declineWith(r *request, notice string) tea.Cmd {
 	s, ok := m.answers.Decline(r.id)
 	if !ok {
 		return m.ended(r, s)
 	}
 	m.log.add(entry{kind: entryDeclined, agent: m.requestAgentKey(r), text: "declined: " + r.summary()}, m.styles)
 	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
-	cmd := m.remove(m.indexOf(r.id), "✗ Declined "+r.agent+"'s question")
+	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()
 	return cmd
 }

@@ -148,11 +148,12 @@ func (l panelLayout) used() int {
 // pane keeps where its keys go and its layout for the request shown.
 type questionPane struct {
 	box
-	m       *model
-	sub     sub
-	request uint64 // the request sub belongs to
-	confirm confirmDialog
-	note    noteEditor
+	m        *model
+	sub      sub
+	request  uint64 // the request sub belongs to
+	confirm  confirmDialog
+	note     noteEditor
+	remember rememberDialog
 	// raw shows details and previews as the agent sent them, not
 	// rendered as Markdown (to approve exact bytes).
 	raw bool
@@ -189,6 +190,7 @@ func (p *questionPane) SetSize(width, height int) {
 		}
 	}
 	p.note.SetSize(p.width, max(room, 1))
+	p.remember.SetSize(p.width, max(room, 1))
 	// Where the text (or the review) is scrolled to stays in range.
 	if r.current() != nil {
 		r.scroll = min(max(r.scroll, 0), max(len(p.lay.text)-p.lay.textRows, 0))
@@ -204,7 +206,18 @@ func (p *questionPane) need(width, height int) int {
 	if r == nil {
 		return 0
 	}
-	return p.layoutFor(r, width, height, true).used()
+	n := p.layoutFor(r, width, height, true).used()
+	if p.sub == subRemember && p.request == r.id {
+		l := p.layoutFor(r, width, height, true)
+		top := 0
+		for _, on := range []bool{l.who, l.tabs, l.tabsGap} {
+			if on {
+				top++
+			}
+		}
+		n = max(n, top+p.remember.need(r.agent, p.m.keys.Remember))
+	}
+	return n
 }
 
 // View draws the request shown in the pane's size.
@@ -242,6 +255,8 @@ func (p *questionPane) requestView(r *request) string {
 	switch {
 	case m.mode() == modeNote:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
+	case m.mode() == modeRemember:
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View(r.agent, m.keys.Remember)))
 	case m.mode() == modeConfirm:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st, m.keys.Confirm)))
 	case q == nil:

@@ -9,9 +9,10 @@ import (
 type sub int
 
 const (
-	subForm    sub = iota // the question's form, or the review step
-	subConfirm            // a confirmation dialog over the panel
-	subNote               // the note editor over the panel
+	subForm     sub = iota // the question's form, or the review step
+	subConfirm             // a confirmation dialog over the panel
+	subNote                // the note editor over the panel
+	subRemember            // the remember dialog over the panel
 )
 
 // follow closes the panel's dialog or note editor when the request they
@@ -24,8 +25,12 @@ func (p *questionPane) follow() {
 		}
 		return
 	}
-	if p.sub == subNote {
+	switch p.sub {
+	case subNote:
 		p.note.Blur()
+	case subRemember:
+		p.remember.input.Blur()
+	default:
 	}
 	p.sub = subForm
 	if r != nil {
@@ -45,6 +50,8 @@ func (p *questionPane) actions() []action {
 		return p.confirmActions(r)
 	case subNote:
 		return p.noteActions()
+	case subRemember:
+		return p.rememberActions()
 	default: // subForm
 	}
 	if r.reviewing() {
@@ -60,6 +67,8 @@ func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
 	switch {
 	case p.sub == subNote:
 		return p.note.typeKey
+	case p.sub == subRemember:
+		return p.rememberTypist()
 	case p.sub != subForm || r.reviewing():
 		return nil
 	case r.current().typing():
@@ -110,6 +119,10 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 	}
 	if !typing && !q.free() {
 		out = append(out, answer(k.Note, func(keyMsg) tea.Cmd { return p.openNote(r, q) }).inBar().in("Question"))
+		if m.canRemember(r, q) {
+			out = append(out, answer(k.Remember, func(keyMsg) tea.Cmd { return p.openRemember(r, q) }).kept().in("Question").
+				explain("on a permission: answer it and make the answer stand, a rule saved for later ones (rules on)"))
+		}
 	}
 	if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
 		out = append(out, answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))

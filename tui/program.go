@@ -55,6 +55,11 @@ type Options struct {
 	Launcher conversation.Launcher
 	// Start lists the agents to start at once, through Launcher.
 	Start []StartSpec
+	// Rules are the human's standing answers to permissions: with them,
+	// a permission's question offers to make its answer stand (a rule
+	// saved, then the question answered), and the rules pane lists,
+	// edits and removes them. Nil offers neither.
+	Rules Rules
 	// Alerts says how the session tells the human a request arrived.
 	Alerts Alerts
 	// Status is a line about where requests come from (the MCP address,
@@ -173,6 +178,7 @@ func modelFor(opts Options, now func() time.Time) *model {
 		m.kind = kindSession
 	}
 	m.remote = opts.Remote
+	m.rules = opts.Rules
 	m.alerts = opts.Alerts
 	m.status = SanitizeLine(opts.Status)
 	if opts.FPS > 0 {

@@ -299,13 +299,17 @@ type request struct {
 
 	saved *interaction.Answer // the draft last saved to the inbox
 
+	// perm describes the tool call of a permission request (nil for a
+	// question): its one question can be answered with a rule.
+	perm *interaction.Permission
+
 	// seen is set once the request has been on screen: the program never
 	// brings it back by itself after that (hold.go).
 	seen bool
 }
 
 func newRequest(r *inbox.Request) *request {
-	req := &request{id: r.ID, arrived: r.Arrived, deadline: r.Deadline, agent: "agent"}
+	req := &request{id: r.ID, arrived: r.Arrived, deadline: r.Deadline, agent: "agent", perm: r.Request.Permission}
 	if a := r.Request.Agent; a != nil {
 		req.agentID = a.ID
 		if n := displayLine(a.DisplayName()); strings.TrimSpace(n) != "" {

@@ -150,7 +150,7 @@ func (m *model) leave() {
 	}
 	c.left, c.leftOn = true, 0
 	switch m.mode() {
-	case modeQuestion, modeReview, modeConfirm, modeNote:
+	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember:
 		if r := m.activeRequest(); r.agentID == c.id {
 			c.leftOn = r.id
 		}
@@ -325,6 +325,8 @@ func (m *model) runBody() string {
 		return m.picker.View()
 	case modePast:
 		return m.past.View()
+	case modeRules:
+		return m.rulebook.View()
 	default: // the transcript, below
 	}
 	c := m.conv()

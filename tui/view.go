@@ -64,6 +64,8 @@ func (m *model) sessionBody() string {
 	mode := m.mode()
 	st := m.styles
 	switch {
+	case mode == modeRules:
+		return m.rulebook.View()
 	case mode == modePast && !f.wide:
 		return m.past.View()
 	case mode == modeActivity && !f.wide, len(m.requests) == 0:

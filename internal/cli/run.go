@@ -263,11 +263,12 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 			"no terminal to talk to agents on (%v): run asktui run in a terminal", err)
 	}
 	errs := &agentErrors{Launcher: l}
+	store := e.rulesStore(o.rules)
 	p := tui.New(tui.Options{
 		Input: in, Output: out, Theme: theme, Alerts: o.alerts, Status: ends.status(),
-		Environ: e.environ, Launcher: errs, Start: specs,
+		Environ: e.environ, Launcher: errs, Start: specs, Rules: screenRules(store),
 	})
-	provider, closeHistory, err := withHistory(rules.Wrap(p.Provider(), e.rulesStore(o.rules)), e.historyPath(o.history), nil)
+	provider, closeHistory, err := withHistory(rules.Wrap(p.Provider(), store), e.historyPath(o.history), nil)
 	if err != nil {
 		return err
 	}

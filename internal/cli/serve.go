@@ -165,7 +165,8 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	defer warn.flush()
 	// Permissions your rules decide are answered by them; the rest, and
 	// every question, reach a view.
-	provider, closeHistory, err := withHistory(rules.Wrap(box, e.rulesStore(o.rules)), e.historyPath(o.history), func(err error) {
+	store := e.rulesStore(o.rules)
+	provider, closeHistory, err := withHistory(rules.Wrap(box, store), e.historyPath(o.history), func(err error) {
 		warn.warn(fmt.Sprintf("a history record was not written: %v", err))
 	})
 	if err != nil {
@@ -214,7 +215,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 		p := tui.New(tui.Options{
 			Input: in, Output: out, Theme: c.theme, Session: true,
 			Alerts: o.alerts, Status: status, Environ: e.environ,
-			Inbox: box, Name: "this terminal",
+			Inbox: box, Name: "this terminal", Rules: screenRules(store),
 		})
 		warn.attach(status, p.SetStatus)
 		uiErr = p.Run(ctx)

@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/asktui/asktui/interaction"
+)
+
+// Rules keeps the human's standing answers to permission requests (see
+// docs/rules.md) for the screen. With [Options.Rules] set, the human can
+// answer a permission once and for all from its question (a rule is
+// saved, then the question is answered as its allow-once or deny-once
+// option would be), and a pane lists, edits and removes the rules.
+//
+// Plan, Save, List, Remove and Replace may read and write files: the
+// program calls them in commands, off its event loop, one at a time.
+// Describe and Check must read nothing: the program calls them as the
+// human types. asktui's command line implements Rules over its rules
+// file; a program without one leaves Options.Rules nil.
+type Rules interface {
+	// Plan returns where a rule saved from permission p would stand (its
+	// project, resolved) and the patterns suggested for it, narrowest
+	// first; an error says why no rule can be saved from p.
+	Plan(p *interaction.Permission) (RulePlan, error)
+	// Describe returns the rule the human's choice makes under plan: its
+	// line and what it says in words, or why it is not a rule (the
+	// pattern's error, to show as it is typed).
+	Describe(plan RulePlan, c RuleChoice) (RuleText, error)
+	// Save adds the rule c makes for p to the rules and returns it with
+	// its number. A rule already there is not added twice.
+	Save(p *interaction.Permission, c RuleChoice) (RuleEntry, error)
+	// List returns the rules in order, with how often each answered. An
+	// error says why the rules cannot be used (the file is invalid or
+	// not trusted); the list's Path is set even then.
+	List() (RuleList, error)
+	// Check returns what a rule line says in words, or why it is not a
+	// rule.
+	Check(line string) (RuleText, error)
+	// Remove removes rule n when its line is still line (the file may have
+	// changed since it was listed).
+	Remove(n int, line string) error
+	// Replace puts the rule written as line in place of rule n, whose line
+	// is still old, and returns it with its number.
+	Replace(n int, old, line string) (RuleEntry, error)
+}
+
+// RulePlan is where a rule saved from a permission would stand, and what
+// it could match.
+type RulePlan struct {
+	// Dir is the project directory as the rule writes it ("~/src/app").
+	Dir string
+	// Session is the asking agent's session; empty when the permission
+	// names none, and a rule can only be for any agent in Dir.
+	Session string
+	// Suggestions are the patterns offered, narrowest first.
+	Suggestions []RuleText
+}
+
+// RuleChoice is what the human chose in the remember dialog.
+type RuleChoice struct {
+	// Deny makes the rule deny; else it allows.
+	Deny bool
+	// Pattern is what the rule matches, in Claude Code's permission-rule
+	// syntax ("Bash(go test:*)").
+	Pattern string
+	// Session keeps the rule to the asking agent's session; else it
+	// stands for any agent in the project.
+	Session bool
+}
+
+// RuleText is a rule, or a pattern, as written and in words.
+type RuleText struct {
+	// Line is the rule as written: a rules file's line
+	// ("allow ~/src/app Bash(go test:*)"), or a pattern.
+	Line string
+	// Words says what it answers ("allow `go test` with any arguments,
+	// from any agent, in ~/src/app").
+	Words string
+}
+
+// RuleEntry is one rule of the rules, numbered.
+type RuleEntry struct {
+	// Number is the rule's place among the rules, from 1.
+	Number int
+	RuleText
+	// Hits is how often it answered, and Last when it last did.
+	Hits int
+	Last time.Time
+}
+
+// RuleList is the rules, in order.
+type RuleList struct {
+	// Path is where they are kept.
+	Path string
+	// Rules are the rules, numbered from 1.
+	Rules []RuleEntry
+}

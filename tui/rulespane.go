@@ -1,0 +1,312 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/styles"
+)
+
+// rulesPane lists the human's rules (Options.Rules), numbered, each as
+// written and in words with how often it answered; it removes one after
+// a confirmation, and edits one as its line (saved as a new rule in its
+// place's stead, at the end). It reads the rules afresh when opened and
+// after every change, in commands (rulesListedMsg); a rules file that
+// cannot be used shows why instead of the list.
+type rulesPane struct {
+	box
+	m  *model
+	st *styles.Styles
+
+	list    RuleList
+	listErr string
+	loading bool // a read or a change is under way
+	cursor  int
+
+	// editing: the line of rule edit.Number, as it was (edit.Line),
+	// changed in input; check is the line as it stands, or checkErr why
+	// it is not a rule.
+	editing  bool
+	edit     RuleEntry
+	input    textinput.Model
+	check    RuleText
+	checkErr string
+
+	confirming bool // removing the rule under the cursor, once confirmed
+}
+
+func newRulesPane(m *model) rulesPane {
+	return rulesPane{m: m}
+}
+
+func (p *rulesPane) restyle(st *styles.Styles) {
+	p.st = st
+	restyleInput(&p.input, st)
+}
+
+// open reads the rules afresh, the cursor on the first.
+func (p *rulesPane) open() tea.Cmd {
+	p.editing, p.confirming, p.cursor = false, false, 0
+	return p.change(func(Rules) (string, error) { return "", nil })
+}
+
+// change runs do on the rules in a command, then reads them again;
+// the pane shows what came back (listed).
+func (p *rulesPane) change(do func(Rules) (string, error)) tea.Cmd {
+	rules := p.m.rules
+	if rules == nil {
+		return nil
+	}
+	p.loading = true
+	return func() tea.Msg {
+		done, err := do(rules)
+		list, listErr := rules.List()
+		return rulesListedMsg{list: list, listErr: listErr, done: done, err: err}
+	}
+}
+
+// listed takes the rules as read, and what the change did: a failed edit
+// stays open with its error; any other result is the status line's.
+func (p *rulesPane) listed(msg rulesListedMsg) tea.Cmd {
+	p.loading = false
+	p.list, p.listErr = msg.list, ""
+	if msg.listErr != nil {
+		p.listErr = SanitizeLine(msg.listErr.Error())
+		p.list.Rules = nil
+	}
+	p.cursor = min(p.cursor, max(len(p.list.Rules)-1, 0))
+	switch {
+	case msg.err != nil && p.editing:
+		p.checkErr = SanitizeLine(msg.err.Error())
+		return nil
+	case msg.err != nil:
+		p.confirming = false
+		return p.m.setNotice("✗ " + SanitizeLine(msg.err.Error()))
+	}
+	p.editing, p.confirming = false, false
+	p.input.Blur()
+	if msg.done != "" {
+		return p.m.setNotice(msg.done)
+	}
+	return nil
+}
+
+// current is the rule under the cursor, if any.
+func (p *rulesPane) current() (RuleEntry, bool) {
+	if p.listErr != "" || p.cursor >= len(p.list.Rules) {
+		return RuleEntry{}, false
+	}
+	return p.list.Rules[p.cursor], true
+}
+
+// startEdit edits the rule under the cursor, its line in the field.
+func (p *rulesPane) startEdit() tea.Cmd {
+	e, ok := p.current()
+	if !ok {
+		return nil
+	}
+	p.editing, p.edit = true, e
+	p.input = newLineInput(p.st)
+	p.input.SetWidth(max(p.width-2, 8))
+	p.input.SetValue(e.Line)
+	p.input.CursorEnd()
+	p.recheck()
+	return p.input.Focus()
+}
+
+// recheck reads the edited line.
+func (p *rulesPane) recheck() {
+	p.check, p.checkErr = RuleText{}, ""
+	t, err := p.m.rules.Check(strings.TrimSpace(p.input.Value()))
+	if err != nil {
+		p.checkErr = SanitizeLine(err.Error())
+		return
+	}
+	p.check = t
+}
+
+// saveEdit replaces the rule with the edited line.
+func (p *rulesPane) saveEdit() tea.Cmd {
+	if p.checkErr != "" || p.loading {
+		return nil
+	}
+	old, line := p.edit, strings.TrimSpace(p.input.Value())
+	if line == old.Line {
+		p.editing = false
+		p.input.Blur()
+		return nil
+	}
+	return p.change(func(r Rules) (string, error) {
+		e, err := r.Replace(old.Number, old.Line, line)
+		if err != nil {
+			return "", err
+		}
+		return "✓ Rule " + strconv.Itoa(old.Number) + " replaced by rule " + strconv.Itoa(e.Number) + ": " + SanitizeLine(e.Line), nil
+	})
+}
+
+// remove removes the rule under the cursor.
+func (p *rulesPane) remove() tea.Cmd {
+	e, ok := p.current()
+	if !ok || p.loading {
+		p.confirming = false
+		return nil
+	}
+	return p.change(func(r Rules) (string, error) {
+		if err := r.Remove(e.Number, e.Line); err != nil {
+			return "", err
+		}
+		return "✓ Removed rule " + strconv.Itoa(e.Number) + ": " + SanitizeLine(e.Line), nil
+	})
+}
+
+// hits says how often a rule answered.
+func hits(e RuleEntry) string {
+	if e.Hits == 0 {
+		return "never answered"
+	}
+	return plural(e.Hits, "answer", "answers") + ", last " + e.Last.Local().Format(time.DateTime[:16])
+}
+
+// View draws the pane in its size: the rules two rows each, scrolled to
+// the cursor, and under them the edit or the confirmation.
+func (p *rulesPane) View() string {
+	m, st, width := p.m, p.st, max(p.width, 1)
+	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
+	title := "Rules"
+	if p.listErr == "" && !p.loading || len(p.list.Rules) > 0 {
+		title += " · " + plural(len(p.list.Rules), "rule", "rules")
+	}
+	if p.list.Path != "" {
+		title += " · " + SanitizeLine(p.list.Path)
+	}
+	rows := []string{st.Review.Title.Render(cut(title)), ""}
+	var foot []string
+	switch {
+	case p.editing:
+		foot = append(foot, "", st.Dialog.Title.Render(cut("Edit rule "+strconv.Itoa(p.edit.Number)+" (saved as the last rule)")), p.input.View())
+		if p.checkErr != "" {
+			foot = append(foot, st.App.Error.Render(ansi.Wrap("✗ "+p.checkErr, width, "")))
+		} else {
+			foot = append(foot, st.Dialog.Body.Render(ansi.Wrap("→ "+SanitizeLine(p.check.Words), width, "")))
+		}
+	case p.confirming:
+		if e, ok := p.current(); ok {
+			k := m.keys.Confirm
+			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+SanitizeLine(e.Line))),
+				st.Dialog.Body.Render(cut(firstKeyName(k.Yes)+" removes it, "+keyName(k.No)+" keeps it")))
+		}
+	}
+	switch {
+	case p.listErr != "":
+		rows = append(rows, st.App.Error.Render(ansi.Wrap("✗ "+p.listErr, width, "")), "",
+			st.App.Bar.Render(ansi.Wrap("No rule answers until the file is fixed (docs/rules.md); this pane reads it again when opened.", width, "")))
+		return strings.Join(rows, "\n")
+	case p.loading && len(p.list.Rules) == 0:
+		rows = append(rows, st.App.Empty.Render(cut("Reading the rules…")))
+		return strings.Join(rows, "\n")
+	case len(p.list.Rules) == 0:
+		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
+			st.App.Bar.Render(ansi.Wrap("On a permission, "+keyName(m.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, "")))
+		return strings.Join(rows, "\n")
+	}
+	room := max((p.height-len(rows)-lineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
+	first := max(p.cursor-room+1, 0)
+	num := len(strconv.Itoa(len(p.list.Rules)))
+	for i := first; i < len(p.list.Rules) && i < first+room; i++ {
+		e := p.list.Rules[i]
+		mark, style := "  ", st.Inbox.Item
+		if i == p.cursor {
+			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
+		}
+		n := strconv.Itoa(e.Number)
+		n = strings.Repeat(" ", num-len(n)) + n
+		rows = append(rows,
+			cut(mark+st.Inbox.Meta.Render(n)+" "+style.Render(SanitizeLine(e.Line))+st.Inbox.Meta.Render(" · "+hits(e))),
+			cut(strings.Repeat(" ", num+3)+st.Inbox.Meta.Render(SanitizeLine(e.Words))))
+	}
+	return strings.Join(append(rows, foot...), "\n")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// actions are the pane's keys: moving, editing, removing, closing; while
+// editing, saving or dropping the edit; while confirming, yes or no.
+func (p *rulesPane) actions() []action {
+	m := p.m
+	k := m.keys.Rules
+	switch {
+	case p.editing:
+		return []action{
+			answer(k.Save, func(keyMsg) tea.Cmd { return p.saveEdit() }).kept().in("Rules"),
+			move(k.Cancel, func(keyMsg) tea.Cmd {
+				p.editing = false
+				p.input.Blur()
+				return nil
+			}).kept().in("Rules"),
+			m.helpAction(true).inBar().in("Everywhere"),
+			m.quitAction(),
+		}
+	case p.confirming:
+		c := m.keys.Confirm
+		return []action{
+			answer(c.Yes, func(keyMsg) tea.Cmd { return p.remove() }).kept().in("Dialog"),
+			move(c.No, func(keyMsg) tea.Cmd { p.confirming = false; return nil }).kept().in("Dialog"),
+			m.quitAction(),
+		}
+	}
+	var out []action
+	if _, ok := p.current(); ok && !p.loading {
+		out = append(out,
+			answer(k.Edit, func(keyMsg) tea.Cmd { return p.startEdit() }).inBar().in("Rules"),
+			answer(k.Remove, func(keyMsg) tea.Cmd { p.confirming = true; return nil }).inBar().in("Rules"),
+		)
+	}
+	if len(p.list.Rules) > 1 {
+		out = append(out,
+			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Rules"),
+			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, len(p.list.Rules)-1); return nil }).in("Rules"),
+		)
+	}
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).kept().in("Rules"))
+	return append(out, m.globals(focusRules, false)...)
+}
+
+// typist edits the rule's line while the edit is open.
+func (p *rulesPane) typist() func(tea.Msg) tea.Cmd {
+	if !p.editing {
+		return nil
+	}
+	return func(msg tea.Msg) tea.Cmd {
+		before := p.input.Value()
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		if p.input.Value() != before {
+			p.recheck()
+		}
+		return cmd
+	}
+}
+
+// SetSize sizes the pane and its edit field.
+func (p *rulesPane) SetSize(width, height int) {
+	p.box.SetSize(width, height)
+	p.input.SetWidth(max(width-2, 8))
+}
+
+// ShortHelp implements help.KeyMap.
+func (p *rulesPane) ShortHelp() []key.Binding { return shortHelp(p) }
+
+// FullHelp implements help.KeyMap.
+func (p *rulesPane) FullHelp() [][]key.Binding { return fullHelp(p) }
