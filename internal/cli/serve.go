@@ -186,7 +186,7 @@ func runServe(ctx context.Context, o serveOptions, e env) error {
 	if err != nil {
 		return err
 	}
-	sshSvc, err := startSSH(o.ssh, e, box, c.theme, o.alerts)
+	sshSvc, err := startSSH(o.ssh, e, box, c.theme, o.alerts, screenRules(store))
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ type sshService struct {
 // or by default when the authorized keys file exists. Without --ssh a
 // default that cannot be used (no keys, the port taken) is reported on
 // stderr and skipped; with it, it is an error.
-func startSSH(o sshFlags, e env, in *inbox.Inbox, theme styles.Theme, alerts tui.Alerts) (*sshService, error) {
+func startSSH(o sshFlags, e env, in *inbox.Inbox, theme styles.Theme, alerts tui.Alerts, rules tui.Rules) (*sshService, error) {
 	addr := o.addr
 	switch addr {
 	case "off":
@@ -108,6 +108,7 @@ func startSSH(o sshFlags, e env, in *inbox.Inbox, theme styles.Theme, alerts tui
 		Inbox:          in,
 		Theme:          theme,
 		Alerts:         alerts,
+		Rules:          rules,
 		MaxSessions:    o.maxSessions,
 		Log:            log,
 	})

@@ -85,6 +85,10 @@ type Config struct {
 	// terminal's background with ThemeAuto).
 	Theme  styles.Theme
 	Alerts tui.Alerts
+	// Rules are the human's standing answers, for each view's remember
+	// dialog and rules pane (nil: neither). Whoever holds an authorized
+	// key is the human who runs serve.
+	Rules tui.Rules
 	// MaxSessions caps the views open at once (default 8).
 	MaxSessions int
 	// MaxUnauthenticated caps connections still authenticating (default
@@ -303,6 +307,7 @@ func (s *Server) view(next ssh.Handler) ssh.Handler {
 			Theme:        s.cfg.Theme,
 			Session:      true,
 			Inbox:        s.cfg.Inbox,
+			Rules:        s.cfg.Rules,
 			Name:         name,
 			Alerts:       s.cfg.Alerts,
 			Status:       "the asktui inbox, over SSH · ctrl+c closes this view",
