@@ -92,11 +92,11 @@ func (f *fakeRules) Replace(n int, old, line string) (RuleEntry, error) {
 	if err != nil {
 		return RuleEntry{}, err
 	}
-	if err := f.Remove(n, old); err != nil {
-		return RuleEntry{}, err
+	if n < 1 || n > len(f.rules) || f.rules[n-1].Line != old {
+		return RuleEntry{}, errors.New("the rules file changed")
 	}
-	e := RuleEntry{Number: len(f.rules) + 1, RuleText: t}
-	f.rules = append(f.rules, e)
+	e := RuleEntry{Number: n, RuleText: t}
+	f.rules[n-1] = e
 	return e, nil
 }
 

@@ -39,8 +39,8 @@ type Rules interface {
 	// Remove removes rule n when its line is still line (the file may have
 	// changed since it was listed).
 	Remove(n int, line string) error
-	// Replace puts the rule written as line in place of rule n, whose line
-	// is still old, and returns it with its number.
+	// Replace puts the rule written as line in place of rule n, whose
+	// line is still old, keeping its number, and returns it.
 	Replace(n int, old, line string) (RuleEntry, error)
 }
 

@@ -15,8 +15,8 @@ import (
 
 // rulesPane lists the human's rules (Options.Rules), numbered, each as
 // written and in words with how often it answered; it removes one after
-// a confirmation, and edits one as its line (saved as a new rule in its
-// place's stead, at the end). It reads the rules afresh when opened and
+// a confirmation, and edits one as its line (saved in its place, with
+// its number). It reads the rules afresh when opened and
 // after every change, in commands (rulesListedMsg); a rules file that
 // cannot be used shows why instead of the list.
 type rulesPane struct {

@@ -130,27 +130,22 @@ func (b rulebook) Remove(n int, line string) error {
 	return err
 }
 
-// Replace removes rule n, still old, and adds line at the end; when line
-// cannot be added, the old rule is put back (at the end).
+// Replace puts the rule written as line in the place of rule n, still
+// old, keeping its number.
 func (b rulebook) Replace(n int, old, line string) (tui.RuleEntry, error) {
 	r, err := rules.ParseRule(line)
 	if err != nil {
 		return tui.RuleEntry{}, err
 	}
-	if err := b.still(n, old); err != nil {
-		return tui.RuleEntry{}, err
-	}
 	if r.String() == old {
+		if err := b.still(n, old); err != nil {
+			return tui.RuleEntry{}, err
+		}
 		return entry(rules.Numbered{Number: n, Rule: r}, rules.Hits{}), nil
 	}
-	gone, err := b.store.Remove(n)
+	got, err := b.store.Replace(n, old, r)
 	if err != nil {
 		return tui.RuleEntry{}, err
 	}
-	added, _, err := b.store.Add(r)
-	if err != nil {
-		_, _, _ = b.store.Add(gone) // best effort: the old rule stays
-		return tui.RuleEntry{}, err
-	}
-	return entry(added, rules.Hits{}), nil
+	return entry(got, rules.Hits{}), nil
 }

@@ -70,10 +70,13 @@ func TestRulebook(t *testing.T) {
 		t.Fatal("replaced a rule with a line that is not one")
 	}
 	got, err := b.Replace(1, "allow ~/src/app Bash(go test:*)", "allow ~/src/app Bash(go vet:*)")
-	if err != nil || got.Number != 2 || got.Line != "allow ~/src/app Bash(go vet:*)" {
-		t.Fatalf("replaced: %+v, %v", got, err)
+	if err != nil || got.Number != 1 || got.Line != "allow ~/src/app Bash(go vet:*)" {
+		t.Fatalf("replaced: %+v, %v (an edited rule keeps its place)", got, err)
 	}
-	if err := b.Remove(1, "deny ~/src/app Bash(git push:*)"); err != nil {
+	if _, err := b.Replace(1, "allow ~/src/app Bash(go vet:*)", "deny ~/src/app Bash(git push:*)"); err == nil {
+		t.Fatal("replaced a rule with another rule of the file")
+	}
+	if err := b.Remove(2, "deny ~/src/app Bash(git push:*)"); err != nil {
 		t.Fatal(err)
 	}
 	list, err = b.List()

@@ -100,6 +100,13 @@ func (s *Set) without(n int) []byte {
 	return join(lines)
 }
 
+// replacing returns the file with rule n's line written as r.
+func (s *Set) replacing(n int, r Rule) []byte {
+	lines := append([]string(nil), s.lines...)
+	lines[s.at[n-1]] = r.String()
+	return join(lines)
+}
+
 // linesOrHeader returns a copy of the file's lines, or the header's for a
 // file without any.
 func (s *Set) linesOrHeader() []string {

@@ -295,6 +295,27 @@ func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, erro
 	}
 }
 
+// Replace puts rule r in the place of rule n, which must still read as
+// old (Rule.String), keeping its number and every other line; it fails,
+// changing nothing, when rule n is no longer old (the file changed since
+// it was listed) or r is already another rule of the file.
+func (s *Store) Replace(n int, old string, r Rule) (Numbered, error) {
+	if _, err := ParseRule(r.String()); err != nil {
+		return Numbered{}, err
+	}
+	return edit(s, func(set *Set) ([]byte, Numbered, error) {
+		if n < 1 || n > set.Len() || set.rules[n-1].String() != old {
+			return nil, Numbered{}, invalid("rule %d is no longer %s: the rules file changed; list the rules again", n, old)
+		}
+		for i, other := range set.rules {
+			if i != n-1 && other.String() == r.String() {
+				return nil, Numbered{}, invalid("%s is already rule %d", r, i+1)
+			}
+		}
+		return set.replacing(n, r), Numbered{n, r}, nil
+	})
+}
+
 // write replaces the file with data, through a temporary file and a
 // rename, unless the file no longer is what st describes.
 func (s *Store) write(data []byte, st stamp) error {

@@ -320,3 +320,39 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceKeepsThePlace: an edited rule keeps its number and every
+// other line of the file (comments included); a rule no longer as listed
+// is not replaced.
+func TestReplaceKeepsThePlace(t *testing.T) {
+	home := t.TempDir()
+	s := Open(filepath.Join(home, "rules.conf"), filepath.Join(home, "hits.json"), home)
+	for _, line := range []string{"allow ~/a Bash(go test:*)", "deny ~/a Bash(git push:*)", "allow ~/a Edit(src/**)"} {
+		r, err := ParseRule(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := ParseRule("allow ~/a Bash(go vet:*)")
+	got, err := s.Replace(1, "allow ~/a Bash(go test:*)", r)
+	if err != nil || got.Number != 1 {
+		t.Fatalf("Replace: %+v, %v", got, err)
+	}
+	after, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(string(before), "\nallow ~/a Bash(go test:*)\n", "\nallow ~/a Bash(go vet:*)\n", 1); string(after) != want {
+		t.Fatalf("the file after Replace:\n%s\nwant:\n%s", after, want)
+	}
+	if _, err := s.Replace(1, "allow ~/a Bash(go test:*)", r); err == nil {
+		t.Fatal("replaced a rule that is no longer as listed")
+	}
+}
