@@ -190,7 +190,7 @@ func (p *rulesPane) View() string {
 	var foot []string
 	switch {
 	case p.editing:
-		foot = append(foot, "", st.Dialog.Title.Render(cut("Edit rule "+strconv.Itoa(p.edit.Number)+" (saved as the last rule)")), p.input.View())
+		foot = append(foot, "", st.Dialog.Title.Render(cut("Edit rule "+strconv.Itoa(p.edit.Number))), p.input.View())
 		if p.checkErr != "" {
 			foot = append(foot, st.App.Error.Render(ansi.Wrap("✗ "+p.checkErr, width, "")))
 		} else {
