@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/internal/sanitize"
 )
 
@@ -191,7 +192,7 @@ func toolDetail(t conversation.ToolCall) string {
 	v := sanitize.Visible
 	var b strings.Builder
 	for _, l := range t.Locations {
-		b.WriteString("- " + inlineCode(v(l.Path)))
+		b.WriteString("- " + markdown.Code(v(l.Path)))
 		if l.Line > 0 {
 			b.WriteString(":" + strconv.Itoa(l.Line))
 		}
@@ -205,7 +206,7 @@ func toolDetail(t conversation.ToolCall) string {
 			if tc.Diff.Old != nil {
 				old = *tc.Diff.Old
 			}
-			b.WriteString("\n" + fenced("diff", v(udiff.Unified(tc.Diff.Path, tc.Diff.Path, old, tc.Diff.New))))
+			b.WriteString("\n" + markdown.Fence("diff", v(udiff.Unified(tc.Diff.Path, tc.Diff.Path, old, tc.Diff.New))))
 			shown = true
 		case tc.Text != "":
 			b.WriteString("\n" + tc.Text + "\n")
@@ -214,9 +215,9 @@ func toolDetail(t conversation.ToolCall) string {
 	}
 	if !shown && t.Input != "" {
 		if cmd := commandOf(t.Input); cmd != "" {
-			b.WriteString("\n" + fenced("sh", v(cmd)))
+			b.WriteString("\n" + markdown.Fence("sh", v(cmd)))
 		} else {
-			b.WriteString("\n" + fenced("json", v(t.Input)))
+			b.WriteString("\n" + markdown.Fence("json", v(t.Input)))
 		}
 	}
 	return clip(strings.TrimSpace(b.String()), interaction.MaxDetailLen)
@@ -243,27 +244,4 @@ func commandOf(input string) string {
 		return strings.Join(parts, " ")
 	}
 	return ""
-}
-
-// inlineCode is s as Markdown inline code that its own backticks cannot
-// close.
-func inlineCode(s string) string {
-	ticks := "`"
-	for strings.Contains(s, ticks) {
-		ticks += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return ticks + s + ticks
-}
-
-// fenced is text in a Markdown code block that its own backticks cannot
-// close.
-func fenced(lang, text string) string {
-	ticks := "```"
-	for strings.Contains(text, ticks) {
-		ticks += "`"
-	}
-	return ticks + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + ticks + "\n"
 }

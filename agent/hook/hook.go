@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/internal/sanitize"
 )
 
@@ -187,7 +188,7 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 	q := interaction.Question{
 		ID:       "permission",
 		Header:   truncate(tool, 40),
-		Question: "Allow " + p.cli + " to use " + code(tool) + "?", // Markdown would take * and _ as emphasis
+		Question: "Allow " + p.cli + " to use " + markdown.Code(tool) + "?", // Markdown would take * and _ as emphasis
 		Detail:   p.detail,
 		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
 	}
@@ -408,15 +409,15 @@ func (c call) detail() string {
 	var b strings.Builder
 	switch c.kind {
 	case "command":
-		b.WriteString(fence("sh", v(c.command)))
+		b.WriteString(markdown.Fence("sh", v(c.command)))
 		if c.workdir != "" {
-			b.WriteString("\nin " + code(v(c.workdir)) + "\n")
+			b.WriteString("\nin " + markdown.Code(v(c.workdir)) + "\n")
 		}
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "edit":
-		b.WriteString(code(v(c.path)) + "\n\n")
+		b.WriteString(markdown.Code(v(c.path)) + "\n\n")
 		var diff strings.Builder
 		for i, e := range c.edits {
 			if i > 0 {
@@ -424,20 +425,20 @@ func (c call) detail() string {
 			}
 			diff.WriteString(unifiedLines(v(e.before), v(e.after)))
 		}
-		b.WriteString(fence("diff", diff.String()))
+		b.WriteString(markdown.Fence("diff", diff.String()))
 		if c.description != "" {
 			b.WriteString("\n" + c.description + "\n")
 		}
 	case "write":
-		b.WriteString(code(v(c.path)) + "\n\n")
-		b.WriteString(fence(strings.TrimPrefix(filepath.Ext(v(c.path)), "."), headLines(v(c.content), 200)))
+		b.WriteString(markdown.Code(v(c.path)) + "\n\n")
+		b.WriteString(markdown.Fence(strings.TrimPrefix(filepath.Ext(v(c.path)), "."), headLines(v(c.content), 200)))
 	case "patch":
-		b.WriteString(fence("diff", headLines(v(c.content), 400)))
+		b.WriteString(markdown.Fence("diff", headLines(v(c.content), 400)))
 	case "markdown":
 		b.WriteString(c.markdown)
 	case "fetch":
 		if c.url != "" {
-			b.WriteString(code(v(c.url)) + "\n\n")
+			b.WriteString(markdown.Code(v(c.url)) + "\n\n")
 		}
 		b.WriteString(c.prompt)
 	default:
@@ -451,21 +452,9 @@ func (c call) detail() string {
 		pretty, _ := json.MarshalIndent(val, "", "  ")
 		// JSON escapes C0 controls; Visible's stand-ins for the rest are
 		// JSON escapes too, so the arguments read as the JSON they are.
-		b.WriteString(fence("json", headLines(v(string(pretty)), 200)))
+		b.WriteString(markdown.Fence("json", headLines(v(string(pretty)), 200)))
 	}
 	return truncate(strings.TrimSpace(b.String())+"\n", interaction.MaxDetailLen)
-}
-
-// code is s as Markdown inline code that its own backticks cannot close.
-func code(s string) string {
-	ticks := "`"
-	for strings.Contains(s, ticks) {
-		ticks += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return ticks + s + ticks
 }
 
 // toolArgs reads a tool call's arguments (its tool_input), which must be a
@@ -521,16 +510,6 @@ func jsonKind(v json.RawMessage) string {
 		return "null"
 	}
 	return "a number"
-}
-
-// fence puts text in a Markdown code block that its own backticks cannot
-// close.
-func fence(lang, text string) string {
-	ticks := "```"
-	for strings.Contains(text, ticks) {
-		ticks += "`"
-	}
-	return ticks + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + ticks + "\n"
 }
 
 // unifiedLines shows an edit as removed and added lines.

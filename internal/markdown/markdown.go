@@ -550,3 +550,26 @@ func trimRight(l string) string {
 	}
 	return ansi.Truncate(l, ansi.StringWidth(keep), "") + "\x1b[m"
 }
+
+// Code is s as Markdown inline code that its own backticks cannot close:
+// what is shown between the ticks is s, exactly.
+func Code(s string) string {
+	ticks := "`"
+	for strings.Contains(s, ticks) {
+		ticks += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
+}
+
+// Fence is text in a Markdown code block of language lang that its own
+// backticks cannot close, ending in a new line.
+func Fence(lang, text string) string {
+	ticks := "```"
+	for strings.Contains(text, ticks) {
+		ticks += "`"
+	}
+	return ticks + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + ticks + "\n"
+}
