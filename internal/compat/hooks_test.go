@@ -75,13 +75,7 @@ func TestClaudeHooks(t *testing.T) {
 // Bash permission denied.
 func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, term *vterm) {
 	t.Helper()
-	prompt := func(text string) int {
-		t.Helper()
-		mmark := mock.Mark()
-		term.typeInto("❯ ", text)
-		term.Type("\r")
-		return mmark
-	}
+	prompt := claudePrompt(t, mock, term)
 
 	term.WaitScreen("for shortcuts")
 
@@ -112,6 +106,18 @@ func claudeRoundTrips(t *testing.T, w *world, mock *mockmodel.Server, inbox, ter
 	inbox.Type(pick(t, inbox, deny...))
 	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
 	w.noShellFile(t)
+}
+
+// claudePrompt returns a function that types a prompt into interactive
+// Claude Code on term and returns mock's mark from before it.
+func claudePrompt(t *testing.T, mock *mockmodel.Server, term *vterm) func(text string) int {
+	return func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.typeInto("❯ ", text)
+		term.Type("\r")
+		return mmark
+	}
 }
 
 // TestGeminiHooks is gemini -p in yolo mode with asktui's BeforeTool hook
@@ -224,13 +230,7 @@ func TestClaudeHooksRules(t *testing.T) {
 	term := newVTerm(t)
 	w.start(t, term, claudeEnv(w, mock), tl.claude)
 	term.WaitScreen("for shortcuts")
-	prompt := func(text string) int {
-		t.Helper()
-		mmark := mock.Mark()
-		term.typeInto("❯ ", text)
-		term.Type("\r")
-		return mmark
-	}
+	prompt := claudePrompt(t, mock, term)
 
 	t.Log("a rule for one command of the pipeline: asked in the inbox")
 	mark := inbox.Mark()
