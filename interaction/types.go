@@ -224,8 +224,13 @@ func (f ProviderFunc) Ask(ctx context.Context, req Request) (Answer, error) {
 // for 100,000 options copies and clears it twenty times over.
 type optionList []Option
 
-// UnmarshalJSON counts the options before decoding them.
+// UnmarshalJSON decodes the common form of options with [scanOptions],
+// and anything else with encoding/json, counting the options first.
 func (l *optionList) UnmarshalJSON(data []byte) error {
+	if opts, ok := scanOptions(data); ok {
+		*l = opts
+		return nil
+	}
 	opts := make([]Option, 0, countElements(data))
 	if err := json.Unmarshal(data, &opts); err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 // autoplayAnswers are the answers each embedded scenario's autoplay keys
 // give in asktui's question panel; a question missing here is never
-// answered (the parallel scenario's withdrawn one).
+// answered (the withdrawn one of the parallel and intro scenarios).
 var autoplayAnswers = map[string]map[string]interaction.AnswerItem{
 	"deploy": {"deploy": selected("Yes (Recommended)")},
 	"setup": {
@@ -20,6 +20,11 @@ var autoplayAnswers = map[string]map[string]interaction.AnswerItem{
 		"db":       selected("PostgreSQL"),
 		"features": selected("HTTP API", "Metrics", "Tracing", "Docker"),
 		"ci":       custom("Jenkins on the build farm"),
+	},
+	"intro": {
+		"callers":  selected("Keep a deprecated wrapper (Recommended)"),
+		"comments": selected("Missing error check", "N+1 query"),
+		"pr":       selected("Open as draft (Recommended)"),
 	},
 	"parallel": {
 		"callers":  selected("Keep a deprecated wrapper (Recommended)"),
@@ -32,6 +37,11 @@ var autoplayAnswers = map[string]map[string]interaction.AnswerItem{
 var lastMessages = map[string]map[string]string{
 	"deploy": {"release": "**1.8.0 is live**"},
 	"setup":  {"scaffold": "- CI: Jenkins on the build farm"},
+	"intro": {
+		"claude-code": "Opened **#491** (Open as draft (Recommended))",
+		"codex":       "Approved #486",
+		"gemini":      "The guide is ready for review.",
+	},
 	"parallel": {
 		"claude-code": "Opened **#491** (Open as draft (Recommended))",
 		"codex":       "Posting: Missing error check, N+1 query.",
@@ -61,7 +71,7 @@ func TestBuiltinAutoplayPath(t *testing.T) {
 			for _, s := range sc.Agents {
 				for _, o := range res.Agents[s.Agent.ID].Outcomes {
 					want := interaction.OutcomeAnswered
-					if sc.Name == "parallel" && s.Agent.ID == "gemini" {
+					if (sc.Name == "parallel" || sc.Name == "intro") && s.Agent.ID == "gemini" {
 						want = interaction.OutcomeWithdrawn
 					}
 					if o.Kind != want {

@@ -18,7 +18,7 @@ func TestBuiltinScenarios(t *testing.T) {
 	for _, sc := range all {
 		names = append(names, sc.Name)
 	}
-	if want := []string{"deploy", "parallel", "setup"}; !slices.Equal(names, want) {
+	if want := []string{"deploy", "intro", "parallel", "setup"}; !slices.Equal(names, want) {
 		t.Fatalf("builtin names = %v, want %v (sorted)", names, want)
 	}
 	for _, sc := range all {
@@ -78,7 +78,7 @@ func TestBuiltinScenarios(t *testing.T) {
 		t.Errorf("parallel should have one withdraw step")
 	}
 
-	// parallel, the default demo, shows a rich question: a Markdown detail,
+	// parallel, the recordings' demo, shows a rich question: a Markdown detail,
 	// a preview on every option, and keys that write a note.
 	var rich bool
 	for _, st := range collect(par, StepAsk) {

@@ -83,6 +83,7 @@ type options struct {
 	note        string
 	asktuiRev   string
 	seed        uint64
+	gumHeight   int
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -110,6 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.regen, "regen", "", "the command that regenerates the report, quoted in it")
 	fs.StringVar(&o.note, "note", "", "a note printed under the title")
 	fs.StringVar(&o.asktuiRev, "asktui-rev", "", "the asktui revision measured, quoted in the report")
+	fs.IntVar(&o.gumHeight, "gum-height", 34, "gum's --height: 34 shows as many rows as asktui at 120x40; 0 leaves gum's default, which draws many more rows of a long list")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -132,6 +134,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		o.cfg.screens = stderr
 	}
 	o.cfg.rng = rand.New(rand.NewPCG(o.seed, o.seed)) //nolint:gosec // a seeded source, so that a run can be repeated
+	if o.gumHeight < 0 {
+		return o, errors.New("-gum-height must be 0 (gum's default) or more")
+	}
 	if o.reps < 1 || o.repsLarge < 1 {
 		return o, errors.New("-reps and -reps-large must be at least 1")
 	}
@@ -254,10 +259,10 @@ func programs(o options) (a, b program) {
 	b = program{
 		name: "gum",
 		choose: func(l list) spec {
-			return spec{argv: []string{o.gum, "choose", "--header", "Pick one"}, stdin: l.labels}
+			return spec{argv: append([]string{o.gum, "choose"}, gumArgs(o)...), stdin: l.labels}
 		},
 		filter: func(l list) spec {
-			return spec{argv: []string{o.gum, "filter", "--header", "Pick one"}, stdin: l.labels}
+			return spec{argv: append([]string{o.gum, "filter"}, gumArgs(o)...), stdin: l.labels}
 		},
 		answered:      func(stdout, label string) bool { return strings.TrimSpace(stdout) == label },
 		queries:       newQueryLog(),
@@ -267,6 +272,16 @@ func programs(o options) (a, b program) {
 		a.unhandled, b.unhandled = newQueryLog(), newQueryLog()
 	}
 	return a, b
+}
+
+// gumArgs are the flags gum choose and gum filter get: the header, and
+// the height unless -gum-height is 0.
+func gumArgs(o options) []string {
+	args := []string{"--header", "Pick one"}
+	if o.gumHeight > 0 {
+		args = append(args, "--height", strconv.Itoa(o.gumHeight))
+	}
+	return args
 }
 
 // childEnv is env with the terminal described as a 256-colour xterm with

@@ -180,3 +180,13 @@ func TestParseInittrace(t *testing.T) {
 		t.Errorf("heaviest %+v", h)
 	}
 }
+
+// TestGumArgs: gum gets asktui's height unless -gum-height is 0.
+func TestGumArgs(t *testing.T) {
+	if got := strings.Join(gumArgs(options{gumHeight: 34}), " "); got != "--header Pick one --height 34" {
+		t.Errorf("gumArgs(34) = %q", got)
+	}
+	if got := strings.Join(gumArgs(options{}), " "); got != "--header Pick one" {
+		t.Errorf("gumArgs(0) = %q", got)
+	}
+}

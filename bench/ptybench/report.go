@@ -211,7 +211,15 @@ func (r report) writeCommands(w *bufio.Writer) {
 		rev = "unknown revision"
 	}
 	p("- A, asktui (%s): `asktui ask --theme dark request-N.json`, where the request is `{\"questions\":[{\"id\":\"pick\",\"question\":\"Pick one\",\"options\":[{\"label\":\"Option 1\"},…]}]}`; the filter run is the same command.\n", rev)
-	p("- B, %s: `gum choose --header \"Pick one\" < options-N.txt` and `gum filter --header \"Pick one\" < options-N.txt`, the file holding one label a line.\n", r.gumVer)
+	gargs := strings.Join(gumArgs(r.opts), " ")
+	gargs = strings.Replace(gargs, "Pick one", `"Pick one"`, 1)
+	p("- B, %s: `gum choose %s < options-N.txt` and `gum filter %s < options-N.txt`, the file holding one label a line.", r.gumVer, gargs, gargs)
+	if r.opts.gumHeight > 0 {
+		p(" `--height %d` makes gum draw as many rows as asktui does at 120x40 (its default height draws many more of a long list, which at 100,000 options costs it several times as long).", r.opts.gumHeight)
+	} else {
+		p(" gum runs at its default height, which draws many more rows of a long list than asktui shows.")
+	}
+	p("\n")
 	p("- Pairs per list size: %d (%d from %s options on); %d ↓ presses per run; settle %s; rest before keys %s plus up to %s (seed %d).\n\n",
 		o.reps, o.repsLarge, thousands(o.large), o.cfg.downs, o.cfg.settle, o.cfg.keyQuiet, o.cfg.jitter, o.seed)
 }

@@ -21,8 +21,11 @@ import (
 )
 
 // defaultScenario is the one `asktui demo` plays without an argument: it
-// shows agents working, the inbox filling up and a withdrawn question.
-const defaultScenario = "parallel"
+// shows agents working, the inbox filling up and a withdrawn question, and
+// puts its first question on screen within seconds (see
+// TestDefaultDemoAsksAtOnce). The recordings play "parallel", the same
+// agents on the timings their tapes were cut to.
+const defaultScenario = "intro"
 
 // demoOptions are the flags of `asktui demo`.
 type demoOptions struct {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,6 +33,10 @@ func TestDemoAutoplayEveryScenario(t *testing.T) {
 		"setup": {
 			answers: map[string]map[string]string{"scaffold": {"ci": "“Jenkins on the build farm”"}},
 			screen:  []string{"answered:"},
+		},
+		"intro": {
+			outcome: map[string]interaction.Outcome{"gemini": interaction.OutcomeWithdrawn},
+			screen:  []string{"gemini      withdrew: Docs", "answered:"},
 		},
 		"parallel": {
 			outcome: map[string]interaction.Outcome{"gemini": interaction.OutcomeWithdrawn},
@@ -114,4 +120,74 @@ func TestDemoList(t *testing.T) {
 			t.Fatalf("--list lacks %s:\n%s", sc.Name, out.String())
 		}
 	}
+}
+
+// TestDefaultDemoAsksAtOnce keeps the first question of the default demo
+// within reach of a newcomer: on the scenario's own timeline (a virtual
+// clock, so no wall-clock time is measured), some agent asks within 2 s of
+// the start, which leaves a second of the 3 s for starting the
+// process and drawing. The other agents are still working then: at least
+// one of them asks only later.
+func TestDefaultDemoAsksAtOnce(t *testing.T) {
+	sc, err := script.Lookup(defaultScenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Agents) < 2 {
+		t.Fatalf("the default demo has %d agents; it should show agents working in parallel", len(sc.Agents))
+	}
+	var first []time.Duration
+	for _, s := range sc.Agents {
+		first = append(first, firstAskAt(t, s))
+	}
+	t.Logf("first ask of each agent at speed 1: %v", first)
+	if m := slices.Min(first); m > 2*time.Second {
+		t.Errorf("the default demo's first question is scheduled %v after the start, want within 2s", m)
+	}
+	if m := slices.Max(first); m <= 2*time.Second {
+		t.Errorf("every agent of the default demo asks within 2s (%v): none is seen working first", first)
+	}
+}
+
+// firstAskAt plays one agent of a scenario on a virtual clock until its
+// first question and returns the time at which it asked.
+func firstAskAt(t *testing.T, s script.Script) time.Duration {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		now   time.Duration
+		asked = time.Duration(-1)
+	)
+	sleep := func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		now += d
+		mu.Unlock()
+		return ctx.Err()
+	}
+	asker := askerFunc(func(ctx context.Context, _ interaction.Request) (interaction.Answer, error) {
+		mu.Lock()
+		if asked < 0 {
+			asked = now
+		}
+		mu.Unlock()
+		cancel() // the rest of the script does not matter
+		return interaction.Answer{}, interaction.ContextError(ctx)
+	})
+	r := &script.Runner{Asker: asker, Sleep: sleep}
+	_, _ = r.Run(ctx, &script.Scenario{Name: "one", Agents: []script.Script{s}})
+	mu.Lock()
+	defer mu.Unlock()
+	if asked < 0 {
+		t.Fatalf("agent %s never asks", s.Agent.ID)
+	}
+	return asked
+}
+
+// askerFunc adapts a function to interaction.Asker.
+type askerFunc func(context.Context, interaction.Request) (interaction.Answer, error)
+
+func (f askerFunc) Ask(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
+	return f(ctx, req)
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,8 +33,26 @@ const runAsMainEnv = "ASKTUI_TEST_MAIN"
 // child is exactly asktui: its own flags, signals and exit code.
 func init() {
 	if os.Getenv(runAsMainEnv) == "1" {
-		os.Exit(Main(Build{}))
+		os.Exit(profiled(func() int { return Main(Build{}) }))
 	}
+}
+
+// profiled runs main, writing a CPU profile of it to the file
+// ASKTUI_TEST_CPUPROFILE names, if any: a benchmark's child is profiled
+// with ASKTUI_BENCH_SERVE_ENV="ASKTUI_TEST_CPUPROFILE=/tmp/serve.prof".
+func profiled(main func() int) int {
+	path := os.Getenv("ASKTUI_TEST_CPUPROFILE")
+	if path == "" {
+		return main()
+	}
+	f, err := os.Create(path) //nolint:gosec // a path the developer chose
+	if err != nil || pprof.StartCPUProfile(f) != nil {
+		return main()
+	}
+	code := main()
+	pprof.StopCPUProfile()
+	_ = f.Close()
+	return code
 }
 
 // asktuiCommand is the test binary run as asktui with args, in a known
