@@ -40,21 +40,21 @@ func DecodeRequest(r io.Reader) (Request, error) {
 // decodeRequest is DecodeRequest with the size limit as a parameter, so
 // tests can probe the boundary without 64 MiB inputs.
 func decodeRequest(r io.Reader, limit int) (Request, error) {
-	data, err := readAll(r, limit+1)
+	src, err := readString(r, limit+1)
 	if err != nil {
 		return Request{}, WrapError(CodeInvalidRequest, err, "could not read the request: %v", err)
 	}
-	if len(data) > limit {
+	if len(src) > limit {
 		return Request{}, Errorf(CodeInvalidRequest,
 			"the request is larger than the limit of %d bytes%s; send fewer or shorter questions and options",
 			limit, mebibytes(limit))
 	}
 
-	start := len(data) - len(trimLeftSpace(data))
-	if start == len(data) {
+	start := len(src) - len(strings.TrimLeft(src, " \t\n\r"))
+	if start == len(src) {
 		return Request{}, Errorf(CodeInvalidRequest, "the request is empty; send a JSON object such as %s", requestExample)
 	}
-	switch c := data[start]; c {
+	switch c := src[start]; c {
 	case '{':
 	case '[':
 		return Request{}, Errorf(CodeInvalidRequest,
@@ -62,17 +62,20 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 	default:
 		return Request{}, Errorf(CodeInvalidRequest,
 			"the request must be a JSON object such as %s, but it starts with %s",
-			requestExample, describeStart(data[start:]))
+			requestExample, describeStart([]byte(src[start:min(start+utf8.UTFMax, len(src))])))
 	}
 
-	// Most requests are well formed: decode them in one pass. Only when
-	// that fails are the questions decoded as raw values first, so that a
-	// type error can name the question it is in.
-	req, ok := decodeFast(data)
+	// Most requests are in the common form: scan them. The rest are
+	// decoded by encoding/json in one pass, and only when that fails are
+	// the questions decoded as raw values first, so that a type error can
+	// name the question it is in.
+	req, ok := scanRequest(src)
 	if !ok {
-		var err error
-		if req, err = decodeCareful(data); err != nil {
-			return Request{}, err
+		data := []byte(src)
+		if req, ok = decodeFast(data); !ok {
+			if req, err = decodeCareful(data); err != nil {
+				return Request{}, err
+			}
 		}
 	}
 	fillMissingIDs(&req)
@@ -82,12 +85,13 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 	return req, nil
 }
 
-// readAll reads r to its end, or to at most limit bytes. When r can say
-// how long it is (a file, a bytes.Reader), it reads into one buffer of
-// that size: io.ReadAll grows its buffer as it reads, which for a request
-// of a few MB copies it many times over into fresh memory, as slow as the
-// decoding in a process just started.
-func readAll(r io.Reader, limit int) ([]byte, error) {
+// readString reads r to its end, or to at most limit bytes, into one
+// string. When r can say how long it is (a file, a bytes.Reader), the
+// string is allocated at that size once: growing a buffer as it reads
+// copies a request of a few MB many times over into fresh memory, as slow
+// as the decoding in a process just started. A string, because the
+// request's text is kept: [scanRequest] slices labels out of it.
+func readString(r io.Reader, limit int) (string, error) {
 	size := -1
 	switch r := r.(type) {
 	case interface{ Stat() (fs.FileInfo, error) }:
@@ -97,21 +101,12 @@ func readAll(r io.Reader, limit int) ([]byte, error) {
 	case interface{ Len() int }:
 		size = min(r.Len(), limit)
 	}
-	lr := io.LimitReader(r, int64(limit))
-	if size < 0 {
-		return io.ReadAll(lr)
+	var b strings.Builder
+	if size >= 0 {
+		b.Grow(size + 1) // one byte more, to see the end (or that a file grew since)
 	}
-	// One byte more, to see the end (or that a file grew since).
-	buf := make([]byte, size+1)
-	n, err := io.ReadFull(lr, buf)
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return buf[:n], nil
-	case err != nil:
-		return nil, err
-	}
-	rest, err := io.ReadAll(lr)
-	return append(buf, rest...), err
+	_, err := io.Copy(&b, io.LimitReader(r, int64(limit)))
+	return b.String(), err
 }
 
 // lenientOptions rewrites options given as plain strings, as models often

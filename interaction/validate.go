@@ -85,12 +85,14 @@ func (r Request) Validate() error {
 	}
 
 	ids := make(map[string]int, len(r.Questions))
-	var labels map[string]int // reused across questions
+	labels := labelSets.Get().(*labelSet) // reused across questions
 	for i, q := range r.Questions {
 		ref := questionRef(i, q.ID)
 		p.checkQuestion(ref, i, q, ids)
-		p.checkOptions(ref, q, &labels)
+		p.checkOptions(ref, q, labels)
 	}
+	labels.opts = nil
+	labelSets.Put(labels)
 	p.checkPermission(r)
 	return p.err(CodeInvalidRequest)
 }
@@ -126,8 +128,8 @@ func (p *problems) checkQuestion(ref string, i int, q Question, ids map[string]i
 }
 
 // checkOptions checks the options of question q: how many, and each
-// one. *labels is a map to reuse for the labels seen, made on first use.
-func (p *problems) checkOptions(ref string, q Question, labels *map[string]int) {
+// one. labels is the set of the labels seen, reused across questions.
+func (p *problems) checkOptions(ref string, q Question, labels *labelSet) {
 	if len(q.Options) > MaxOptions {
 		p.addf(`%s: %d options exceed the limit of %d options per question; offer fewer choices, or ask without "options" for a free-text answer`,
 			ref, len(q.Options), MaxOptions)
@@ -139,20 +141,16 @@ func (p *problems) checkOptions(ref string, q Question, labels *map[string]int) 
 		}
 		return
 	}
-	if *labels == nil {
-		*labels = make(map[string]int, len(q.Options))
-	} else {
-		clear(*labels)
-	}
+	labels.reset(q.Options)
 	for j, o := range q.Options {
-		p.checkOption(ref, j, o, *labels)
+		p.checkOption(ref, j, o, labels)
 	}
 }
 
 // checkOption checks option j of a question: its label (not empty, and
 // not in labels, the labels before it, which it is added to), description
 // and preview.
-func (p *problems) checkOption(ref string, j int, o Option, labels map[string]int) {
+func (p *problems) checkOption(ref string, j int, o Option, labels *labelSet) {
 	if strings.TrimSpace(o.Label) == "" {
 		kind := "an empty"
 		if o.Label != "" {
@@ -163,11 +161,9 @@ func (p *problems) checkOption(ref string, j int, o Option, labels map[string]in
 		if !fine(o.Label, MaxLabelLen) {
 			p.checkString(fmt.Sprintf(`%s: option %d "label"`, ref, j+1), o.Label, MaxLabelLen)
 		}
-		if first, dup := labels[o.Label]; dup {
+		if first := labels.add(j); first >= 0 {
 			p.addf(`%s: options %d and %d share the label %s; labels must be unique within a question`,
 				ref, first+1, j+1, quote(o.Label))
-		} else {
-			labels[o.Label] = j
 		}
 	}
 	if !fine(o.Description, MaxDescriptionLen) {
