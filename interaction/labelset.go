@@ -46,7 +46,7 @@ func (s *labelSet) reset(opts []Option) {
 // option with the same label, or -1 when it is the first.
 func (s *labelSet) add(j int) int {
 	label := s.opts[j].Label
-	mask := uint64(len(s.slots) - 1)
+	mask := uint64(len(s.slots) - 1) //nolint:gosec // a power of two, at least 8
 	for i := maphash.String(s.seed, label) & mask; ; i = (i + 1) & mask {
 		k := s.slots[i]
 		if k == 0 {
