@@ -245,36 +245,5 @@ func countElements(data []byte) int {
 	if data = trimLeftSpace(data); len(data) == 0 || data[0] != '[' {
 		return 0
 	}
-	n, depth, inString, escaped, empty := 0, 0, false, false, true
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-			empty = false
-		case c == '[' || c == '{':
-			depth++
-			if depth > 1 {
-				empty = false
-			}
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 1:
-			n++
-		case c > ' ' && depth == 1:
-			empty = false
-		}
-	}
-	if empty {
-		return 0
-	}
-	return n + 1
+	return arrayLen(string(data[1:]))
 }
