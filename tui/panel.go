@@ -120,7 +120,7 @@ func (q *question) naturalRows(w int) int {
 	if q.raw.NoOther {
 		n = 0
 	}
-	for i := range q.labels {
+	for i := range q.raw.Options {
 		n++
 		if q.descs != nil && q.descs[i] != "" {
 			n += min(1+cellWidth(q.descs[i])/max(w-8, 1), 3)
@@ -386,7 +386,7 @@ func answerHint(r *request, q *question, k keyMap) string {
 	case q.raw.MultiSelect:
 		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
 	}
-	rows := len(q.labels)
+	rows := len(q.raw.Options)
 	if !q.raw.NoOther {
 		rows++
 	}

@@ -32,7 +32,6 @@ type question struct {
 	title    string   // tab title: header, else "Q<n>"
 	header   string   // sanitized header, one line
 	text     string   // sanitized question text
-	labels   []string // sanitized labels, nil for a free-text question
 	descs    []string // sanitized descriptions, nil when none has one
 	detail   string   // sanitized detail (Markdown), "" when none
 	previews []string // sanitized previews, nil when no option has one
@@ -64,10 +63,8 @@ func newQuestion(i int, q interaction.Question) *question {
 		qs.title = "Q" + strconv.Itoa(i+1)
 	}
 	if len(q.Options) > 0 {
-		qs.labels = make([]string, len(q.Options))
 		var descs []string
 		for j, o := range q.Options {
-			qs.labels[j] = SanitizeLine(o.Label)
 			if o.Description != "" {
 				if descs == nil {
 					descs = make([]string, len(q.Options))
@@ -86,6 +83,13 @@ func newQuestion(i int, q interaction.Question) *question {
 	}
 	return qs
 }
+
+// label is option i's label as the screen shows it. It is sanitized as
+// it is asked for, not stored: the field asks only for the rows it draws
+// (and for all of them once, when a filter starts), and a question of
+// 100,000 options would otherwise prepare 1.6 MB of labels before its
+// first frame.
+func (q *question) label(i int) string { return SanitizeLine(q.raw.Options[i].Label) }
 
 // free reports whether the question takes free text only.
 func (q *question) free() bool { return q.draft == nil }
@@ -198,7 +202,8 @@ func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string
 		q.input.restyle(st)
 	case q.choice == nil:
 		q.choice = field.NewChoice(field.ChoiceConfig{
-			Labels:       q.labels,
+			Label:        q.label,
+			LabelCount:   len(q.raw.Options),
 			Descriptions: q.descs,
 			Multi:        q.raw.MultiSelect,
 			NoOther:      q.raw.NoOther,

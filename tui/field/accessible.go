@@ -22,9 +22,10 @@ func (c *Choice) runAccessible(w io.Writer, r io.Reader) error {
 		lr = NewLineReader(r)
 	}
 	d := c.draft
-	n := len(c.labels)
+	n := c.n
 	opts := make([]huh.Option[int], 0, n+1)
-	for i, l := range c.labels {
+	for i := range n {
+		l := c.label(i)
 		if c.descs != nil && c.descs[i] != "" {
 			l += " — " + c.descs[i]
 		}

@@ -26,6 +26,14 @@ type ChoiceConfig struct {
 	// Labels are the options' display labels, already sanitized. Answers
 	// are reported as indices into Labels.
 	Labels []string
+	// Label, when set, is used instead of Labels: it returns the display
+	// label (sanitized) of option i of LabelCount. The field asks only for
+	// the labels it draws (and all of them once, when filtering starts),
+	// so a question of 100,000 options need not prepare 100,000 labels
+	// before its first frame.
+	Label func(i int) string
+	// LabelCount is the number of options Label serves.
+	LabelCount int
 	// Descriptions has the same length as Labels, or is nil; "" = none.
 	Descriptions []string
 	// Multi makes the field a multi-select.
@@ -55,7 +63,8 @@ type ChoiceConfig struct {
 // or takes a custom answer typed in its "Other" row. It renders only the
 // visible rows.
 type Choice struct {
-	labels  []string
+	label   func(int) string // display label of option i
+	n       int              // options
 	descs   []string
 	multi   bool
 	noOther bool
@@ -109,9 +118,13 @@ var _ huh.Field = (*Choice)(nil)
 // NewChoice builds a Choice. It costs O(number of options) with a tiny
 // constant; a draft with a filter also builds the filter index.
 func NewChoice(cfg ChoiceConfig) *Choice {
-	n := len(cfg.Labels)
+	n, label := len(cfg.Labels), func(i int) string { return cfg.Labels[i] }
+	if cfg.Label != nil {
+		n, label = max(cfg.LabelCount, 0), cfg.Label
+	}
 	c := &Choice{
-		labels:          cfg.Labels,
+		label:           label,
+		n:               n,
 		multi:           cfg.Multi,
 		noOther:         cfg.NoOther,
 		draft:           cfg.Draft,
@@ -240,7 +253,7 @@ func (c *Choice) nf() int {
 	if c.filtered {
 		return len(c.matches)
 	}
-	return len(c.labels)
+	return c.n
 }
 
 // nRows counts the displayed rows, the Other row included.
@@ -251,10 +264,10 @@ func (c *Choice) nRows() int {
 	return c.nf() + 1
 }
 
-// optionAt maps a displayed row to its option index (len(labels) = Other).
+// optionAt maps a displayed row to its option index (n = Other).
 func (c *Choice) optionAt(row int) int {
 	if row >= c.nf() {
-		return len(c.labels)
+		return c.n
 	}
 	if c.filtered {
 		return int(c.matches[row])
@@ -264,7 +277,7 @@ func (c *Choice) optionAt(row int) int {
 
 // rowOf maps an option index to its displayed row, or 0 when filtered out.
 func (c *Choice) rowOf(opt int) int {
-	if opt >= len(c.labels) {
+	if opt >= c.n {
 		return c.nf()
 	}
 	if !c.filtered {

@@ -10,16 +10,15 @@ type lowerIndex struct {
 	off []int // off[i] is where label i starts; off[n] is len(all)
 }
 
-func buildLowerIndex(labels []string) *lowerIndex {
-	total := 0
-	for _, l := range labels {
-		total += len(l) + 1
-	}
+func buildLowerIndex(n int, label func(int) string) *lowerIndex {
+	// Each label is asked for once: the caller may be sanitizing them as
+	// they are asked for. The builder grows from a guess.
 	var b strings.Builder
-	b.Grow(total)
-	off := make([]int, len(labels)+1)
+	b.Grow(n * 16)
+	off := make([]int, n+1)
 	var scratch []byte
-	for i, l := range labels {
+	for i := range n {
+		l := label(i)
 		off[i] = b.Len()
 		upper, ascii := false, true
 		for j := 0; j < len(l); j++ {
@@ -48,7 +47,7 @@ func buildLowerIndex(labels []string) *lowerIndex {
 		}
 		b.WriteByte(0)
 	}
-	off[len(labels)] = b.Len()
+	off[n] = b.Len()
 	return &lowerIndex{all: b.String(), off: off}
 }
 
@@ -102,7 +101,7 @@ const maxFilterLevels = 64
 // matchesFor returns the options whose label contains text, ignoring case.
 func (c *Choice) matchesFor(text string) []int32 {
 	if c.index == nil {
-		c.index = buildLowerIndex(c.labels)
+		c.index = buildLowerIndex(c.n, c.label)
 	}
 	q := strings.ToLower(text)
 	for i := len(c.levels) - 1; i >= 0; i-- {

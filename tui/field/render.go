@@ -260,7 +260,7 @@ func (c *Choice) layout(opt int) *rowLayout {
 		return l
 	}
 	lw := c.labelWidth()
-	text, rec := splitRecommended(untab(c.labels[opt]))
+	text, rec := splitRecommended(untab(c.label(opt)))
 	l := &rowLayout{}
 	if text != "" || !rec {
 		l.label = wrapCap(text, lw, c.lineCap())
@@ -458,7 +458,7 @@ func (c *Choice) appendRow(dst []string, row int) []string {
 
 func (c *Choice) filterLine(w int) string {
 	o := &c.st.Option
-	counter := o.Counter.Render(strconv.Itoa(c.nf()) + "/" + strconv.Itoa(len(c.labels)))
+	counter := o.Counter.Render(strconv.Itoa(c.nf()) + "/" + strconv.Itoa(c.n))
 	room := max(w-lipgloss.Width(counter)-2, 1)
 	var f string
 	if c.filterEditing && c.focused {

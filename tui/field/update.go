@@ -194,7 +194,7 @@ func (c *Choice) choose(opt int) {
 }
 
 func (c *Choice) toggle(opt int) {
-	if opt >= len(c.labels) {
+	if opt >= c.n {
 		return
 	}
 	d := c.draft
@@ -282,7 +282,7 @@ func (c *Choice) startFilter() tea.Cmd {
 		c.preFilterCursor = c.draft.Cursor
 		c.movedInFilter = false
 		if c.index == nil {
-			c.index = buildLowerIndex(c.labels) // pay for it now, not on the first letter
+			c.index = buildLowerIndex(c.n, c.label) // pay for it now, not on the first letter
 		}
 	}
 	c.filterEditing = true
@@ -317,7 +317,7 @@ func (c *Choice) editFilter(msg tea.Msg) tea.Cmd {
 // restoreTarget is the option the cursor returns to when the filter goes:
 // where it was before filtering, unless the human moved since.
 func (c *Choice) restoreTarget(current int) int {
-	if !c.movedInFilter && c.preFilterCursor >= 0 && c.preFilterCursor <= len(c.labels) {
+	if !c.movedInFilter && c.preFilterCursor >= 0 && c.preFilterCursor <= c.n {
 		return c.preFilterCursor
 	}
 	return current
@@ -335,7 +335,7 @@ func (c *Choice) acceptFilter() tea.Cmd {
 // clearFilter removes the filter, keeping the cursor on its option.
 func (c *Choice) clearFilter() tea.Cmd {
 	target := c.optionAt(c.row)
-	if !c.movedInFilter || target == len(c.labels) && c.nf() == 0 {
+	if !c.movedInFilter || target == c.n && c.nf() == 0 {
 		target = c.restoreTarget(target)
 	}
 	c.resetFilter()
