@@ -387,6 +387,18 @@ func TestHostileTextIsInert(t *testing.T) {
 		}
 		// What was taken out leaves a mark: the text is not joined up.
 		mustContain(t, screen(m), `Title␛ and ␛clear\u202e`)
+		// Labels are sanitized as the list asks for them: the filter's
+		// index and its matches too.
+		press(m, "/", "no")
+		raw = m.render()
+		for _, bad := range []string{"\x1b[5m", "\u009b"} {
+			if strings.Contains(raw, bad) {
+				t.Fatalf("filtered screen contains %q", bad)
+			}
+		}
+		mustContain(t, screen(m), "␛no")
+		mustNotContain(t, screen(m), "ok␛")
+		press(m, "esc")
 		press(m, "enter")
 		if got := result(t, p).Answer.Answers[0].Selected[0]; got != "ok\x1b[5m" {
 			t.Fatalf("answer %q does not echo the label exactly as sent", got)
