@@ -29,30 +29,23 @@ type toolInput struct {
 }
 
 // schemas are the tool's schemas, generated from the Go types so that
-// they cannot drift from what the server decodes and returns; built when
-// the first server is.
-var schemas = sync.OnceValues(func() (in, out *jsonschema.Schema) {
-	in, out, err := toolSchemas()
-	if err != nil {
-		panic(err) // a type the generator cannot describe: caught by every test
-	}
-	return in, out
-})
-
-// schemaJSON are the tool's schemas as the SDK is given them: encoded
-// once. The SDK encodes a tool's input schema again on every tools/call
-// of protocol 2026-07-28 and later, to look for parameter headers
-// (validateMcpHeaders); a *jsonschema.Schema is encoded by reflection
+// they cannot drift from what the server decodes and returns, and encoded
+// once, when the first server is built. The SDK is given the encoded JSON:
+// it encodes a tool's input schema again on every tools/call of protocol
+// 2026-07-28 and later, to look for parameter headers
+// (validateMcpHeaders), and a *jsonschema.Schema is encoded by reflection
 // each time, about 7% of serve's CPU with 1,000 calls at once, where
 // encoded JSON is copied.
-var schemaJSON = sync.OnceValues(func() (in, out json.RawMessage) {
-	si, so := schemas()
-	var err error
-	if in, err = json.Marshal(si); err != nil {
-		panic(err)
+var schemas = sync.OnceValues(func() (in, out json.RawMessage) {
+	si, so, err := toolSchemas()
+	if err == nil {
+		in, err = json.Marshal(si)
 	}
-	if out, err = json.Marshal(so); err != nil {
-		panic(err)
+	if err == nil {
+		out, err = json.Marshal(so)
+	}
+	if err != nil {
+		panic(err) // a type the generator cannot describe: caught by every test
 	}
 	return in, out
 })

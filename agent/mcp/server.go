@@ -208,7 +208,7 @@ func NewServer(asker Asker, opts Options) (*Server, error) {
 			InitializedHandler: s.initialized,
 			Capabilities:       &sdk.ServerCapabilities{}, // no logging; tools are inferred
 		})
-	in, out := schemaJSON()
+	in, out := schemas()
 	s.sdk.AddTool(&sdk.Tool{
 		Name:         ToolName,
 		Title:        "Ask the user",
