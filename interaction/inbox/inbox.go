@@ -304,8 +304,10 @@ func (in *Inbox) settle(p *pending, s Settlement) Settlement {
 	}
 	in.ended[p.req.ID] = s
 	in.endedOrder = append(in.endedOrder, p.req.ID)
-	p.reply <- s
+	// Every view hears first, so that by the time the caller has its
+	// answer no view still counts the request as waiting.
 	in.notify(Event{Kind: Settled, Request: p.req, Settlement: s})
+	p.reply <- s
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -345,5 +346,60 @@ func TestLosersDraftsAreKept(t *testing.T) {
 	<-got
 	if d, ok := s.Drafts["terminal"]; !ok || d.Answers[0].Custom != "half typed" || len(s.Drafts) != 1 {
 		t.Fatalf("drafts %+v, want the terminal's", s.Drafts)
+	}
+}
+
+// gatedView holds the news of a request's end until the test lets it go.
+type gatedView struct {
+	arrived chan *Request
+	entered chan struct{} // a Settled event is being told
+	gate    chan struct{} // closed to let it finish
+}
+
+func (g *gatedView) Notify(e Event) {
+	switch e.Kind {
+	case Arrived:
+		g.arrived <- e.Request
+	case Settled:
+		close(g.entered)
+		<-g.gate
+	}
+}
+
+// TestViewsHearTheEndBeforeTheCaller: by the time Ask returns, every view
+// has been told the request ended, so nothing acting on a view (a scripted
+// key, the human's next press) can still take it for a waiting request.
+func TestViewsHearTheEndBeforeTheCaller(t *testing.T) {
+	ends := map[string]func(h *Handle, id uint64, cancel context.CancelFunc){
+		"answered":  func(h *Handle, id uint64, _ context.CancelFunc) { h.Answer(id, yes("q")) },
+		"declined":  func(h *Handle, id uint64, _ context.CancelFunc) { h.Decline(id) },
+		"withdrawn": func(_ *Handle, _ uint64, cancel context.CancelFunc) { cancel() },
+	}
+	for name, end := range ends {
+		t.Run(name, func(t *testing.T) {
+			in := New(nil)
+			v := &gatedView{arrived: make(chan *Request, 1), entered: make(chan struct{}), gate: make(chan struct{})}
+			h := in.Attach("terminal", v)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			got := askAsync(ctx, in, question("q"))
+			req := <-v.arrived
+			ended := make(chan struct{})
+			go func() { end(h, req.ID, cancel); close(ended) }()
+			select {
+			case <-got:
+				t.Fatal("Ask returned before the view heard the request end")
+			case <-v.entered:
+			}
+			runtime.Gosched()
+			select {
+			case <-got:
+				t.Fatal("Ask returned while the view was still being told")
+			default:
+			}
+			close(v.gate)
+			<-got
+			<-ended
+		})
 	}
 }
