@@ -148,38 +148,68 @@ func (s *Server) streamFor(extra *sdk.RequestExtra) *stream {
 	return s.tools.streams[marker]
 }
 
-// keepalive writes a comment on the call's stream every
-// KeepaliveInterval while the call waits, whether or not the client asked
-// for progress, so that no client or proxy sees an idle connection. A
-// stream that takes no more bytes ends the call. The returned function
-// stops it and waits for the writer to finish.
-func (s *Server) keepalive(ctx context.Context, w *stream, cancel context.CancelCauseFunc) (stop func()) {
-	if w == nil || s.opts.KeepaliveInterval <= 0 {
-		return func() {}
+// beats are what a waiting call does while it waits, on the goroutine
+// that waits (no goroutine per call for them): a keepalive comment on its
+// stream every KeepaliveInterval, whether or not the client asked for
+// progress, so that no client or proxy sees an idle connection, and
+// notifications/progress every ProgressInterval when it asked. A stream
+// that takes no more bytes ends the call.
+type beats struct {
+	keepalive <-chan time.Time // nil: no keepalive
+	progress  <-chan time.Time // nil: no progress
+	stop      []func()
+
+	w      *stream
+	cancel context.CancelCauseFunc
+	req    *sdk.CallToolRequest
+	token  any
+	start  time.Time
+	n      int // progress notifications sent
+}
+
+// beats starts the call's beats; end stops them.
+func (s *Server) beats(w *stream, req *sdk.CallToolRequest, cancel context.CancelCauseFunc) *beats {
+	b := &beats{w: w, cancel: cancel, req: req}
+	if w != nil && s.opts.KeepaliveInterval > 0 {
+		tick, stop := s.ticker(s.opts.KeepaliveInterval)
+		b.keepalive, b.stop = tick, append(b.stop, stop)
 	}
-	tick, stopTick := s.ticker(s.opts.KeepaliveInterval)
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		defer stopTick()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick:
-			}
-			if err := w.comment(); err != nil {
-				cancel(disconnected())
-				return
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
+	if req != nil && req.Params != nil {
+		b.token = req.Params.GetProgressToken()
+	}
+	if b.token != nil && s.opts.ProgressInterval > 0 {
+		tk := time.NewTicker(s.opts.ProgressInterval)
+		b.progress, b.stop = tk.C, append(b.stop, tk.Stop)
+		b.start = time.Now()
+	}
+	return b
+}
+
+// comment writes a keepalive comment; a stream that takes no more bytes
+// ends the call.
+func (b *beats) comment() {
+	if err := b.w.comment(); err != nil {
+		b.cancel(disconnected())
+		b.keepalive = nil
+	}
+}
+
+// notify sends the next progress notification.
+func (b *beats) notify(ctx context.Context) {
+	b.n++
+	// Progress must increase with each notification; the total is
+	// unknown.
+	_ = b.req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+		ProgressToken: b.token,
+		Progress:      float64(b.n),
+		Message:       "waiting for the human to answer (" + time.Since(b.start).Round(time.Second).String() + ")",
+	})
+}
+
+// end stops the beats.
+func (b *beats) end() {
+	for _, stop := range b.stop {
+		stop()
 	}
 }
 

@@ -3,10 +3,12 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -175,6 +177,63 @@ func TestKeepaliveWithoutProgressToken(t *testing.T) {
 			if want := `{"answers":[{"id":"db","selected":["SQLite"]}]}`; textOf(t, r.res) != want {
 				t.Errorf("text = %s, want %s", textOf(t, r.res), want)
 			}
+		})
+	}
+}
+
+// deadWriter is a POST's response whose writes fail once dead is set, as
+// on a connection whose client vanished without closing it.
+type deadWriter struct {
+	http.ResponseWriter
+	dead *atomic.Bool
+}
+
+func (w deadWriter) Write(p []byte) (int, error) {
+	if w.dead.Load() {
+		return 0, errors.New("connection reset by peer")
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w deadWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestKeepaliveOnADeadStreamWithdraws: a waiting call whose keepalive
+// cannot be written (the client is gone, though its connection was never
+// closed) is withdrawn, with the re-attach grace, rather than waiting for
+// an answer nobody could receive.
+func TestKeepaliveOnADeadStreamWithdraws(t *testing.T) {
+	for _, pr := range protocols {
+		t.Run(pr.name, func(t *testing.T) {
+			ticks := make(chan time.Time)
+			asker := interactiontest.NewProvider()
+			srv, err := NewServer(asker, Options{Token: testToken, ReattachGrace: time.Millisecond, hooks: testHooks{
+				newTicker: func(time.Duration) (<-chan time.Time, func()) { return ticks, func() {} },
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dead atomic.Bool
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				srv.Handler().ServeHTTP(deadWriter{ResponseWriter: w, dead: &dead}, r)
+			}))
+			t.Cleanup(hs.Close)
+			t.Cleanup(func() { srv.Close() }) //nolint:gosec // a test's clean-up
+			cs := dialTap(t, hs, newTap(t), pr.version)
+			ctx := callCtx(t)
+			ch := callAsync(ctx, cs, askParams(dbQuestion))
+			p := asker.Next(t)
+			dead.Store(true)
+			ticks <- time.Now()
+			if err := p.Withdrawn(t, 5*time.Second); interaction.CodeOf(err) != interaction.CodeAborted {
+				t.Fatalf("withdrawn with %v, want ASK_ABORTED", err)
+			}
+			select {
+			case ticks <- time.Now():
+				t.Error("the call kept writing keepalives on a dead stream")
+			default:
+			}
+			srv.Close() //nolint:gosec // ends the call's POST, which can no longer be written
+			waitCall(t, ch)
 		})
 	}
 }

@@ -115,16 +115,24 @@ func askKey(req interaction.Request) string {
 // ends and no other call waits for the question, the question is
 // withdrawn: at once when the client withdrew the call, or after the
 // re-attach grace when its stream is gone (w.gone), so that the client
-// can issue the call again.
-func (s *Server) ask(ctx context.Context, req interaction.Request, w *stream) (interaction.Answer, error) {
+// can issue the call again. It beats (b) while it waits.
+func (s *Server) ask(ctx context.Context, req interaction.Request, w *stream, b *beats) (interaction.Answer, error) {
 	if ctx.Err() != nil { // withdrawn before it was asked
 		return interaction.Answer{}, interaction.ContextError(ctx)
 	}
 	a := s.attach(ctx, req)
-	select {
-	case <-a.done:
-		return a.ans, a.err
-	case <-ctx.Done():
+wait:
+	for {
+		select {
+		case <-a.done:
+			return a.ans, a.err
+		case <-ctx.Done():
+			break wait
+		case <-b.keepalive:
+			b.comment()
+		case <-b.progress:
+			b.notify(ctx)
+		}
 	}
 	cause := context.Cause(ctx)
 	dropped := w != nil && w.gone()

@@ -402,10 +402,10 @@ func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 	w := s.streamFor(req.Extra)
 	defer s.register(ss.ID(), &call{cancel: cancel})()
 	defer s.watchPOST(req.Extra, cancel)()
-	defer s.keepalive(ctx, w, cancel)()
-	defer s.progress(ctx, req)()
+	b := s.beats(w, req, cancel)
+	defer b.end()
 
-	ans, err := s.ask(ctx, ireq, w)
+	ans, err := s.ask(ctx, ireq, w, b)
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -478,44 +478,6 @@ func (s *Server) watchPOST(extra *sdk.RequestExtra, cancel context.CancelCauseFu
 	}
 	stopAfter := context.AfterFunc(p.ctx, func() { cancel(cause) })
 	return func() { stopAfter() }
-}
-
-// progress sends notifications/progress every ProgressInterval while the
-// call waits, when the client asked for progress. The returned function
-// stops it and waits for the sender to finish.
-func (s *Server) progress(ctx context.Context, req *sdk.CallToolRequest) (stop func()) {
-	token := req.Params.GetProgressToken()
-	if token == nil || s.opts.ProgressInterval <= 0 {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(s.opts.ProgressInterval)
-		defer tick.Stop()
-		start := time.Now()
-		for n := 1; ; n++ {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			// Progress must increase with each notification; the total
-			// is unknown.
-			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
-				ProgressToken: token,
-				Progress:      float64(n),
-				Message:       "waiting for the human to answer (" + time.Since(start).Round(time.Second).String() + ")",
-			})
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
-	}
 }
 
 // toolError is the tool result for a failure: IsError with "CODE: message".

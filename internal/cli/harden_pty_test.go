@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	httppprof "net/http/pprof"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,14 @@ func init() {
 // profiled runs main, writing a CPU profile of it to the file
 // ASKTUI_TEST_CPUPROFILE names, if any: a benchmark's child is profiled
 // with ASKTUI_BENCH_SERVE_ENV="ASKTUI_TEST_CPUPROFILE=/tmp/serve.prof".
+// With ASKTUI_TEST_PPROF=host:port the child also serves net/http/pprof
+// there, for heap and goroutine profiles while it runs.
 func profiled(main func() int) int {
+	if addr := os.Getenv("ASKTUI_TEST_PPROF"); addr != "" {
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", httppprof.Index)
+		go func() { _ = http.ListenAndServe(addr, mux) }() //nolint:gosec // a developer's own profiling port
+	}
 	path := os.Getenv("ASKTUI_TEST_CPUPROFILE")
 	if path == "" {
 		return main()

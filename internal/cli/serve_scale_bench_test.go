@@ -99,11 +99,15 @@ func serveScale(b *testing.B, calls, agents int) {
 			}
 		}()
 	}
+	stopPerf := perfBurst(b, srv.proc.Cmd.Process.Pid)
+	cpu0 := cpuOf(srv.proc.Cmd.Process.Pid)
 	b.StartTimer()
 	start.Done()
 
 	srv.waitCount(b, calls)
 	onScreen := time.Now()
+	stopPerf()
+	burstCPU := cpuOf(srv.proc.Cmd.Process.Pid) - cpu0
 	hwm := srv.peakRSS()
 
 	// The human answers byKey of them, one key each, as fast as asktui
@@ -178,6 +182,7 @@ func serveScale(b *testing.B, calls, agents int) {
 	b.ReportMetric(float64(answering)/float64(time.Millisecond)/float64(typed), "ms/answer")
 	b.ReportMetric(float64(cancelling)/float64(time.Millisecond), "cancel-all-ms")
 	b.ReportMetric(float64(hwm)/1024, "peak-RSS-MiB")
+	b.ReportMetric(burstCPU.Seconds(), "burst-cpu-s")
 	if ru := srv.stop(b); ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		b.ReportMetric(cpu.Seconds(), "serve-cpu-s")
@@ -288,19 +293,7 @@ func (s *scaleServer) latencies(sent []time.Time) []time.Duration {
 }
 
 // peakRSS is the child's peak resident set so far, in KiB (VmHWM).
-func (s *scaleServer) peakRSS() int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.proc.Cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return kb
-		}
-	}
-	return 0
-}
+func (s *scaleServer) peakRSS() int { return peakRSSOf(s.proc.Cmd.Process.Pid) }
 
 // stop ends serve as a terminal would, with SIGTERM, checks it exits
 // cleanly, and returns its resource usage.
