@@ -303,6 +303,16 @@ func (l *link) push(msg tea.Msg) {
 	}
 }
 
+// inboxEvent reports whether msg is news from the inbox, which comes in
+// floods: consecutive ones are handed to the program as one linkBatchMsg.
+func inboxEvent(msg tea.Msg) bool {
+	switch msg.(type) {
+	case askMsg, settledMsg, activityMsg:
+		return true
+	}
+	return false
+}
+
 // dispatch delivers queued messages until the program exits. Program.Send
 // returns once the event loop takes the message or the program ends, so
 // this goroutine ends with the program.
@@ -319,11 +329,22 @@ func (l *link) dispatch() {
 				l.mu.Unlock()
 				break
 			}
-			msg := l.queue[0]
-			l.queue[0] = nil
-			l.queue = l.queue[1:]
+			n := 1
+			if inboxEvent(l.queue[0]) {
+				for n < len(l.queue) && inboxEvent(l.queue[n]) {
+					n++
+				}
+			}
+			taken := make([]tea.Msg, n)
+			copy(taken, l.queue)
+			clear(l.queue[:n])
+			l.queue = l.queue[n:]
 			l.mu.Unlock()
-			l.prog.Send(msg)
+			if n == 1 {
+				l.prog.Send(taken[0])
+			} else {
+				l.prog.Send(linkBatchMsg(taken))
+			}
 			select {
 			case <-l.done:
 				return

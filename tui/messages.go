@@ -64,6 +64,12 @@ type (
 	// alertMsg sends the alerts held back while they were coalesced.
 	alertMsg struct{}
 
+	// linkBatchMsg is the inbox's news (askMsg, settledMsg, activityMsg)
+	// that waited in the link's queue, in order: under load (a thousand
+	// calls arriving at once) the program takes it in one hand-over
+	// instead of one each, and so waits for the scheduler once a batch.
+	linkBatchMsg []tea.Msg
+
 	// convBatchMsg says conversation events wait in the link: the model
 	// takes them all at once, so a stream of chunks costs one message a
 	// batch, not one each.

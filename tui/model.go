@@ -200,12 +200,27 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.redrawing = false // View draws afresh
 		return m, nil
 	}
+	if batch, ok := msg.(linkBatchMsg); ok {
+		// Each message is taken as if it came alone, settle included (a
+		// scripted key meets the arrival hold of a question before it),
+		// with one frame for all.
+		cmds := make([]tea.Cmd, 0, len(batch)+1)
+		for _, msg := range batch {
+			cmds = append(cmds, m.take(msg))
+		}
+		return m, tea.Batch(append(cmds, m.pace())...)
+	}
+	return m, tea.Batch(m.take(msg), m.pace())
+}
+
+// take updates the model with msg and brings what follows up to date.
+func (m *model) take(msg tea.Msg) tea.Cmd {
 	cmd := m.update(msg)
 	switch msg.(type) {
 	case tea.KeyPressMsg, pressMsg, tea.PasteMsg:
 		m.saveDraft()
 	}
-	return m, tea.Batch(cmd, m.settle(), m.pace())
+	return tea.Batch(cmd, m.settle())
 }
 
 // settle brings what follows from a change up to date, in this order: a

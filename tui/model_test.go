@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
 func deployQuestion() interaction.Question {
@@ -600,6 +603,43 @@ func TestDraftsAreSavedAsTheyChange(t *testing.T) {
 		press(m, "down", "up")
 		if fake(m).saves != saves {
 			t.Fatal("an unchanged draft was saved again")
+		}
+	})
+}
+
+// TestInboxNewsInABatchIsTakenInOrder: a flood of inbox news that the
+// link hands over as one linkBatchMsg leaves the model exactly as the
+// same messages one by one would.
+func TestInboxNewsInABatchIsTakenInOrder(t *testing.T) {
+	run(t, func(t *testing.T) {
+		req := func(i int) *inbox.Request {
+			return &inbox.Request{ID: uint64(900 + i), Request: scaleRequest(i), Arrived: fixedNow}
+		}
+		withdrawn := inbox.Settlement{Err: interaction.Errorf(interaction.CodeAborted, "the caller withdrew it")}
+		news := []tea.Msg{
+			askMsg{req: req(1)},
+			askMsg{req: req(2)},
+			activityMsg{activity: interaction.Activity{Agent: interaction.Agent{ID: "agent-3", Name: "Agent 3"}, Kind: interaction.ActivityThinking, Text: "Reading the schema"}},
+			askMsg{req: req(3)},
+			settledMsg{id: 901, s: withdrawn},
+		}
+		one, batch := testModel(t, 100, 30), testModel(t, 100, 30)
+		for _, msg := range news {
+			if s, ok := msg.(settledMsg); ok {
+				fake(one).ended[s.id] = s.s
+				fake(batch).ended[s.id] = s.s
+			}
+			send(one, msg)
+		}
+		send(batch, linkBatchMsg(news))
+		if got, want := screen(batch), screen(one); got != want {
+			t.Fatalf("after the batch:\n%s\none by one:\n%s", got, want)
+		}
+		if n := len(batch.requests); n != 2 {
+			t.Errorf("%d requests waiting after the batch, want 2", n)
+		}
+		if !strings.Contains(screen(batch), "Request 2:") {
+			t.Errorf("the first request still waiting is not shown:\n%s", screen(batch))
 		}
 	})
 }
