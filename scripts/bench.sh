@@ -199,15 +199,20 @@ if [[ -n $scale ]]; then
 		echo "open at once (from 1,000 sessions, and from 10), answers half by key and"
 		echo "has the clients cancel the rest: \`onscreen-*\` is tool call → on screen"
 		echo "(the window title counting it), \`all-onscreen\` the time until all 1,000"
-		echo "are, \`peak-RSS\` serve's VmHWM, \`serve-cpu\` its CPU time for the whole run."
+		echo "are, \`peak-RSS\` serve's VmHWM, \`serve-cpu\` its CPU time for the whole run"
+		echo "and \`burst-cpu\` during the burst. \`BenchmarkSDKScale\` puts the same 1,000"
+		echo "calls on a process that runs the go-sdk's streamable handlers alone (no"
+		echo "asktui code): \`handler-*\` is tool call → tool handler, the SDK's floor."
 		echo
 		echo '```'
 		echo "\$ go test -run '^\$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui"
 		benchmarks ./tui 'AskToScreenWaiting|SessionRender' 200x
 		echo "\$ go test -run '^\$' -bench MemoryPerWaitingRequest -benchtime 1x ./tui"
 		benchmarks ./tui 'MemoryPerWaitingRequest' 1x
-		echo "\$ go test -run '^\$' -bench ServeScale -benchtime 1x ./internal/cli"
-		benchmarks ./internal/cli ServeScale 1x
+		echo "\$ go test -run '^\$' -bench 'ServeScale/calls=1000/' -benchtime 1x ./internal/cli"
+		benchmarks ./internal/cli 'ServeScale/calls=1000/' 1x
+		echo "\$ go test -run '^\$' -bench 'SDKScale/calls=1000/' -benchtime 1x ./internal/cli"
+		benchmarks ./internal/cli 'SDKScale/calls=1000/' 1x
 		echo '```'
 		echo
 		echo "### Views over SSH"

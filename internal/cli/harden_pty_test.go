@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,12 +43,20 @@ func init() {
 // ASKTUI_TEST_CPUPROFILE names, if any: a benchmark's child is profiled
 // with ASKTUI_BENCH_SERVE_ENV="ASKTUI_TEST_CPUPROFILE=/tmp/serve.prof".
 // With ASKTUI_TEST_PPROF=host:port the child also serves net/http/pprof
-// there, for heap and goroutine profiles while it runs.
+// there, for heap and goroutine profiles while it runs, and with
+// ASKTUI_TEST_TRACE=file it writes an execution trace (go tool trace
+// -pprof=sched file: where goroutines waited to run).
 func profiled(main func() int) int {
 	if addr := os.Getenv("ASKTUI_TEST_PPROF"); addr != "" {
 		mux := http.NewServeMux()
 		mux.HandleFunc("/debug/pprof/", httppprof.Index)
 		go func() { _ = http.ListenAndServe(addr, mux) }() //nolint:gosec // a developer's own profiling port
+	}
+	if path := os.Getenv("ASKTUI_TEST_TRACE"); path != "" {
+		if f, err := os.Create(path); err == nil && trace.Start(f) == nil { //nolint:gosec // a path the developer chose
+			defer f.Close()
+			defer trace.Stop()
+		}
 	}
 	path := os.Getenv("ASKTUI_TEST_CPUPROFILE")
 	if path == "" {

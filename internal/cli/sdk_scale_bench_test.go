@@ -46,12 +46,14 @@ func BenchmarkSDKScale(b *testing.B) {
 	if ptytest.RaceEnabled {
 		b.Skip("the server process would be a race-detector build")
 	}
-	for _, version := range []string{"2026-07-28", "2025-11-25"} {
-		b.Run(fmt.Sprintf("calls=1000/agents=1000/protocol=%s", version), func(b *testing.B) {
-			for range b.N {
-				sdkScale(b, 1000, 1000, version)
-			}
-		})
+	for _, calls := range []int{1000, 4000} {
+		for _, version := range []string{"2026-07-28", "2025-11-25"} {
+			b.Run(fmt.Sprintf("calls=%d/agents=1000/protocol=%s", calls, version), func(b *testing.B) {
+				for range b.N {
+					sdkScale(b, calls, 1000, version)
+				}
+			})
+		}
 	}
 }
 
