@@ -612,8 +612,8 @@ func TestDraftsAreSavedAsTheyChange(t *testing.T) {
 // same messages one by one would.
 func TestInboxNewsInABatchIsTakenInOrder(t *testing.T) {
 	run(t, func(t *testing.T) {
-		req := func(i int) *inbox.Request {
-			return &inbox.Request{ID: uint64(900 + i), Request: scaleRequest(i), Arrived: fixedNow}
+		req := func(i uint64) *inbox.Request {
+			return &inbox.Request{ID: 900 + i, Request: scaleRequest(int(i)), Arrived: fixedNow} //nolint:gosec // a small test number
 		}
 		withdrawn := inbox.Settlement{Err: interaction.Errorf(interaction.CodeAborted, "the caller withdrew it")}
 		news := []tea.Msg{

@@ -211,6 +211,7 @@ func sdkScale(b *testing.B, calls, agents int, version string) {
 		}()
 	}
 	stopPerf := perfBurst(b, cmd.Process.Pid)
+	idle := rssOf(cmd.Process.Pid)
 	cpu0 := cpuOf(cmd.Process.Pid)
 	b.StartTimer()
 	start.Done()
@@ -254,6 +255,7 @@ func sdkScale(b *testing.B, calls, agents int, version string) {
 	b.ReportMetric(q(0.99), "handler-p99-ms")
 	b.ReportMetric(float64(time.Unix(0, at[calls-1]).Sub(first))/float64(time.Millisecond), "all-entered-ms")
 	b.ReportMetric(float64(hwm)/1024, "peak-RSS-MiB")
+	b.ReportMetric(float64(idle)/1024, "before-RSS-MiB")
 	b.ReportMetric(burstCPU.Seconds(), "burst-cpu-s")
 
 	_ = cmd.Process.Signal(syscall.SIGTERM)
@@ -307,13 +309,19 @@ func cpuOf(pid int) time.Duration {
 }
 
 // peakRSSOf is process pid's peak resident set so far, in KiB (VmHWM).
-func peakRSSOf(pid int) int {
+func peakRSSOf(pid int) int { return statusKiB(pid, "VmHWM:") }
+
+// rssOf is process pid's resident set now, in KiB (VmRSS).
+func rssOf(pid int) int { return statusKiB(pid, "VmRSS:") }
+
+// statusKiB is a size in KiB from /proc/pid/status.
+func statusKiB(pid int, field string) int {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
 			return kb
 		}

@@ -112,6 +112,7 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 		}()
 	}
 	stopPerf := perfBurst(b, srv.proc.Cmd.Process.Pid)
+	idle := rssOf(srv.proc.Cmd.Process.Pid)
 	cpu0 := cpuOf(srv.proc.Cmd.Process.Pid)
 	b.StartTimer()
 	start.Done()
@@ -194,6 +195,7 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 	b.ReportMetric(float64(answering)/float64(time.Millisecond)/float64(typed), "ms/answer")
 	b.ReportMetric(float64(cancelling)/float64(time.Millisecond), "cancel-all-ms")
 	b.ReportMetric(float64(hwm)/1024, "peak-RSS-MiB")
+	b.ReportMetric(float64(idle)/1024, "before-RSS-MiB")
 	b.ReportMetric(burstCPU.Seconds(), "burst-cpu-s")
 	if ru := srv.stop(b); ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
