@@ -202,7 +202,9 @@ if [[ -n $scale ]]; then
 		echo "are, \`peak-RSS\` serve's VmHWM, \`serve-cpu\` its CPU time for the whole run"
 		echo "and \`burst-cpu\` during the burst. \`BenchmarkSDKScale\` puts the same 1,000"
 		echo "calls on a process that runs the go-sdk's streamable handlers alone (no"
-		echo "asktui code): \`handler-*\` is tool call → tool handler, the SDK's floor."
+		echo "asktui code, and Go's default GC where serve sets GOGC=50): \`handler-*\`"
+		echo "is tool call → tool handler, the SDK's floor; \`before-RSS\` is each"
+		echo "server's resident set when the calls are released."
 		echo
 		echo '```'
 		echo "\$ go test -run '^\$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui"
