@@ -201,8 +201,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if batch, ok := msg.(linkBatchMsg); ok {
-		// Each message is taken as if it came alone, settle included (a
-		// scripted key meets the arrival hold of a question before it),
+		// Each message is taken as if it came alone, settle included
+		// (the arrival hold sees every change of what the keys act on),
 		// with one frame for all.
 		cmds := make([]tea.Cmd, 0, len(batch)+1)
 		for _, msg := range batch {
