@@ -178,43 +178,12 @@ func sdkScale(b *testing.B, calls, agents int, version string) {
 
 	ctx, cancelAll := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelAll()
-	sessions := make([]*sdk.ClientSession, agents)
-	for i := range sessions {
-		client := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("agent-%03d", i), Version: "1"}, nil)
-		cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"},
-			&sdk.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			b.Fatalf("client %d: %v", i, err)
-		}
-		defer cs.Close()
-		sessions[i] = cs
-	}
-
-	sent := make([]time.Time, calls)
-	returned := make(chan error, calls)
-	callCtx, cancelCalls := context.WithCancel(ctx)
-	defer cancelCalls()
-	var start sync.WaitGroup
-	start.Add(1)
-	for i := range calls {
-		go func() {
-			start.Wait()
-			sent[i] = time.Now()
-			_, err := sessions[i%agents].CallTool(callCtx, &sdk.CallToolParams{
-				Name: "ask_user_question",
-				Arguments: map[string]any{"questions": []map[string]any{{
-					"id": "q", "header": "Deploy", "question": fmt.Sprintf("Call %d: deploy the billing service?", i),
-					"options": []map[string]any{{"label": "Yes", "description": "Roll out everywhere"}, {"label": "Canary"}, {"label": "No"}},
-				}}},
-			})
-			returned <- err
-		}()
-	}
+	bu := newBurst(b, ctx, addr, calls, agents, version)
 	stopPerf := perfBurst(b, cmd.Process.Pid)
 	idle := rssOf(cmd.Process.Pid)
 	cpu0 := cpuOf(cmd.Process.Pid)
 	b.StartTimer()
-	start.Done()
+	bu.release()
 	waitLine(fmt.Sprintf("entered %d", calls))
 	b.StopTimer()
 	stopPerf()
@@ -231,28 +200,22 @@ func sdkScale(b *testing.B, calls, agents int, version string) {
 	if err != nil || len(at) != calls {
 		b.Fatalf("%d entries: %v", len(at), err)
 	}
-	cancelCalls()
+	bu.cancel()
 	for range calls {
-		if err := <-returned; err == nil {
+		if r := <-bu.results; r.err == nil {
 			b.Error("a call returned a result before it was cancelled")
 		}
 	}
 
-	first := slices.MinFunc(sent, func(a, b time.Time) int { return a.Compare(b) })
-	order := slices.Clone(sent)
+	first := slices.MinFunc(bu.sent, func(a, b time.Time) int { return a.Compare(b) })
+	order := slices.Clone(bu.sent)
 	slices.SortFunc(order, func(a, b time.Time) int { return a.Compare(b) })
 	slices.Sort(at)
 	lat := make([]time.Duration, calls)
 	for k := range lat {
 		lat[k] = time.Unix(0, at[k]).Sub(order[k])
 	}
-	slices.Sort(lat)
-	q := func(p float64) float64 {
-		return float64(lat[min(int(p*float64(len(lat))), len(lat)-1)]) / float64(time.Millisecond)
-	}
-	b.ReportMetric(q(0.5), "handler-p50-ms")
-	b.ReportMetric(q(0.9), "handler-p90-ms")
-	b.ReportMetric(q(0.99), "handler-p99-ms")
+	reportQuantiles(b, lat, "handler")
 	b.ReportMetric(float64(time.Unix(0, at[calls-1]).Sub(first))/float64(time.Millisecond), "all-entered-ms")
 	b.ReportMetric(float64(hwm)/1024, "peak-RSS-MiB")
 	b.ReportMetric(float64(idle)/1024, "before-RSS-MiB")

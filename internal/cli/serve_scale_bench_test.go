@@ -66,56 +66,12 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 	ctx, cancelAll := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelAll()
 
-	sessions := make([]*sdk.ClientSession, agents)
-	for i := range sessions {
-		client := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("agent-%03d", i), Version: "1"}, nil)
-		cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + srv.addr + "/mcp"},
-			&sdk.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			b.Fatalf("client %d: %v", i, err)
-		}
-		defer cs.Close()
-		sessions[i] = cs
-	}
-
-	type outcome struct {
-		answered bool
-		code     string
-	}
-	sent := make([]time.Time, calls)
-	results := make(chan outcome, calls)
-	callCtx, cancelCalls := context.WithCancel(ctx)
-	defer cancelCalls()
-	var start sync.WaitGroup
-	start.Add(1)
-	for i := range calls {
-		go func() {
-			start.Wait()
-			sent[i] = time.Now()
-			res, err := sessions[i%agents].CallTool(callCtx, &sdk.CallToolParams{
-				Name: "ask_user_question",
-				Arguments: map[string]any{"questions": []map[string]any{{
-					"id": "q", "header": "Deploy", "question": fmt.Sprintf("Call %d: deploy the billing service?", i),
-					"options": []map[string]any{{"label": "Yes", "description": "Roll out everywhere"}, {"label": "Canary"}, {"label": "No"}},
-				}}},
-			})
-			switch {
-			case err != nil:
-				results <- outcome{code: "client: " + err.Error()}
-			case res.IsError:
-				text := res.Content[0].(*sdk.TextContent).Text
-				code, _, _ := strings.Cut(text, ":")
-				results <- outcome{code: code}
-			default:
-				results <- outcome{answered: true}
-			}
-		}()
-	}
+	bu := newBurst(b, ctx, srv.addr, calls, agents, version)
 	stopPerf := perfBurst(b, srv.proc.Cmd.Process.Pid)
 	idle := rssOf(srv.proc.Cmd.Process.Pid)
 	cpu0 := cpuOf(srv.proc.Cmd.Process.Pid)
 	b.StartTimer()
-	start.Done()
+	bu.release()
 
 	srv.waitCount(b, calls)
 	onScreen := time.Now()
@@ -140,8 +96,8 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 		keys := time.Now()
 		srv.term.Type("1")
 		select {
-		case o := <-results:
-			if !o.answered {
+		case r := <-bu.results:
+			if o := outcomeOf(r); !o.answered {
 				b.Fatalf("a call failed before any was cancelled: %s", o.code)
 			}
 			answered++
@@ -154,11 +110,11 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 		}
 	}
 	cancel := time.Now()
-	cancelCalls()
+	bu.cancel()
 	for range calls - typed {
 		select {
-		case o := <-results:
-			if o.answered {
+		case r := <-bu.results:
+			if o := outcomeOf(r); o.answered {
 				answered++
 			} else {
 				codes = append(codes, o.code)
@@ -182,16 +138,8 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 		b.Errorf("%d calls answered, want %d", answered, typed)
 	}
 
-	lat := srv.latencies(sent)
-	slices.Sort(lat)
-	q := func(p float64) float64 {
-		return float64(lat[min(int(p*float64(len(lat))), len(lat)-1)]) / float64(time.Millisecond)
-	}
-	b.ReportMetric(q(0.5), "onscreen-p50-ms")
-	b.ReportMetric(q(0.9), "onscreen-p90-ms")
-	b.ReportMetric(q(0.99), "onscreen-p99-ms")
-	b.ReportMetric(q(1), "onscreen-max-ms")
-	b.ReportMetric(float64(onScreen.Sub(slices.MinFunc(sent, func(a, b time.Time) int { return a.Compare(b) })))/float64(time.Millisecond), "all-onscreen-ms")
+	reportQuantiles(b, srv.latencies(bu.sent), "onscreen")
+	b.ReportMetric(float64(onScreen.Sub(slices.MinFunc(bu.sent, func(a, b time.Time) int { return a.Compare(b) })))/float64(time.Millisecond), "all-onscreen-ms")
 	b.ReportMetric(float64(answering)/float64(time.Millisecond)/float64(typed), "ms/answer")
 	b.ReportMetric(float64(cancelling)/float64(time.Millisecond), "cancel-all-ms")
 	b.ReportMetric(float64(hwm)/1024, "peak-RSS-MiB")
@@ -200,6 +148,97 @@ func serveScale(b *testing.B, calls, agents int, version string) {
 	if ru := srv.stop(b); ru != nil {
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		b.ReportMetric(cpu.Seconds(), "serve-cpu-s")
+	}
+}
+
+// callOutcome is how one call of the burst came back.
+type callOutcome struct {
+	answered bool
+	code     string // the tool error's code, or the client's error
+}
+
+func outcomeOf(r callResult) callOutcome {
+	switch {
+	case r.err != nil:
+		return callOutcome{code: "client: " + r.err.Error()}
+	case r.res.IsError:
+		code, _, _ := strings.Cut(r.res.Content[0].(*sdk.TextContent).Text, ":")
+		return callOutcome{code: code}
+	}
+	return callOutcome{answered: true}
+}
+
+// burst is calls ask_user_question calls from agents SDK clients of
+// the server at addr (each speaking version, or the SDK's latest), ready
+// to go at once.
+type burst struct {
+	sent    []time.Time     // when each call was sent
+	results chan callResult // each call's return, as it comes
+	release func()          // sends them all
+	cancel  func()          // withdraws those still waiting
+}
+
+type callResult struct {
+	res *sdk.CallToolResult
+	err error
+}
+
+// newBurst connects the clients and readies the calls; the sessions close
+// when the benchmark ends.
+func newBurst(b *testing.B, ctx context.Context, addr string, calls, agents int, version string) *burst {
+	b.Helper()
+	sessions := make([]*sdk.ClientSession, agents)
+	for i := range sessions {
+		client := sdk.NewClient(&sdk.Implementation{Name: fmt.Sprintf("agent-%03d", i), Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"},
+			&sdk.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			b.Fatalf("client %d: %v", i, err)
+		}
+		b.Cleanup(func() { _ = cs.Close() })
+		sessions[i] = cs
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	b.Cleanup(cancel)
+	bu := &burst{sent: make([]time.Time, calls), results: make(chan callResult, calls), cancel: cancel}
+	start := make(chan struct{})
+	bu.release = func() { close(start) }
+	for i := range calls {
+		go func() {
+			select {
+			case <-start:
+			case <-callCtx.Done():
+				bu.results <- callResult{err: callCtx.Err()}
+				return
+			}
+			bu.sent[i] = time.Now()
+			res, err := sessions[i%agents].CallTool(callCtx, &sdk.CallToolParams{
+				Name: "ask_user_question",
+				Arguments: map[string]any{"questions": []map[string]any{{
+					"id": "q", "header": "Deploy", "question": fmt.Sprintf("Call %d: deploy the billing service?", i),
+					"options": []map[string]any{{"label": "Yes", "description": "Roll out everywhere"}, {"label": "Canary"}, {"label": "No"}},
+				}}},
+			})
+			bu.results <- callResult{res, err}
+		}()
+	}
+	return bu
+}
+
+// reportQuantiles reports the median, 90th and 99th percentiles and the
+// maximum of lat as name-p50-ms and so on.
+func reportQuantiles(b *testing.B, lat []time.Duration, name string) {
+	b.Helper()
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	for _, q := range []struct {
+		p    float64
+		unit string
+	}{{0.5, "p50"}, {0.9, "p90"}, {0.99, "p99"}, {1, "max"}} {
+		d := lat[min(int(q.p*float64(len(lat))), len(lat)-1)]
+		b.ReportMetric(float64(d)/float64(time.Millisecond), name+"-"+q.unit+"-ms")
 	}
 }
 
