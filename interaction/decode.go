@@ -93,6 +93,7 @@ func decodeRequest(r io.Reader, limit int) (Request, error) {
 // request's text is kept: [scanRequest] slices labels out of it.
 func readString(r io.Reader, limit int) (string, error) {
 	size := -1
+	whole := false // r is in memory, all of it within limit
 	switch r := r.(type) {
 	case interface{ Stat() (fs.FileInfo, error) }:
 		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
@@ -100,10 +101,22 @@ func readString(r io.Reader, limit int) (string, error) {
 		}
 	case interface{ Len() int }:
 		size = min(r.Len(), limit)
+		switch r.(type) {
+		case *bytes.Reader, *bytes.Buffer, *strings.Reader: // a Len to trust
+			whole = r.Len() < limit
+		}
 	}
 	var b strings.Builder
 	if size >= 0 {
 		b.Grow(size + 1) // one byte more, to see the end (or that a file grew since)
+	}
+	// A bytes.Reader or the like writes itself out in one piece: io.Copy
+	// would put a fresh 32 KiB buffer in between (the LimitReader hides
+	// WriterTo, and a strings.Builder has no ReadFrom): garbage on every
+	// MCP call, most of what asktui's own code allocates for one.
+	if wt, ok := r.(io.WriterTo); ok && whole {
+		_, err := wt.WriteTo(&b)
+		return b.String(), err
 	}
 	_, err := io.Copy(&b, io.LimitReader(r, int64(limit)))
 	return b.String(), err

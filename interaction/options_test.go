@@ -55,11 +55,12 @@ func TestReadString(t *testing.T) {
 		limit int
 		want  []byte
 	}{
-		"file":             {f, len(data) + 1, data},
-		"bytes":            {bytes.NewReader(data), len(data) + 1, data},
-		"stream":           {io.MultiReader(bytes.NewReader(data)), len(data) + 1, data},
-		"longer than said": {short{bytes.NewReader(data), 10}, len(data) + 1, data},
-		"over the limit":   {bytes.NewReader(data), 1000, data[:1000]},
+		"file":                             {f, len(data) + 1, data},
+		"bytes":                            {bytes.NewReader(data), len(data) + 1, data},
+		"stream":                           {io.MultiReader(bytes.NewReader(data)), len(data) + 1, data},
+		"longer than said":                 {short{bytes.NewReader(data), 10}, len(data) + 1, data},
+		"over the limit":                   {bytes.NewReader(data), 1000, data[:1000]},
+		"says it is short, over the limit": {short{bytes.NewReader(data), 10}, 1000, data[:1000]},
 	} {
 		got, err := readString(tc.r, tc.limit)
 		if err != nil || got != string(tc.want) {
@@ -75,5 +76,21 @@ func TestReadString(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(len(data))+64<<10 {
 		t.Errorf("reading %d bytes allocated %d", len(data), got)
+	}
+	// A small one (an MCP call's arguments) costs its own size, not a
+	// copy buffer of 32 KiB besides.
+	small := data[:2000]
+	if got := testing.AllocsPerRun(10, func() { _, _ = readString(bytes.NewReader(small), 1<<20) }); got > 3 {
+		t.Errorf("reading %d bytes took %v allocations, want at most 3 (the reader, the builder and its text)", len(small), got)
+	}
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		if _, err := readString(bytes.NewReader(small), 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := (after.TotalAlloc - before.TotalAlloc) / 10; got > 4<<10 {
+		t.Errorf("reading %d bytes allocated %d bytes, want about the size of the text", len(small), got)
 	}
 }
