@@ -52,6 +52,53 @@ func TestLongClientNameIsClipped(t *testing.T) {
 	}
 }
 
+// TestAgentIsNamedAfterItsClient: the question shows the client's own
+// name under both protocols, read from the session's initialize with
+// sessions and from each call's _meta without.
+func TestAgentIsNamedAfterItsClient(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			asker := interactiontest.NewProvider()
+			_, hs := serve(t, asker, Options{})
+			cs := dialVersion(t, hs, nil, false, p.version)
+			ch := callAsync(context.Background(), cs, askParams(dbQuestion))
+			pending := asker.Next(t)
+			if pending.Req.Agent == nil || pending.Req.Agent.Name != "test-client" {
+				t.Errorf("agent = %+v, want the name %q", pending.Req.Agent, "test-client")
+			}
+			pending.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}}})
+			if r := waitCall(t, ch); r.err != nil || r.res.IsError {
+				t.Fatalf("call: %v %+v", r.err, r.res)
+			}
+		})
+	}
+}
+
+// TestCallerName: the client's name in a call's _meta wins; without one,
+// the session's is used, as the SDK's ClientInfo has it.
+func TestCallerName(t *testing.T) {
+	withMeta := &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Meta: sdk.Meta{
+		sdk.MetaKeyClientInfo: map[string]any{"name": "codex", "version": "1"},
+	}}}
+	if got := callerName(withMeta); got != "codex" {
+		t.Errorf("from _meta: %q, want %q", got, "codex")
+	}
+	// Read, not decoded again: ClientInfo would encode the entry and
+	// decode it with a 32 KiB buffer on every call.
+	if n := testing.AllocsPerRun(10, func() { callerName(withMeta) }); n != 0 {
+		t.Errorf("reading the name from _meta took %v allocations, want none", n)
+	}
+	typed := &sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{Meta: sdk.Meta{
+		sdk.MetaKeyClientInfo: &sdk.Implementation{Name: "in-process", Version: "1"},
+	}}}
+	if got := callerName(typed); got != "in-process" {
+		t.Errorf("from a typed _meta: %q, want %q", got, "in-process")
+	}
+	if got := callerName(&sdk.CallToolRequest{Params: &sdk.CallToolParamsRaw{}}); got != "" {
+		t.Errorf("with no client anywhere: %q, want none", got)
+	}
+}
+
 func TestClip(t *testing.T) {
 	for in, want := range map[string]string{
 		"  codex  ":  "codex",

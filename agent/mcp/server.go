@@ -376,6 +376,24 @@ func clientName(ss *sdk.ServerSession) string {
 	return ""
 }
 
+// callerName is the name of the client making req: from the request's
+// _meta under 2026-07-28, else from the session's initialize, as
+// req.ClientInfo has it. The name is read straight out of the _meta the
+// SDK has decoded already: ClientInfo would encode that entry and decode
+// it again, with a fresh 32 KiB decoder buffer on every call.
+func callerName(req *sdk.CallToolRequest) string {
+	if m := req.Params.GetMeta(); m != nil {
+		if info, ok := m[sdk.MetaKeyClientInfo].(map[string]any); ok {
+			name, _ := info["name"].(string)
+			return name
+		}
+	}
+	if info := req.ClientInfo(); info != nil {
+		return info.Name
+	}
+	return ""
+}
+
 // handleAsk serves ask_user_question. Every failure is a tool error whose
 // text is "CODE: message", so the model can read and act on it.
 func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -384,11 +402,7 @@ func (s *Server) handleAsk(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 		return toolError(err), nil
 	}
 	ss := req.Session
-	client := ""
-	if info := req.ClientInfo(); info != nil {
-		client = info.Name
-	}
-	agent := agentFor(ss.ID(), client, subAgent)
+	agent := agentFor(ss.ID(), callerName(req), subAgent)
 	if a, ok := s.identify(req.Extra); ok {
 		agent = a
 		if subAgent != "" {
