@@ -45,20 +45,22 @@ func init() {
 // With ASKTUI_TEST_PPROF=host:port the child also serves net/http/pprof
 // there, for heap and goroutine profiles while it runs, and with
 // ASKTUI_TEST_TRACE=file it writes an execution trace (go tool trace
-// -pprof=sched file: where goroutines waited to run).
+// -pprof=sched file: where goroutines waited to run). In either file name
+// %p stands for the process's ID, so that the servers of successive
+// sub-benchmarks each keep their own.
 func profiled(main func() int) int {
 	if addr := os.Getenv("ASKTUI_TEST_PPROF"); addr != "" {
 		mux := http.NewServeMux()
 		mux.HandleFunc("/debug/pprof/", httppprof.Index)
 		go func() { _ = http.ListenAndServe(addr, mux) }() //nolint:gosec // a developer's own profiling port
 	}
-	if path := os.Getenv("ASKTUI_TEST_TRACE"); path != "" {
+	if path := perProcess(os.Getenv("ASKTUI_TEST_TRACE"), os.Getpid()); path != "" {
 		if f, err := os.Create(path); err == nil && trace.Start(f) == nil { //nolint:gosec // a path the developer chose
 			defer f.Close()
 			defer trace.Stop()
 		}
 	}
-	path := os.Getenv("ASKTUI_TEST_CPUPROFILE")
+	path := perProcess(os.Getenv("ASKTUI_TEST_CPUPROFILE"), os.Getpid())
 	if path == "" {
 		return main()
 	}
@@ -70,6 +72,11 @@ func profiled(main func() int) int {
 	pprof.StopCPUProfile()
 	_ = f.Close()
 	return code
+}
+
+// perProcess replaces %p in a profile's file name with pid.
+func perProcess(path string, pid int) string {
+	return strings.ReplaceAll(path, "%p", strconv.Itoa(pid))
 }
 
 // asktuiCommand is the test binary run as asktui with args, in a known
