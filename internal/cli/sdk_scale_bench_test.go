@@ -233,8 +233,9 @@ func sdkScale(b *testing.B, calls, agents int, version string) {
 }
 
 // perfBurst records the burst of process pid with perf when
-// ASKTUI_BENCH_PERF names an output file (%p: the server's ID; perf record -g, from the calls'
-// release until all have arrived); the returned func stops it.
+// ASKTUI_BENCH_PERF names an output file (perf record -g, from the calls'
+// release until all have arrived; %p in the name stands for pid); the
+// returned func stops it.
 func perfBurst(b *testing.B, pid int) (stop func()) {
 	out := perProcess(os.Getenv("ASKTUI_BENCH_PERF"), pid)
 	if out == "" {
