@@ -112,8 +112,8 @@ func readString(r io.Reader, limit int) (string, error) {
 	}
 	// A bytes.Reader or the like writes itself out in one piece: io.Copy
 	// would put a fresh 32 KiB buffer in between (the LimitReader hides
-	// WriterTo, and a strings.Builder has no ReadFrom): garbage on every
-	// MCP call, most of what asktui's own code allocates for one.
+	// WriterTo, and a strings.Builder has no ReadFrom), garbage on every
+	// MCP call.
 	if wt, ok := r.(io.WriterTo); ok && whole {
 		_, err := wt.WriteTo(&b)
 		return b.String(), err
