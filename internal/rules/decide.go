@@ -78,10 +78,11 @@ func (d Decision) Activity() string {
 
 // Decide returns the rules' answer to the call p describes. Only rules of
 // p's kind, for p's session or any, whose directory holds p's working
-// directory (symbolic links resolved) take part. A deny rule that
-// matches any part of the call denies it; otherwise the call is allowed
-// when allow rules cover every part of it; anything the rules cannot
-// read is left to the human (Ask).
+// directory (symbolic links resolved) take part, and for a shell command
+// the Edit and Read rules for the files its redirections write and read.
+// A deny rule that matches any part of the call denies it; otherwise the
+// call is allowed when allow rules cover every part of it; anything the
+// rules cannot read is left to the human (Ask).
 func (s *Set) Decide(p *interaction.Permission) Decision {
 	if s.Len() == 0 || p == nil {
 		return Decision{}
@@ -90,21 +91,16 @@ func (s *Set) Decide(p *interaction.Permission) Decision {
 	if err != nil {
 		return Decision{}
 	}
-	var scope []int
-	for i, r := range s.rules {
-		if r.ok && r.Spec.Kind == p.Kind && (r.Session == "" || r.Session == p.Session) && within(cwd, r.dir) {
-			scope = append(scope, i)
-		}
-	}
+	scope := s.scope(p, cwd, p.Kind)
 	if len(scope) == 0 {
 		return Decision{}
 	}
 	var part partMatcher
 	switch p.Kind {
 	case interaction.KindExecute:
-		return s.decideCommand(p.Command, cwd, scope)
+		return s.decideCommand(p.Command, cwd, scope, s.scope(p, cwd, interaction.KindEdit), s.scope(p, cwd, interaction.KindRead))
 	case interaction.KindEdit, interaction.KindRead:
-		return s.decidePaths(p.Paths, cwd, scope)
+		return s.decidePaths(p.Kind, p.Paths, cwd, scope)
 	case interaction.KindFetch:
 		host := hostOf(p.URL)
 		part = func(r Rule) bool {
@@ -122,74 +118,109 @@ func (s *Set) Decide(p *interaction.Permission) Decision {
 	return s.decideWhole(scope, part)
 }
 
+// scope returns the indexes of the rules of kind that stand for p: for
+// its session or any, in a directory that holds its resolved working
+// directory cwd.
+func (s *Set) scope(p *interaction.Permission, cwd string, kind interaction.PermissionKind) []int {
+	var scope []int
+	for i, r := range s.rules {
+		if r.ok && r.Spec.Kind == kind && (r.Session == "" || r.Session == p.Session) && within(cwd, r.dir) {
+			scope = append(scope, i)
+		}
+	}
+	return scope
+}
+
 // partMatcher reports whether rule r matches a call of one part.
 type partMatcher func(r Rule) bool
 
 // decideWhole decides a call that is one part: the first deny rule that
 // matches, else the first allow rule.
 func (s *Set) decideWhole(scope []int, match partMatcher) Decision {
-	for _, deny := range []bool{true, false} {
-		for _, i := range scope {
-			if r := s.rules[i]; (r.Action == Deny) == deny && match(r) {
-				v := Allowed
-				if deny {
-					v = Denied
-				}
-				return Decision{Verdict: v, Rules: []Numbered{{i + 1, r}}}
-			}
-		}
+	if i := s.first(scope, Deny, match); i >= 0 {
+		return s.denied(i)
+	}
+	if i := s.first(scope, Allow, match); i >= 0 {
+		return s.allowedBy(map[int]bool{i: true})
 	}
 	return Decision{}
 }
 
-// decideCommand decides a shell command: denied when a deny rule matches
-// any command it runs (or is a bare Bash); allowed when every command it
-// runs is allowed by a rule whose directory holds where it runs, and
-// every file it redirects to and directory it cd's to is inside the
-// directories of all those rules.
-func (s *Set) decideCommand(command, cwd string, scope []int) Decision {
-	a := &analysis{closed: "no command"}
-	if strings.TrimSpace(command) != "" {
-		a = analyze(command, cwd)
-	}
+// first returns the index of the first rule in scope of action that
+// matches, or -1.
+func (s *Set) first(scope []int, action Action, match partMatcher) int {
 	for _, i := range scope {
-		r := s.rules[i]
-		if r.Action != Deny {
-			continue
-		}
-		if r.Spec.cmd.any || slices.ContainsFunc(a.cmds, func(c simpleCmd) bool { return denies(r.Spec.cmd, c.key) }) {
-			return Decision{Verdict: Denied, Rules: []Numbered{{i + 1, r}}}
+		if r := s.rules[i]; r.Action == action && match(r) {
+			return i
 		}
 	}
-	if a.closed != "" {
+	return -1
+}
+
+// denied is the decision of the deny rule at index i.
+func (s *Set) denied(i int) Decision {
+	return Decision{Verdict: Denied, Rules: []Numbered{{i + 1, s.rules[i]}}}
+}
+
+// decideCommand decides a shell command from the rules in scope of each
+// kind. It is denied when a deny Bash rule matches any command the line
+// shows (or is a bare Bash), or a deny Edit or Read rule a file one of
+// its redirections writes or reads. It is allowed only when the line is
+// read in full ([analyze]) and every command it runs is allowed by a
+// Bash rule whose directory holds where it runs, every file it reads and
+// directory it cd's to is inside the directories of all those rules, and
+// every file it writes is allowed by an Edit rule (an edit, which a Bash
+// rule alone never allows).
+func (s *Set) decideCommand(command, cwd string, exec, edit, read []int) Decision {
+	keys := sight(command)
+	denies := func(r Rule) bool {
+		return r.Spec.cmd.any || slices.ContainsFunc(keys, func(k string) bool { return denies(r.Spec.cmd, k) })
+	}
+	if i := s.first(exec, Deny, denies); i >= 0 {
+		return s.denied(i)
+	}
+	if strings.TrimSpace(command) == "" {
 		return Decision{}
 	}
-	used := map[int]bool{}
-	for _, c := range a.cmds {
-		if c.wrapper || c.builtin {
+	pl, err := analyze(command, cwd)
+	if err != nil {
+		return Decision{}
+	}
+	for _, files := range []struct {
+		scope []int
+		paths []string
+	}{{edit, pl.writes}, {read, pl.reads}} {
+		if len(files.paths) == 0 {
 			continue
 		}
-		found := -1
-		for _, i := range scope {
-			if r := s.rules[i]; r.Action == Allow && within(c.cwd, r.dir) && r.Spec.cmd.match(c.key) {
-				found = i
-				break
-			}
+		if i := s.first(files.scope, Deny, func(r Rule) bool { return r.path.any || slices.ContainsFunc(files.paths, r.path.match) }); i >= 0 {
+			return s.denied(i)
 		}
-		if found < 0 {
+	}
+	used := map[int]bool{}
+	for _, c := range pl.cmds {
+		i := s.first(exec, Allow, func(r Rule) bool { return within(c.cwd, r.dir) && r.Spec.cmd.match(c.key) })
+		if i < 0 {
 			return Decision{}
 		}
-		used[found] = true
+		used[i] = true
 	}
 	if len(used) == 0 {
 		return Decision{}
 	}
-	for _, p := range a.paths {
+	for _, p := range slices.Concat(pl.reads, pl.dirs) {
 		for i := range used {
 			if !within(p, s.rules[i].dir) {
 				return Decision{}
 			}
 		}
+	}
+	for _, w := range pl.writes {
+		i := s.first(edit, Allow, func(r Rule) bool { return s.allowsEdit(r, w) })
+		if i < 0 {
+			return Decision{}
+		}
+		used[i] = true
 	}
 	return s.allowedBy(used)
 }
@@ -213,9 +244,10 @@ func denies(p cmdPattern, key string) bool {
 }
 
 // decidePaths decides an edit or read: denied when a deny rule matches a
-// path (or is bare); allowed when every path, resolved, is matched by an
-// allow rule (a bare one: inside its directory).
-func (s *Set) decidePaths(paths []string, cwd string, scope []int) Decision {
+// path (or is bare); allowed when every path, resolved, is allowed by an
+// allow rule (a bare one: inside its directory; an edit inside .git/ or
+// the rules' own directory only as allowsEdit says).
+func (s *Set) decidePaths(kind interaction.PermissionKind, paths []string, cwd string, scope []int) Decision {
 	resolved := make([]string, 0, len(paths))
 	unknown := len(paths) == 0
 	for _, p := range paths {
@@ -226,32 +258,61 @@ func (s *Set) decidePaths(paths []string, cwd string, scope []int) Decision {
 		}
 		resolved = append(resolved, r)
 	}
-	for _, i := range scope {
-		r := s.rules[i]
-		if r.Action == Deny && (r.path.any || slices.ContainsFunc(resolved, r.path.match)) {
-			return Decision{Verdict: Denied, Rules: []Numbered{{i + 1, r}}}
-		}
+	if i := s.first(scope, Deny, func(r Rule) bool { return r.path.any || slices.ContainsFunc(resolved, r.path.match) }); i >= 0 {
+		return s.denied(i)
 	}
 	if unknown {
 		return Decision{}
 	}
 	used := map[int]bool{}
 	for _, p := range resolved {
-		found := -1
-		for _, i := range scope {
-			r := s.rules[i]
-			if r.Action == Allow && ((r.path.any && within(p, r.dir)) || (!r.path.any && r.path.match(p))) {
-				found = i
-				break
-			}
+		allows := func(r Rule) bool { return allowsPath(r, p) }
+		if kind == interaction.KindEdit {
+			allows = func(r Rule) bool { return s.allowsEdit(r, p) }
 		}
-		if found < 0 {
+		i := s.first(scope, Allow, allows)
+		if i < 0 {
 			return Decision{}
 		}
-		used[found] = true
+		used[i] = true
 	}
 	return s.allowedBy(used)
 }
+
+// allowsPath reports whether the path rule r covers the resolved path p:
+// a bare rule every path inside its directory, else its pattern.
+func allowsPath(r Rule, p string) bool {
+	if r.path.any {
+		return within(p, r.dir)
+	}
+	return r.path.match(p)
+}
+
+// allowsEdit reports whether the Edit rule r allows writing the resolved
+// path p. Beyond its pattern, two places are guarded: the directory of
+// the rules file (an agent that could write it could grant itself
+// anything) is never written by a rule, and a file inside a .git
+// directory (its hooks run at the next commit) only by a rule whose
+// pattern names .git itself (Edit(.git/**)).
+func (s *Set) allowsEdit(r Rule, p string) bool {
+	for _, g := range s.guarded {
+		if within(p, g) {
+			return false
+		}
+	}
+	if inGit(p) && !slices.ContainsFunc(r.path.segs, isGit) {
+		return false
+	}
+	return allowsPath(r, p)
+}
+
+// inGit reports whether the resolved path p is, or is inside, a .git
+// directory (in any case: a file system may not tell .GIT apart).
+func inGit(p string) bool {
+	return slices.ContainsFunc(splitPath(p), isGit)
+}
+
+func isGit(name string) bool { return strings.EqualFold(name, ".git") }
 
 // allowedBy is the decision allowed by the rules whose indexes are used.
 func (s *Set) allowedBy(used map[int]bool) Decision {

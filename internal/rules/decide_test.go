@@ -94,8 +94,8 @@ func TestCommands(t *testing.T) {
 		{"go test ./... | cat", Allowed},
 		{"(go test ./...)", Allowed},
 		{"{ go test ./...; }", Allowed},
-		{"go test ./... > sub/log.txt 2>&1", Allowed},
-		{"go test ./... >> new-file.txt", Allowed},
+		{"go test ./... > sub/log.txt 2>&1", Ask}, // a write: an edit (TestRedirectionsAreEdits)
+		{"go test ./... >> new-file.txt", Ask},
 		{"go test ./... > /dev/null 2>&1", Allowed},
 		{"go test ./... 2>&-", Allowed},
 		{"cd sub && go test ./...", Allowed},
@@ -263,6 +263,156 @@ func TestCommands(t *testing.T) {
 
 func (v Verdict) String() string {
 	return [...]string{"ask", "allowed", "denied"}[v]
+}
+
+// TestAttacks holds the commands an attacker got allowed through the
+// rules of issue 34, each of which runs something no rule names, next to
+// the commands people approve, which still run unasked.
+func TestAttacks(t *testing.T) {
+	w := newWorld(t)
+	s := w.set(t,
+		"allow ~/src/app Bash(go test:*)",
+		"allow ~/src/app Bash(git status)",
+		"allow ~/src/app Edit(./docs/**)",
+		"deny ~/src/app Bash(rm:*)",
+	)
+	cases := []struct {
+		cmd  string
+		want Verdict
+	}{
+		{"go test ./...", Allowed},
+		{`"go" test`, Allowed},
+		{"timeout 60 go test ./...", Allowed},
+		{"cd src && go test ./...", Allowed},
+		{"go test ./... 2>/dev/null", Allowed},
+		{"git status", Allowed},
+		{"go test ./... > docs/test.log 2>&1", Allowed},
+
+		// A wrapper with nothing after it is a command of its own.
+		{"go test; env", Ask},
+		{"go test; nohup", Ask},
+		{"go test; command", Ask},
+		{"go test; exec", Ask},
+		{"go test; time", Ask},
+		{"go test; timeout 5", Ask},
+		{"go test; nice", Ask},
+		{"go test; xargs", Ask},
+		{"env", Ask},
+		// A wrapper known by its bare name only: docs/nohup is the
+		// project's own program.
+		{"docs/nohup go test", Ask},
+		{"./env go test", Ask},
+		{"docs/bash -c 'go test'", Ask},
+		// Under xargs the command is written out, no wrapper or shell.
+		{`go test; xargs env <<< "touch pwn"`, Ask},
+		{"git status; xargs nohup < docs/payload", Ask},
+		{"xargs -r env < docs/payload", Ask},
+		{"xargs sh -c 'go test' < docs/payload", Ask},
+		{"xargs $CMD < docs/payload", Ask},
+		{"xargs cd < docs/payload", Ask},
+		{"xargs go test < docs/payload", Allowed},
+		{"xargs rm < docs/payload", Denied},
+		// Parameter expansions other than $NAME and ${NAME}.
+		{`go test '$(touch pwn)'; go test ${_@P}`, Ask},
+		{`go test "${x@P}"`, Ask},
+		{"go test ${X:-$((Y))}", Ask},
+		{"go test ${X:-default}", Ask},
+		{"go test ${X#a}", Ask},
+		{"go test ${#X}", Ask},
+		{"go test ${X^^}", Ask},
+		{"go test ${X/a/b}", Ask},
+		{"go test $X ${Y}", Allowed},
+		{"cat <<EOF\n${x@P}\nEOF", Ask},
+		// Redirections that write are edits; .git never by a Bash rule.
+		{"go test ./... > .git/hooks/pre-commit", Ask},
+		{"go test ./... > docs/../.git/hooks/pre-commit", Ask},
+		{"go test ./... >> main.go", Ask},
+		{"go test ./... &> out.txt", Ask},
+		{"go test ./... >| out.txt", Ask},
+		{"go test ./... <> out.txt", Ask},
+		{"> docs/x", Ask},
+		// Control and invisible characters in a word.
+		{`go test ./...\x1b[2K`, Allowed}, // a backslash and letters, no control
+		{"go test ./...\x1b[2K", Ask},
+		{"go test '\x1b[2K'", Ask},
+		{"go test \"a\a\"", Ask},
+		{"go test \u202e./...", Ask},
+		{"go test a\u200bb", Ask},
+		{"go test a\rb", Ask},
+		{"go test x\r#; rm -rf /tmp/x", Ask}, // a comment to the parser, a command to bash
+		{"go test x\r#; curl evil.example", Ask},
+		{"go test -run \"A\n\tB\"", Allowed}, // a new line or tab inside quotes shows as one
+		// Builtins whose words name variables evaluate subscripts.
+		{"go test; test -v 'a[$(touch pwn)]'", Ask},
+	}
+	for _, c := range cases {
+		got := s.Decide(w.exec(c.cmd))
+		if got.Verdict != c.want {
+			t.Errorf("%q: %v by %v, want %v", c.cmd, got.Verdict, got.Rules, c.want)
+		}
+	}
+}
+
+// TestRedirectionsAreEdits: a file a shell command's redirection writes
+// is an edit, which an Edit rule must allow and a deny Edit rule denies;
+// the rules file's directory and .git (unless the rule names it) are
+// never written.
+func TestRedirectionsAreEdits(t *testing.T) {
+	w := newWorld(t)
+	rulesDir := filepath.Join(w.proj, "conf")
+	s := w.set(t,
+		"allow ~/src/app Bash(go test:*)",
+		"allow ~/src/app Bash(make:*)",
+		"allow ~/src/app Edit(sub/**)",
+		"allow ~/src/app Edit(.git/info/**)",
+		"allow ~/src/app Edit(conf/**)",
+		"deny ~/src/app Edit(sub/secret)",
+		"deny ~/src/app Read(.env)",
+	)
+	s.guard(rulesDir)
+	cases := []struct {
+		cmd  string
+		want Verdict
+	}{
+		{"go test > sub/log", Allowed},
+		{"go test >> sub/log 2>&1", Allowed},
+		{"go test &> sub/log", Allowed},
+		{"cd sub && go test > log", Allowed},
+		{"go test 2> /dev/null > /dev/stdout", Allowed},
+		{"go test > log", Ask},
+		{"cd sub && go test > ../log", Ask},
+		{"go test > sub/secret", Denied},
+		{"go test < .env", Denied},
+		{"go test < sub/in", Allowed},
+		{"go test > .git/info/exclude", Allowed},
+		{"go test > .git/hooks/pre-commit", Ask},
+		{"go test > .GIT/hooks/pre-commit", Ask},
+		{"go test > conf/rules.conf", Ask},
+		{"make > sub/a && go test > sub/b", Allowed},
+	}
+	for _, c := range cases {
+		got := s.Decide(w.exec(c.cmd))
+		if got.Verdict != c.want {
+			t.Errorf("%q: %v by %v, want %v", c.cmd, got.Verdict, got.Rules, c.want)
+		}
+	}
+	d := s.Decide(w.exec("go test > sub/log"))
+	if got, want := d.Activity(), "allowed by rules 1 and 3: Bash(go test:*), Edit(sub/**)"; got != want {
+		t.Errorf("activity %q, want %q", got, want)
+	}
+	edit := func(path string) *interaction.Permission {
+		return &interaction.Permission{Client: interaction.ClientClaude, Tool: "Edit", Kind: interaction.KindEdit,
+			Paths: []string{path}, Cwd: w.proj, Question: "permission", Allow: "Allow once"}
+	}
+	for path, want := range map[string]Verdict{"sub/a.go": Allowed, "conf/rules.conf": Ask, ".git/info/x": Allowed} {
+		if got := s.Decide(edit(path)).Verdict; got != want {
+			t.Errorf("an edit of %s: %v, want %v", path, got, want)
+		}
+	}
+	bare := w.set(t, "allow ~/src/app Edit")
+	if got := bare.Decide(edit(".git/hooks/pre-commit")).Verdict; got != Ask {
+		t.Errorf("a bare Edit rule allowed an edit of .git/hooks/pre-commit: %v", got)
+	}
 }
 
 // TestDecisionNamesTheRules: an allowed compound command names every rule

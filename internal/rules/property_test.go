@@ -26,6 +26,7 @@ var (
 		"allow ~/src/app Bash(make build)",
 		"allow ~/src/app Bash(echo:*)",
 		"allow ~/src/app Bash(cat:*)",
+		"allow ~/src/app Edit(sub/out.txt)",
 		"deny ~/src/app Bash(rm:*)",
 	}
 )

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/asktui/asktui/interaction"
@@ -34,6 +35,22 @@ type Set struct {
 	rules []Rule
 	lines []string // the file's lines, without their newlines
 	at    []int    // at[i] is the line of rules[i]
+	// guarded are the resolved directories no rule allows an edit in:
+	// the rules file's own (see [Set.allowsEdit]).
+	guarded []string
+}
+
+// guard keeps every rule from allowing an edit in the directories dirs,
+// resolved (those that cannot be resolved are kept as written).
+func (s *Set) guard(dirs ...string) {
+	for _, d := range dirs {
+		if r, err := resolve(d); err == nil {
+			d = r
+		}
+		if d != "" && !slices.Contains(s.guarded, d) {
+			s.guarded = append(s.guarded, d)
+		}
+	}
 }
 
 // Parse reads a rules file. home is the directory ~ stands for. Any line

@@ -1,419 +1,557 @@
 package rules
 
 import (
+	"fmt"
 	"path"
+	"reflect"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// A shell command line is read twice, for two different questions.
+//
+// [analyze] answers "may an allow rule answer this?": it is an allow-list
+// of what it fully understands. It accepts a node of the parser only in
+// the shapes listed in [shapes] (every other field of the node zero, so
+// a field a later parser adds is refused until it is read here), a word
+// only made of literals, quotes and plain $NAME or ${NAME}, and a command
+// that runs another only as the [wrappers] table says. Anything else is
+// an error, and an error means the human is asked.
+//
+// [sight] answers "what does this line show to a deny rule?": it walks
+// everything, constructs analyze refuses included, and never fails.
+
 // maxDepth bounds how deep subshells, substitutions and sh -c scripts
 // nest before the command is left to the human.
 const maxDepth = 16
 
+// plan is what a shell command line does, every part of it read:
+// [analyze] makes one only for a line it reads in full.
+type plan struct {
+	// cmds are the commands it runs, in the order written: those in
+	// lists, pipelines, subshells, substitutions and sh -c scripts, and
+	// those wrappers run. A wrapper that runs a command (env go test) is
+	// not one of them: it runs nothing else. A wrapper with no command
+	// after it (env alone, which prints the environment) is a command of
+	// its own.
+	cmds []simpleCmd
+	// writes are the files its redirections write (>, >>, &>, <>),
+	// resolved: edits, which an Edit rule must allow.
+	writes []string
+	// reads are the files its redirections read, resolved; dirs are the
+	// directories its cd commands go to. Each must be inside the project
+	// of every rule that allows.
+	reads, dirs []string
+}
+
 // simpleCmd is one command a shell command line runs.
 type simpleCmd struct {
 	// key is the command's words joined by sep, a word whose value the
-	// shell decides as dyn.
+	// shell decides as dyn; a command that gets more words it cannot see
+	// (from xargs) ends in sep+dyn.
 	key string
 	// cwd is the resolved directory it runs in, as far as cd goes.
 	cwd string
-	// wrapper marks a command that runs another (env, sh -c, sudo, …):
-	// only deny rules look at it; the command it runs is a simpleCmd of
-	// its own when it can be read.
-	wrapper bool
-	// builtin marks cd, which needs no rule: where it goes is checked.
-	builtin bool
 }
 
-// analysis is what a shell command line does, as far as rules can tell.
-type analysis struct {
-	// cmds are the commands it runs, in the order written, those inside
-	// substitutions, subshells, pipelines and sh -c scripts included.
-	cmds []simpleCmd
-	// paths are the files its redirections name and the directories its
-	// cd commands go to, resolved: each must be inside the project of
-	// every rule that allows it.
-	paths []string
-	// closed says why no allow rule may answer for it (a construct rules
-	// do not read, a dynamic command name, a wrapper whose command cannot
-	// be read), or is "" when every command in cmds can be matched.
-	// Deny rules still look at cmds.
-	closed string
-}
+// unread says why a command line cannot be read in full.
+type unread string
 
-// close notes why no allow rule may answer; the first reason is kept.
-func (a *analysis) close(why string) {
-	if a.closed == "" {
-		a.closed = why
-	}
-}
+func (u unread) Error() string { return string(u) }
+
+func unreadf(format string, args ...any) error { return unread(fmt.Sprintf(format, args...)) }
 
 // state is where a command runs: the directory, as cd moves it, and how
 // deep in subshells and scripts.
 type state struct {
 	cwd   string
 	depth int
+	// moved: a cd changed the directory, so a command named by a
+	// relative path is not the one it names where the call was asked.
+	moved bool
 }
 
 // sub is the state of a subshell of st: a cd inside it stays inside.
 func (st *state) sub() *state {
-	return &state{cwd: st.cwd, depth: st.depth + 1}
+	return &state{cwd: st.cwd, depth: st.depth + 1, moved: st.moved}
 }
 
-// analyze parses src as bash and reads every command it runs, starting in
-// the resolved directory cwd.
-func analyze(src, cwd string) *analysis {
-	a := &analysis{}
-	a.script(src, &state{cwd: cwd})
-	return a
+// parse parses src as bash.
+func parse(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// analyze reads every command src runs, started in the resolved directory
+// cwd, and every file it redirects to: the plan, or an error saying what
+// it cannot read.
+func analyze(src, cwd string) (*plan, error) {
+	r := &reader{plan: &plan{}}
+	if err := r.script(src, &state{cwd: cwd}); err != nil {
+		return nil, err
+	}
+	return r.plan, nil
+}
+
+// reader builds a plan; each method returns the first thing it cannot
+// read.
+type reader struct {
+	plan *plan
 }
 
 // script parses src and reads its statements in st.
-func (a *analysis) script(src string, st *state) {
+func (r *reader) script(src string, st *state) error {
 	if st.depth > maxDepth {
-		a.close("commands nested too deeply")
-		return
+		return unread("commands nested too deeply")
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	for _, c := range src {
+		if unsafeRune(c) && c != '\n' && c != '\t' {
+			// Besides hiding what runs where it is shown, a control
+			// character can make the parser and bash disagree: the
+			// parser takes a carriage return as a blank, bash as part of
+			// a word, so "x\r#; rm -rf /" is a comment to one and a
+			// command to the other.
+			return unreadf("a command holding the control or invisible character %U", c)
+		}
+	}
+	f, err := parse(src)
 	if err != nil {
-		a.close("a command the shell parser cannot read: " + err.Error())
-		return
+		return unreadf("a command the shell parser cannot read: %v", err)
 	}
-	a.stmts(f.Stmts, st)
+	if err := only(f); err != nil {
+		return err
+	}
+	return r.stmts(f.Stmts, st)
 }
 
 // stmts reads statements run one after the other in st.
-func (a *analysis) stmts(list []*syntax.Stmt, st *state) {
+func (r *reader) stmts(list []*syntax.Stmt, st *state) error {
 	if st.depth > maxDepth {
-		a.close("commands nested too deeply")
-		return
+		return unread("commands nested too deeply")
 	}
 	for _, s := range list {
-		a.stmt(s, st)
+		if err := r.stmt(s, st); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
-func (a *analysis) stmt(s *syntax.Stmt, st *state) {
-	if s.Coprocess || s.Disown {
-		a.close("a coprocess or disowned job")
+func (r *reader) stmt(s *syntax.Stmt, st *state) error {
+	if err := only(s); err != nil {
+		return err
 	}
 	if s.Background {
 		st = st.sub() // runs in a subshell
 	}
-	for _, r := range s.Redirs {
-		a.redirect(r, st)
+	for _, rd := range s.Redirs {
+		if err := r.redirect(rd, st); err != nil {
+			return err
+		}
 	}
-	if s.Cmd != nil {
-		a.command(s.Cmd, st)
+	if s.Cmd == nil {
+		return nil
 	}
+	return r.command(s.Cmd, st)
 }
 
-func (a *analysis) command(cmd syntax.Command, st *state) {
+func (r *reader) command(cmd syntax.Command, st *state) error {
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
-		a.call(c, st)
+		if len(c.Assigns) > 0 {
+			return unread("a variable assignment, which can change what a command does (GOFLAGS=, LD_PRELOAD=)")
+		}
+		if err := only(c); err != nil {
+			return err
+		}
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			v, err := r.word(w, st)
+			if err != nil {
+				return err
+			}
+			words[i] = v
+		}
+		return r.simple(words, st, false)
 	case *syntax.BinaryCmd:
+		if err := only(c); err != nil {
+			return err
+		}
 		switch c.Op {
 		case syntax.AndStmt, syntax.OrStmt:
-			a.stmt(c.X, st)
-			a.stmt(c.Y, st)
-		default: // | and |&: each side in a subshell
-			a.stmt(c.X, st.sub())
-			a.stmt(c.Y, st.sub())
+			if err := r.stmt(c.X, st); err != nil {
+				return err
+			}
+			return r.stmt(c.Y, st)
+		case syntax.Pipe, syntax.PipeAll: // each side in a subshell
+			if err := r.stmt(c.X, st.sub()); err != nil {
+				return err
+			}
+			return r.stmt(c.Y, st.sub())
+		default:
+			return unreadf("the operator %s, which rules do not read", c.Op)
 		}
 	case *syntax.Subshell:
-		a.stmts(c.Stmts, st.sub())
-	case *syntax.Block:
-		a.stmts(c.Stmts, st)
-	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			a.stmt(c.Stmt, st)
+		if err := only(c); err != nil {
+			return err
 		}
+		return r.stmts(c.Stmts, st.sub())
+	case *syntax.Block:
+		if err := only(c); err != nil {
+			return err
+		}
+		return r.stmts(c.Stmts, st)
+	case *syntax.TimeClause:
+		if err := only(c); err != nil {
+			return err
+		}
+		if c.Stmt == nil { // time alone: a command of its own
+			words := []string{"time"}
+			if c.PosixFormat {
+				words = append(words, "-p")
+			}
+			r.record(words, st, false)
+			return nil
+		}
+		return r.stmt(c.Stmt, st)
 	default:
 		// if, while, for, case, functions, [[ ]], (( )), declare, let,
-		// coproc: control flow and state rules do not read. The
-		// commands inside still meet the deny rules.
-		a.close("a shell construct rules do not read (if, for, while, case, a function, [[ ]], (( )), declare, let)")
-		a.nested(cmd, st)
+		// coproc, and whatever a later parser adds: control flow and
+		// state rules do not read.
+		return unreadf("%s, a shell construct rules do not read", constructName(cmd))
 	}
 }
 
-// nested reads, for the deny rules only, the commands inside a construct
-// the analysis does not follow.
-func (a *analysis) nested(n syntax.Node, st *state) {
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			a.call(n, st.sub())
-			return false
-		case *syntax.CmdSubst:
-			a.stmts(n.Stmts, st.sub())
-			return false
-		case *syntax.ProcSubst:
-			a.stmts(n.Stmts, st.sub())
-			return false
+// constructName names a construct rules do not read, for the reason given.
+func constructName(cmd syntax.Command) string {
+	switch cmd.(type) {
+	case *syntax.IfClause:
+		return "if"
+	case *syntax.WhileClause:
+		return "while or until"
+	case *syntax.ForClause:
+		return "for or select"
+	case *syntax.CaseClause:
+		return "case"
+	case *syntax.FuncDecl:
+		return "a function"
+	case *syntax.TestClause:
+		return "[[ ]]"
+	case *syntax.ArithmCmd:
+		return "(( ))"
+	case *syntax.DeclClause:
+		return "declare, local, export or readonly"
+	case *syntax.LetClause:
+		return "let"
+	case *syntax.CoprocClause:
+		return "coproc"
+	}
+	return strings.TrimPrefix(reflect.TypeOf(cmd).String(), "*syntax.")
+}
+
+// runner is a command that runs the command its arguments name.
+type runner struct {
+	// opts are the options rules read, with how many arguments each
+	// takes; any other option is not read. "--" ends the options.
+	opts map[string]int
+	// number: an option of digits alone is read (nice -5).
+	number bool
+	// operands are the arguments between the options and the command,
+	// each checked by operand (timeout's duration).
+	operands int
+	operand  func(string) bool
+	// assigns: NAME=VALUE words may come before the command (env); rules
+	// do not read them.
+	assigns bool
+	// xargs: the command gets more arguments from standard input. It
+	// must be written out and be no wrapper, shell or builtin; its added
+	// words are words only a rule's * covers.
+	xargs bool
+}
+
+// wrappers are the commands that run another command in a way rules
+// read: each with the options it may have. A wrapper is known by its
+// bare name only (docs/nohup is a program of the project's).
+var wrappers = map[string]runner{
+	"nohup":   {},
+	"exec":    {},
+	"command": {},
+	"env":     {assigns: true},
+	"time":    {opts: map[string]int{"-p": 0}},
+	"nice":    {opts: map[string]int{"-n": 1}, number: true},
+	"timeout": {opts: map[string]int{"-s": 1, "-k": 1, "--preserve-status": 0, "--foreground": 0, "-v": 0, "--verbose": 0}, operands: 1, operand: isDuration},
+	"xargs":   {opts: map[string]int{"-0": 0, "-r": 0, "-t": 0, "--null": 0, "--no-run-if-empty": 0, "--verbose": 0}, xargs: true},
+}
+
+// command returns the command w runs, after the options and operands of
+// args, which must all be written out; ok is false for an option rules
+// do not read.
+func (w runner) command(args []string) (rest []string, ok bool) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		a := args[0]
+		if a == "--" {
+			args = args[1:]
+			break
 		}
-		return true
-	})
-}
-
-// call reads a simple command: its assignments, its words, and the
-// command it runs.
-func (a *analysis) call(c *syntax.CallExpr, st *state) {
-	if len(c.Assigns) > 0 {
-		a.close("a variable assignment, which can change what a command does (GOFLAGS=, LD_PRELOAD=)")
-		for _, as := range c.Assigns {
-			a.nested(as, st)
+		n, known := w.opts[a]
+		switch {
+		case known:
+			if len(args) < n+1 || slices.Contains(args[1:n+1], dyn) {
+				return nil, false
+			}
+			args = args[n+1:]
+		case w.number && isNumber(a[1:]):
+			args = args[1:]
+		default:
+			return nil, false
 		}
 	}
-	if len(c.Args) == 0 {
-		return
+	if len(args) == 0 {
+		return nil, true
 	}
-	words := make([]string, len(c.Args))
-	for i, w := range c.Args {
-		words[i] = a.word(w, st)
+	if len(args) < w.operands {
+		return nil, false
 	}
-	a.simple(words, st, false)
+	for _, o := range args[:w.operands] {
+		if !w.operand(o) {
+			return nil, false
+		}
+	}
+	return args[w.operands:], true
 }
 
-// wrapped lists the commands that run another command in a way rules do
-// not read: they are never allowed, whatever follows them.
-var wrapped = map[string]bool{
+// opaque are the commands that run another command in a way rules do not
+// read (as another user, from a string, from a file, in another root, on
+// a schedule): never allowed, whatever follows them.
+var opaque = map[string]bool{
 	"sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
-	"eval": true, "source": true, ".": true, "builtin": true, "trap": true,
+	"eval": true, "source": true, ".": true, "builtin": true, "trap": true, "enable": true,
 	"stdbuf": true, "setsid": true, "chroot": true, "nsenter": true, "unshare": true,
 	"ionice": true, "taskset": true, "flock": true, "watch": true, "script": true,
 	"parallel": true, "busybox": true, "fish": true, "csh": true, "tcsh": true,
-	"zsh": true, "pushd": true, "popd": true, "alias": true, "coproc": true,
+	"zsh": true, "ksh": true, "mksh": true, "ash": true, "pushd": true, "popd": true,
+	"alias": true, "coproc": true, "fc": true, "bind": true, "complete": true,
+	"shopt": true, "set": true, "hash": true,
+}
+
+// namers are bash's builtins that take the names of variables, in which
+// a subscript (a[$(cmd)]) is arithmetic that runs commands: their words
+// must be written out, without "[".
+var namers = map[string]bool{
+	"test": true, "[": true, "printf": true, "read": true, "mapfile": true, "readarray": true,
+	"unset": true, "wait": true, "getopts": true, "declare": true, "typeset": true,
+	"local": true, "export": true, "readonly": true, "let": true, "shift": true,
+	"kill": true, "ulimit": true, "return": true, "exit": true, "break": true, "continue": true,
 }
 
 // shells are the shells whose -c script is read as a command line of its
-// own (zsh is not: its syntax is not bash's).
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+// own; others' syntax is not bash's.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true}
 
-// simple reads the command of words run in st; tail says that more
-// arguments whose values are not known follow (xargs).
-func (a *analysis) simple(words []string, st *state, tail bool) {
-	if words[0] == dyn {
-		a.close("a command name the shell decides when it runs (a variable, a substitution, a glob)")
-		return
+// simple reads the command of words run in st; tail says that xargs
+// gives it more words.
+func (r *reader) simple(words []string, st *state, tail bool) error {
+	name := words[0]
+	switch {
+	case name == dyn:
+		return unread("a command name the shell decides when it runs (a variable, a substitution, a glob)")
+	case strings.Contains(name, "/") && !path.IsAbs(name) && st.moved:
+		return unreadf("%s, named by a relative path after cd", name)
 	}
-	name := path.Base(words[0])
-	rec := func(wrapper, builtin bool) {
-		for _, w := range words {
-			if w != dyn && strings.ContainsAny(w, sep+dyn) {
-				a.close("a command whose words hold control characters")
+	if tail && (name == "cd" || namers[name] || isWrapper(name)) {
+		return unreadf("xargs running %s, which rules do not read", name)
+	}
+	if w, ok := wrappers[name]; ok {
+		rest, ok := w.command(words[1:])
+		switch {
+		case !ok:
+			return unreadf("%s with options rules do not read", name)
+		case len(rest) == 0:
+			r.record(words, st, tail) // a command of its own
+			return nil
+		case w.assigns && strings.Contains(rest[0], "="):
+			return unreadf("%s with variables, which rules do not read", name)
+		case w.xargs:
+			if rest[0] == dyn {
+				return unread("xargs running a command that is not written out")
 			}
-		}
-		key := strings.Join(words, sep)
-		if tail {
-			key += sep + dyn
-		}
-		a.cmds = append(a.cmds, simpleCmd{key: key, cwd: st.cwd, wrapper: wrapper, builtin: builtin})
-	}
-	// opaque is a wrapper whose command rules cannot read: never
-	// allowed, but the deny rules still see what it runs, as far as it
-	// shows.
-	opaque := func(why string) {
-		a.close(why)
-		rest := words[1:]
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			rest = rest[1:]
-		}
-		if len(rest) > 0 {
-			a.simple(rest, st, tail)
+			return r.simple(rest, st, true)
+		default:
+			return r.simple(rest, st, tail)
 		}
 	}
 	switch {
-	case words[0] == "cd":
-		rec(false, true)
-		a.cd(words[1:], st)
-	case name == "nohup" || name == "exec" || name == "command" || name == "env":
-		rec(true, false)
-		rest := words[1:]
-		switch {
-		case len(rest) == 0:
-		case strings.HasPrefix(rest[0], "-") || (name == "env" && strings.Contains(rest[0], "=")):
-			opaque(name + " with options or variables, which rules do not read")
-		default:
-			a.simple(rest, st, tail)
-		}
-	case name == "nice" || name == "timeout" || name == "time" || name == "xargs":
-		rec(true, false)
-		rest, ok := skipOptions(name, words[1:])
-		if !ok || len(rest) == 0 {
-			opaque(name + " with options rules do not read, or without a command")
-			return
-		}
-		a.simple(rest, st, tail || name == "xargs")
+	case name == "cd":
+		return r.cd(words[1:], st)
 	case shells[name]:
-		rec(true, false)
-		a.shell(name, words[1:], st)
-	case wrapped[name]:
-		rec(true, false)
-		opaque(name + " runs a command in a way rules do not read")
-	default:
-		rec(false, false)
+		return r.shell(name, words[1:], st)
+	case opaque[name]:
+		return unreadf("%s runs a command in a way rules do not read", name)
+	case namers[name]:
+		for _, w := range words[1:] {
+			if w == dyn || strings.Contains(w, "[") {
+				return unreadf("%s with a word that is not written out or holds \"[\" (a subscript it would evaluate)", name)
+			}
+		}
 	}
+	r.record(words, st, tail)
+	return nil
 }
 
-// cd follows cd's arguments: one literal directory, which the shell
+// isWrapper reports whether name runs other commands, in a way rules read
+// or not.
+func isWrapper(name string) bool {
+	_, ok := wrappers[name]
+	return ok || opaque[name] || shells[name]
+}
+
+// record adds the command of words, run in st, to the plan.
+func (r *reader) record(words []string, st *state, tail bool) {
+	key := strings.Join(words, sep)
+	if tail {
+		key += sep + dyn
+	}
+	r.plan.cmds = append(r.plan.cmds, simpleCmd{key: key, cwd: st.cwd})
+}
+
+// cd follows cd's arguments: one directory, written out, which the shell
 // moves to (and which must be inside the project).
-func (a *analysis) cd(args []string, st *state) {
+func (r *reader) cd(args []string, st *state) error {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
 	if len(args) != 1 || args[0] == dyn || args[0] == "-" || strings.HasPrefix(args[0], "-") || args[0] == "" {
-		a.close("cd without exactly one literal directory")
-		return
+		return unread("cd without exactly one directory written out")
 	}
 	dir, err := resolveFrom(st.cwd, args[0])
 	if err != nil {
-		a.close("cd to a directory that cannot be resolved")
-		return
+		return unread("cd to a directory that cannot be resolved")
 	}
-	a.paths = append(a.paths, dir)
-	st.cwd = dir
+	r.plan.dirs = append(r.plan.dirs, dir)
+	st.cwd, st.moved = dir, true
+	return nil
 }
 
-// skipOptions returns the command that nice, timeout, time or xargs runs,
-// after the options rules know for it, and false for any other option.
-func skipOptions(name string, args []string) ([]string, bool) {
-	flags := map[string]map[string]bool{ // option: takes a value
-		"nice":    {"-n": true},
-		"timeout": {"-s": true, "-k": true, "--preserve-status": false, "--foreground": false, "-v": false, "--verbose": false},
-		"time":    {"-p": false},
-		"xargs":   {"-0": false, "-r": false, "-t": false, "--null": false, "--no-run-if-empty": false, "--verbose": false},
-	}[name]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		takes, known := flags[args[0]]
-		switch {
-		case args[0] == "--":
-			return args[1:], true
-		case !known:
-			if name == "nice" && isNumber(strings.TrimPrefix(args[0], "-")) {
-				args = args[1:]
-				continue
-			}
-			return nil, false
-		case takes:
-			if len(args) < 2 || args[1] == dyn {
-				return nil, false
-			}
-			args = args[2:]
-		default:
-			args = args[1:]
-		}
-	}
-	if name == "timeout" {
-		if len(args) == 0 || args[0] == dyn {
-			return nil, false
-		}
-		args = args[1:] // the duration
-	}
-	return args, true
-}
-
+// isNumber reports whether s is digits alone.
 func isNumber(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// shell reads sh -c SCRIPT (bash, dash …): the script, when it is a
-// literal, is read as a command line of its own, in a subshell. Any other
-// use of a shell (a script file, standard input, extra arguments) cannot
-// be read.
-func (a *analysis) shell(name string, args []string, st *state) {
+// isDuration reports whether s is a duration timeout reads: a number,
+// perhaps with a fraction, and perhaps a unit.
+func isDuration(s string) bool {
+	s = strings.TrimRight(s, "smhd")
+	whole, frac, dot := strings.Cut(s, ".")
+	return isNumber(whole) && (!dot || isNumber(frac))
+}
+
+// shell reads sh -c SCRIPT (bash, dash): the script, when it is written
+// out, is read as a command line of its own, in a subshell. Any other use
+// of a shell (a script file, standard input, extra arguments, other
+// options) cannot be read.
+func (r *reader) shell(name string, args []string, st *state) error {
 	i, withC := 0, false
 	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
 		flags := args[i][1:]
 		if strings.Trim(flags, "euxvc") != "" {
-			a.close(name + " with options rules do not read")
-			return
+			return unreadf("%s with options rules do not read", name)
 		}
 		withC = withC || strings.Contains(flags, "c")
 	}
 	if !withC || len(args) != i+1 || args[i] == dyn {
-		a.close(name + " without -c and one literal script (a script file, standard input, arguments)")
-		return
+		return unreadf("%s without -c and one script written out (a script file, standard input, arguments)", name)
 	}
-	a.script(args[i], st.sub())
+	return r.script(args[i], st.sub())
 }
 
 // word returns w as the shell will pass it, quotes removed, or dyn when
-// the shell decides its value (an expansion or a glob). Substitutions in
-// it are read as commands of their own.
-func (a *analysis) word(w *syntax.Word, st *state) string {
+// the shell decides its value (a variable, a substitution, a glob).
+// Substitutions in it are read as commands of their own. A word may hold
+// literals, quotes, $NAME and ${NAME}, and substitutions; anything else
+// (an operator in ${…}, arithmetic, an extended glob) cannot be read.
+func (r *reader) word(w *syntax.Word, st *state) (string, error) {
+	if err := only(w); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	dynamic := false
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
+			if err := only(p); err != nil {
+				return "", err
+			}
 			s, globbing := unquoted(p.Value, i == 0)
 			dynamic = dynamic || globbing
 			b.WriteString(s)
 		case *syntax.SglQuoted:
+			if err := only(p); err != nil {
+				return "", err
+			}
 			dynamic = dynamic || p.Dollar // $'…': escapes rules do not decode
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if err := only(p); err != nil {
+				return "", err
+			}
 			dynamic = dynamic || p.Dollar
 			for _, dp := range p.Parts {
 				if l, ok := dp.(*syntax.Lit); ok {
+					if err := only(l); err != nil {
+						return "", err
+					}
 					b.WriteString(doubleQuoted(l.Value))
 					continue
 				}
-				a.expansion(dp, st)
+				if err := r.expansion(dp, st); err != nil {
+					return "", err
+				}
 				dynamic = true
 			}
 		default:
-			a.expansion(part, st)
+			if err := r.expansion(part, st); err != nil {
+				return "", err
+			}
 			dynamic = true
 		}
 	}
 	if dynamic {
-		return dyn
+		return dyn, nil
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // expansion reads a part of a word the shell expands when it runs:
-// substitutions are commands of their own; arithmetic, extended globs and
-// parameter expansions that evaluate arithmetic cannot be read.
-func (a *analysis) expansion(part syntax.WordPart, st *state) {
+// substitutions are commands of their own, and a parameter is read only
+// as $NAME or ${NAME}.
+func (r *reader) expansion(part syntax.WordPart, st *state) error {
 	switch p := part.(type) {
 	case *syntax.CmdSubst:
-		if p.TempFile || p.ReplyVar {
-			a.close("a mksh substitution")
+		if err := only(p); err != nil {
+			return err
 		}
-		a.stmts(p.Stmts, st.sub())
+		return r.stmts(p.Stmts, st.sub())
 	case *syntax.ProcSubst:
-		a.stmts(p.Stmts, st.sub())
-	case *syntax.ParamExp:
-		if !plainParam(p) {
-			// Indirection, subscripts and slices evaluate arithmetic,
-			// which runs the substitutions a variable's value holds.
-			a.close("a parameter expansion that evaluates its value (${!x}, ${x[i]}, ${x:i})")
+		if err := only(p); err != nil {
+			return err
 		}
-		a.nested(p, st)
-	case *syntax.BraceExp:
-		a.nested(p, st)
-	default: // arithmetic, extended globs (zsh's glob qualifiers run code)
-		a.close("arithmetic or an extended glob")
-		a.nested(part, st)
+		return r.stmts(p.Stmts, st.sub())
+	case *syntax.ParamExp:
+		if only(p) != nil || p.Param == nil || only(p.Param) != nil {
+			// ${x@P} runs the substitutions its value holds; ${!x},
+			// ${x[i]}, ${x:i} and arithmetic inside ${x:-…} evaluate it.
+			return unread("a parameter expansion other than $NAME or ${NAME}")
+		}
+		return nil
+	default: // arithmetic, extended globs, and whatever a later parser adds
+		return unreadf("%s, an expansion rules do not read", strings.TrimPrefix(reflect.TypeOf(part).String(), "*syntax."))
 	}
-}
-
-// plainParam reports whether p expands a variable without evaluating
-// anything: $x, ${x}, ${#x}, ${x:-word}, ${x/a/b}.
-func plainParam(p *syntax.ParamExp) bool {
-	return p.Param != nil && p.Flags == nil && !p.Excl && !p.Width && !p.IsSet &&
-		p.Split == syntax.OptUnset && p.GlobSubst == syntax.OptUnset && p.RcExpand == syntax.OptUnset &&
-		p.NestedParam == nil && p.Index == nil && len(p.Modifiers) == 0 && p.Slice == nil && p.Names == 0
 }
 
 // unquoted removes the backslashes of an unquoted literal and reports
 // whether the shell would expand it further: a glob (* ? [), a brace
-// expansion, or a leading tilde.
+// expansion, or a tilde at the start or after = or :.
 func unquoted(s string, first bool) (string, bool) {
 	var b strings.Builder
 	expands := false
@@ -467,37 +605,260 @@ func doubleQuoted(s string) string {
 // devices are the files a redirection may name anywhere.
 var devices = map[string]bool{"/dev/null": true, "/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true}
 
-// redirect reads a redirection: a file it names must be a literal and is
-// resolved; a here-document's substitutions are commands of their own.
-func (a *analysis) redirect(r *syntax.Redirect, st *state) {
-	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
-		a.close("a redirection that assigns a file descriptor")
+// redirect reads a redirection: a file it names must be written out and
+// is resolved, a write among the plan's writes and a read among its
+// reads; a here-document's substitutions are commands of their own.
+func (r *reader) redirect(rd *syntax.Redirect, st *state) error {
+	if err := only(rd); err != nil {
+		return err
 	}
-	switch r.Op {
+	if rd.N != nil && (only(rd.N) != nil || !isNumber(rd.N.Value)) {
+		return unread("a redirection that assigns a file descriptor")
+	}
+	var into *[]string
+	switch rd.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
-		if r.Hdoc != nil {
-			a.word(r.Hdoc, st)
+		if _, err := r.word(rd.Word, st); err != nil {
+			return err
 		}
-		return
+		if rd.Hdoc != nil {
+			return r.hereDoc(rd.Hdoc, st)
+		}
+		return nil
 	case syntax.WordHdoc:
-		a.word(r.Word, st)
-		return
-	default: // redirections to and from files and descriptors
-	}
-	target := a.word(r.Word, st)
-	if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (target == "-" || isNumber(target)) {
-		return
-	}
-	switch {
-	case target == dyn || target == "":
-		a.close("a redirection to a file named by an expansion")
-	case devices[target]:
-	default:
-		p, err := resolveFrom(st.cwd, target)
+		_, err := r.word(rd.Word, st)
+		return err
+	case syntax.DplIn, syntax.DplOut:
+		target, err := r.word(rd.Word, st)
 		if err != nil {
-			a.close("a redirection to a file that cannot be resolved")
+			return err
+		}
+		if target != "-" && !isNumber(target) {
+			return unread("a duplication to a file (>&file), which rules do not read")
+		}
+		return nil
+	case syntax.RdrIn:
+		into = &r.plan.reads
+	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		into = &r.plan.writes
+	default:
+		return unreadf("the redirection %s, which rules do not read", rd.Op)
+	}
+	target, err := r.word(rd.Word, st)
+	switch {
+	case err != nil:
+		return err
+	case target == dyn || target == "":
+		return unread("a redirection to a file named by an expansion")
+	case devices[target]:
+		return nil
+	}
+	p, err := resolveFrom(st.cwd, target)
+	switch {
+	case err != nil:
+		return unread("a redirection to a file that cannot be resolved")
+	case devices[p]:
+		return nil
+	}
+	*into = append(*into, p)
+	return nil
+}
+
+// hereDoc reads a here-document's body: its text is data, whatever it
+// holds, but its substitutions are commands and its parameters are read
+// as in any word.
+func (r *reader) hereDoc(w *syntax.Word, st *state) error {
+	if err := only(w); err != nil {
+		return err
+	}
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			if err := only(l); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.expansion(part, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shapes lists, for each node the reader accepts, the fields it reads:
+// [only] refuses a node with any other field set (positions and comments
+// aside), so a field the parser gains in a later version, or one this
+// reader forgot, fails closed.
+var shapes = map[reflect.Type][]string{
+	typeOf[syntax.File]():       {"Name", "Stmts"},
+	typeOf[syntax.Stmt]():       {"Cmd", "Negated", "Background", "Redirs"},
+	typeOf[syntax.CallExpr]():   {"Args"},
+	typeOf[syntax.BinaryCmd]():  {"Op", "X", "Y"},
+	typeOf[syntax.Subshell]():   {"Stmts"},
+	typeOf[syntax.Block]():      {"Stmts"},
+	typeOf[syntax.TimeClause](): {"PosixFormat", "Stmt"},
+	typeOf[syntax.Redirect]():   {"Op", "N", "Word", "Hdoc"},
+	typeOf[syntax.Word]():       {"Parts"},
+	typeOf[syntax.Lit]():        {"Value"},
+	typeOf[syntax.SglQuoted]():  {"Dollar", "Value"},
+	typeOf[syntax.DblQuoted]():  {"Dollar", "Parts"},
+	typeOf[syntax.CmdSubst]():   {"Stmts", "Backquotes"},
+	typeOf[syntax.ProcSubst]():  {"Op", "Stmts"},
+	typeOf[syntax.ParamExp]():   {"Short", "Param"},
+}
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+var (
+	posType      = reflect.TypeFor[syntax.Pos]()
+	commentsType = reflect.TypeFor[[]syntax.Comment]()
+)
+
+// only returns an error unless n is of a type listed in shapes and every
+// field of it other than its positions, its comments and the fields
+// listed is the zero value.
+func only(n syntax.Node) error {
+	v := reflect.ValueOf(n).Elem()
+	t := v.Type()
+	fields, ok := shapes[t]
+	if !ok {
+		return unreadf("%s, which rules do not read", t.Name())
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type == posType || f.Type == commentsType || slices.Contains(fields, f.Name) {
+			continue
+		}
+		if !v.Field(i).IsZero() {
+			return unreadf("%s with %s, which rules do not read", t.Name(), f.Name)
+		}
+	}
+	return nil
+}
+
+// sight returns the commands src shows, for the deny rules: every
+// simple command the parser finds wherever it is (in constructs analyze
+// refuses too), the commands wrappers run as far as their options can be
+// told apart, and those of sh -c scripts. It never fails: a line the
+// parser rejects shows nothing.
+func sight(src string) []string {
+	var keys []string
+	sightScript(src, 0, &keys)
+	return keys
+}
+
+func sightScript(src string, depth int, keys *[]string) {
+	if depth > maxDepth {
+		return
+	}
+	f, err := parse(src)
+	if err != nil {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			words := make([]string, len(c.Args))
+			for i, w := range c.Args {
+				words[i] = looseWord(w)
+			}
+			sightWords(words, depth, keys)
+		}
+		return true // substitutions inside the words are commands too
+	})
+}
+
+// sightWords adds the command of words, and those it runs, to keys.
+func sightWords(words []string, depth int, keys *[]string) {
+	for len(words) > 0 {
+		*keys = append(*keys, strings.Join(words, sep))
+		name := path.Base(words[0])
+		w, wrapped := wrappers[name]
+		switch {
+		case wrapped:
+			rest, ok := w.command(words[1:])
+			if !ok {
+				rest = skipLoosely(words[1:])
+			}
+			words = rest
+		case shells[name] || otherShells[name]:
+			sightShell(words[1:], depth, keys)
+			return
+		case name == "eval":
+			sightScript(strings.Join(words[1:], " "), depth+1, keys)
+			return
+		case opaque[name]:
+			// What runs is somewhere after the name: every suffix is
+			// shown (sudo -u root rm -rf / shows rm -rf /).
+			for i := 1; i < len(words); i++ {
+				*keys = append(*keys, strings.Join(words[i:], sep))
+				if n := path.Base(words[i]); shells[n] || otherShells[n] {
+					sightShell(words[i+1:], depth, keys)
+				}
+			}
+			return
+		default:
 			return
 		}
-		a.paths = append(a.paths, p)
 	}
+}
+
+// otherShells are shells whose -c script is shown to the deny rules as
+// far as bash's parser reads it, though analyze never reads it.
+var otherShells = map[string]bool{"zsh": true, "ksh": true, "mksh": true, "ash": true, "fish": true, "busybox": true}
+
+// sightShell shows the deny rules the script of a shell's arguments
+// when they have -c and one written out.
+func sightShell(args []string, depth int, keys *[]string) {
+	withC := false
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			withC = withC || strings.Contains(a[1:], "c")
+			continue
+		}
+		if withC && a != dyn {
+			sightScript(a, depth+1, keys)
+		}
+		return
+	}
+}
+
+// skipLoosely drops what looks like options and their values from the
+// front of a wrapper's arguments: words starting with "-", a variable
+// (env FOO=1), a number or duration.
+func skipLoosely(args []string) []string {
+	for len(args) > 0 && (strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=") || isDuration(args[0])) {
+		args = args[1:]
+	}
+	return args
+}
+
+// looseWord is w's value when it is written out, else dyn.
+func looseWord(w *syntax.Word) string {
+	var b strings.Builder
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			s, globbing := unquoted(p.Value, i == 0)
+			if globbing {
+				return dyn
+			}
+			b.WriteString(s)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return dyn
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, dp := range p.Parts {
+				l, ok := dp.(*syntax.Lit)
+				if !ok || p.Dollar {
+					return dyn
+				}
+				b.WriteString(doubleQuoted(l.Value))
+			}
+		default:
+			return dyn
+		}
+	}
+	return b.String()
 }

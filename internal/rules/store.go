@@ -200,6 +200,7 @@ func (s *Store) readFile(st stamp) (*Set, error) {
 	if err != nil {
 		return nil, invalid("%s: %s", s.path, messageOf(err))
 	}
+	set.guard(filepath.Dir(s.path), filepath.Dir(s.realPath()))
 	return set, nil
 }
 

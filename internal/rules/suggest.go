@@ -64,11 +64,11 @@ func suggestCommand(p *interaction.Permission) []string {
 	if err != nil {
 		return nil
 	}
-	a := analyze(p.Command, cwd)
-	if a.closed != "" || len(a.paths) > 0 || len(a.cmds) != 1 || a.cmds[0].wrapper || a.cmds[0].builtin {
+	pl, err := analyze(p.Command, cwd)
+	if err != nil || len(pl.reads)+len(pl.writes)+len(pl.dirs) > 0 || len(pl.cmds) != 1 {
 		return nil
 	}
-	words := strings.Split(a.cmds[0].key, sep)
+	words := strings.Split(pl.cmds[0].key, sep)
 	for _, w := range words {
 		if w == dyn || w == "" || strings.ContainsAny(w, " \t\n*()") || strings.HasSuffix(w, ":") {
 			return nil
