@@ -28,7 +28,7 @@ func BenchmarkDecideTypical(b *testing.B) {
 
 func BenchmarkDecideLongCompound(b *testing.B) {
 	w := newWorld(b)
-	s := w.set(b, commandRules...)
+	s := w.set(b, append(commandRules, "allow ~/src/app Edit(sub/**)")...)
 	var parts []string
 	for i := range 50 {
 		parts = append(parts, []string{

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -104,6 +105,9 @@ type reader struct {
 func (r *reader) script(src string, st *state) error {
 	if st.depth > maxDepth {
 		return unread("commands nested too deeply")
+	}
+	if !utf8.ValidString(src) {
+		return unread("a command that is not valid UTF-8")
 	}
 	for _, c := range src {
 		if unsafeRune(c) && c != '\n' && c != '\t' {
