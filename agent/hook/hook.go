@@ -328,24 +328,6 @@ func argPaths(raw json.RawMessage) []string {
 	return nil
 }
 
-// patchPaths are the files a Codex apply_patch patch adds, updates,
-// deletes or moves to; nil when one of its file lines names none.
-func patchPaths(patch string) []string {
-	var out []string
-	for line := range strings.Lines(patch) {
-		line = strings.TrimRight(line, "\r\n")
-		for _, head := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
-			if path, ok := strings.CutPrefix(line, head); ok {
-				if strings.TrimSpace(path) == "" {
-					return nil
-				}
-				out = append(out, path)
-			}
-		}
-	}
-	return out
-}
-
 // mcpTitle names an MCP tool "server: tool" from a name of the form
 // <prefix><server><sep><tool>, or returns "".
 func mcpTitle(name, prefix, sep string) string {

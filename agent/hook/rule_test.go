@@ -67,7 +67,7 @@ func TestPermissionForRules(t *testing.T) {
 		if got := patchPaths("*** Begin Patch\n*** Update File: \n*** End Patch\n"); got != nil {
 			t.Errorf("paths %q, want none", got)
 		}
-		if got := patchPaths("*** Begin Patch\n*** Add File: a.go\n+x\n*** Update File: b.go\n*** Move to: c.go\n*** Delete File: d.go\n*** End Patch\n"); !reflect.DeepEqual(got, []string{"a.go", "b.go", "c.go", "d.go"}) {
+		if got := patchPaths("*** Begin Patch\n*** Add File: a.go\n+x\n*** Update File: b.go\n*** Move to: c.go\n@@\n-x\n+y\n*** Delete File: d.go\n*** End Patch\n"); !reflect.DeepEqual(got, []string{"a.go", "b.go", "c.go", "d.go"}) {
 			t.Errorf("paths %q", got)
 		}
 	})
