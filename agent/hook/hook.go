@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/asktui/asktui/interaction"
@@ -275,6 +276,14 @@ func ruleFor(client, idPrefix string, in Input, tool string, c call) *interactio
 		p.Command = c.command
 	case interaction.KindEdit, interaction.KindRead:
 		p.Paths = c.paths()
+		if c.kind == "patch" && slices.ContainsFunc(p.Paths, func(f string) bool { return !filepath.IsAbs(f) }) {
+			// Codex applies a patch from a shell command too ("cd .. &&
+			// apply_patch <<EOF"), its relative paths from where that
+			// cd went, and its hook says only the session's directory:
+			// where a relative path lands is not known, so no rule
+			// answers.
+			return nil
+		}
 		if p.Paths == nil {
 			p.Paths = argPaths(in.ToolInput)
 		}

@@ -279,16 +279,22 @@ func TestPatchOutsideARule(t *testing.T) {
 		in := fixture(t, "codex", "patch")
 		in.Cwd = cwd
 		in.ToolInput, _ = json.Marshal(map[string]string{"command": patch})
-		return set.Decide(askedPermission(t, HandleCodex, in)).Verdict
+		p := askedPermission(t, HandleCodex, in)
+		if p == nil {
+			return rules.Ask // no permission: no rule answers
+		}
+		return set.Decide(p).Verdict
 	}
-	const docs = "*** Update File: docs/a.md\n@@\n-a\n+b\n"
+	docs := "*** Update File: " + cwd + "/docs/a.md\n@@\n-a\n+b\n"
 	if v := decide("*** Begin Patch\n" + docs + "*** End Patch\n"); v != rules.Allowed {
 		t.Fatalf("a patch of docs/a.md: %v, want allowed", v)
 	}
 	for _, pad := range []string{" ", "\t", "\u00a0", "\u3000"} {
-		patch := "*** Begin Patch\n" + pad + "*** Add File: ../outside.txt\n+evil\n" + docs + "*** End Patch\n"
-		if v := decide(patch); v == rules.Allowed {
-			t.Errorf("%q is allowed", patch)
+		for _, outside := range []string{"../outside.txt", cwd + "/../outside.txt", cwd + "/main.go"} {
+			patch := "*** Begin Patch\n" + pad + "*** Add File: " + outside + "\n+evil\n" + docs + "*** End Patch\n"
+			if v := decide(patch); v == rules.Allowed {
+				t.Errorf("%q is allowed", patch)
+			}
 		}
 	}
 }

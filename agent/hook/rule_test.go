@@ -30,8 +30,6 @@ func TestPermissionForRules(t *testing.T) {
 			MCPServer: "github", MCPTool: "create_issue", Cwd: cwd, Session: "claude-code:abc123"}},
 		{"codex", "bash", HandleCodex, &interaction.Permission{Client: "codex", Tool: "Bash", Kind: interaction.KindExecute,
 			Command: "npm install left-pad", Cwd: cwd, Session: "codex:019a1f2e-6c1d-7a40-9d8e-2b6f3c4d5e6f"}},
-		{"codex", "patch", HandleCodex, &interaction.Permission{Client: "codex", Tool: "apply_patch", Kind: interaction.KindEdit,
-			Paths: []string{"refund.go"}, Cwd: cwd, Session: "codex:019a1f2e-6c1d-7a40-9d8e-2b6f3c4d5e6f"}},
 		{"gemini", "shell", HandleGemini, &interaction.Permission{Client: "gemini-cli", Tool: "run_shell_command", Kind: interaction.KindExecute,
 			Command: "rm -rf dist", Cwd: cwd + "/web", Session: "gemini-cli:5d1c2b7e-1f7a-4c55-9c1e-8b0e4b1f2a3c"}},
 		{"gemini", "replace", HandleGemini, &interaction.Permission{Client: "gemini-cli", Tool: "replace", Kind: interaction.KindEdit,
@@ -49,6 +47,22 @@ func TestPermissionForRules(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a Codex patch of relative paths is asked without one", func(t *testing.T) {
+		// Codex applies a patch from a shell command after a cd too, and
+		// its hook names only the session's directory.
+		if got := askedPermission(t, HandleCodex, fixture(t, "codex", "patch")); got != nil {
+			t.Errorf("the permission is %+v, want none", got)
+		}
+	})
+	t.Run("a Codex patch of absolute paths names them", func(t *testing.T) {
+		in := fixture(t, "codex", "patch")
+		in.ToolInput, _ = json.Marshal(map[string]string{"command": "*** Begin Patch\n*** Update File: /home/u/shop/refund.go\n@@\n-a\n+b\n*** End Patch\n"})
+		want := interaction.Permission{Client: "codex", Tool: "apply_patch", Kind: interaction.KindEdit, Paths: []string{"/home/u/shop/refund.go"},
+			Cwd: cwd, Session: "codex:019a1f2e-6c1d-7a40-9d8e-2b6f3c4d5e6f", Question: "permission", Allow: allowOnce, Deny: denyLabel}
+		if got := askedPermission(t, HandleCodex, in); got == nil || !reflect.DeepEqual(*got, want) {
+			t.Errorf("the permission is %+v, want %+v", got, want)
+		}
+	})
 	t.Run("a relative working directory is asked without one", func(t *testing.T) {
 		in := fixture(t, "claude", "bash")
 		in.Cwd = "shop"
