@@ -179,6 +179,7 @@ const (
 	denyLabel = "Deny"
 )
 
+
 // askPermission asks the human about p. An error means asktui cannot
 // decide; a decline is a deny.
 func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error) {
@@ -192,17 +193,25 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 		Detail:   p.detail,
 		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
 	}
+	agentName := strings.SplitN(p.cli, " ", 2)[0]
+	q.Options = append(q.Options, interaction.Option{Label: denyLabel,
+		Description: agentName + " is told you denied it; add a note to say why, or type what to do instead"})
+	// The choices that decide from now on (Claude Code's "always allow"
+	// suggestions, a mode, a directory) come after the two that decide
+	// this call only, marked so: the cursor starts on Allow once, and a
+	// standing permission is only ever chosen on purpose.
 	always := map[string]json.RawMessage{}
 	for _, c := range p.always {
 		if c.label == "" || always[c.label] != nil || c.label == allowOnce || c.label == denyLabel {
 			continue
 		}
 		always[c.label] = c.raw
-		q.Options = append(q.Options, interaction.Option{Label: c.label, Description: c.desc})
+		desc := "from now on"
+		if c.desc != "" {
+			desc += ", " + c.desc
+		}
+		q.Options = append(q.Options, interaction.Option{Label: c.label, Description: desc})
 	}
-	agentName := strings.SplitN(p.cli, " ", 2)[0]
-	q.Options = append(q.Options, interaction.Option{Label: denyLabel,
-		Description: agentName + " is told you denied it; add a note to say why, or type what to do instead"})
 	req := interaction.Request{Agent: p.agent, Questions: []interaction.Question{q}}
 	if err := req.Validate(); err != nil {
 		return verdict{}, err
