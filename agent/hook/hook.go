@@ -179,6 +179,11 @@ const (
 	denyLabel = "Deny"
 )
 
+// ruleDenied starts the note internal/rules.Wrap puts on a deny it
+// answers by one of the user's standing rules ("Denied by the user's
+// standing rule in asktui (rule 3: Bash(rm:*)). …"); internal/cli's
+// TestServeDeniesByRule holds the two to the same words.
+const ruleDenied = "Denied by the user's standing rule in asktui"
 
 // askPermission asks the human about p. An error means asktui cannot
 // decide; a decline is a deny.
@@ -250,7 +255,12 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 		return verdict{allow: true}, nil
 	case denyLabel:
 		msg := "The user denied this in asktui."
-		if item.Note != "" {
+		switch {
+		case strings.HasPrefix(item.Note, ruleDenied):
+			// A standing rule of the user's answered, and says which
+			// (rules.Wrap): the agent is told so, in the rule's words.
+			msg = item.Note
+		case item.Note != "":
 			msg = "The user denied this in asktui: " + item.Note
 		}
 		return verdict{message: msg}, nil

@@ -134,3 +134,34 @@ func TestPermissionDefaultIsThisCallOnly(t *testing.T) {
 	}
 }
 
+// TestRuleDenyTellsTheAgent: a deny answered by one of the user's
+// standing rules (rules.Wrap's note) tells the agent so; the user's own
+// deny, with a note or without, is worded as ever.
+func TestRuleDenyTellsTheAgent(t *testing.T) {
+	const ruled = "Denied by the user's standing rule in asktui (rule 3: Bash(rm:*)). Do not try to run it another way."
+	for _, tt := range []struct{ note, want string }{
+		{ruled, ruled},
+		{"keep the cache", "The user denied this in asktui: keep the cache"},
+		{"", "The user denied this in asktui."},
+	} {
+		out, err := HandleClaude(context.Background(), fixture(t, "claude", "bash"), func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
+			return interaction.Answer{Answers: []interaction.AnswerItem{{ID: req.Questions[0].ID, Selected: []string{denyLabel}, Note: tt.note}}}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			HookSpecificOutput struct {
+				Decision struct {
+					Behavior, Message string
+				} `json:"decision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatal(err)
+		}
+		if d := got.HookSpecificOutput.Decision; d.Behavior != "deny" || d.Message != tt.want {
+			t.Errorf("note %q: decision %+v, want deny with %q", tt.note, d, tt.want)
+		}
+	}
+}
