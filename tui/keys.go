@@ -74,9 +74,10 @@ type noteKeyMap struct {
 
 // rememberKeyMap is the remember dialog's keys.
 type rememberKeyMap struct {
-	// Save saves the rule and answers the question with it; Back returns
-	// to the question untouched.
-	Save, Back key.Binding
+	// Save saves the rule and answers the question with it; SaveOnly, the
+	// same key, saves a rule not known to cover the call on screen, which
+	// answers nothing; Back returns to the question untouched.
+	Save, SaveOnly, Back key.Binding
 	// NextRow and PrevRow move between the dialog's rows (the answer, the
 	// rule, whom it is for); Rows is the help's one entry for both.
 	NextRow, PrevRow, Rows key.Binding
@@ -352,13 +353,14 @@ func baseKeyMap() keyMap {
 			NewLine: b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 		},
 		Remember: rememberKeyMap{
-			Save:    b([]string{"enter"}, "enter", "save the rule and answer"),
-			Back:    b([]string{"esc"}, "esc", "back to the question"),
-			NextRow: b([]string{"tab"}, "tab", "next row"),
-			PrevRow: b([]string{"shift+tab"}, "⇧tab", "previous row"),
-			Switch:  b([]string{"left", "right", "space"}, "←/→", "switch"),
-			Up:      b([]string{"up"}, "↑", "previous suggested rule"),
-			Down:    b([]string{"down"}, "↓", "next suggested rule"),
+			Save:     b([]string{"enter"}, "enter", "save the rule and answer"),
+			SaveOnly: b([]string{"enter"}, "enter", "save the rule only"),
+			Back:     b([]string{"esc"}, "esc", "back to the question"),
+			NextRow:  b([]string{"tab"}, "tab", "next row"),
+			PrevRow:  b([]string{"shift+tab"}, "⇧tab", "previous row"),
+			Switch:   b([]string{"left", "right", "space"}, "←/→", "switch"),
+			Up:       b([]string{"up"}, "↑", "previous suggested rule"),
+			Down:     b([]string{"down"}, "↓", "next suggested rule"),
 		},
 		Rules: rulesKeyMap{
 			Up:     b([]string{"up", "k"}, "↑/k", "up"),

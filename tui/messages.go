@@ -114,13 +114,27 @@ type (
 		err  error
 	}
 
-	// ruleSavedMsg says the rule the remember dialog of request req saved
-	// (a deny rule when deny), or why it was not.
-	ruleSavedMsg struct {
+	// ruleCoverMsg says whether the rule of the remember dialog of
+	// request req, as it stood at its change gen, covers the call.
+	ruleCoverMsg struct {
 		req   uint64
-		deny  bool
-		entry RuleEntry
+		gen   int
+		cover RuleCover
 		err   error
+	}
+
+	// ruleSavedMsg says the rule the remember dialog of request req saved
+	// (a deny rule when deny; added false when it was already there) and
+	// whether the rules, with it, cover the call (coverErr: they cannot
+	// tell), or why it was not saved (err).
+	ruleSavedMsg struct {
+		req      uint64
+		deny     bool
+		entry    RuleEntry
+		added    bool
+		cover    RuleCover
+		coverErr error
+		err      error
 	}
 
 	// rulesListedMsg brings the rules to the rules pane, after what was

@@ -277,7 +277,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case settledMsg:
 		return m.settled(msg)
 	case rulePlanMsg:
-		m.rulePlanned(msg)
+		return m.rulePlanned(msg)
+	case ruleCoverMsg:
+		m.ruleCovered(msg)
 		return nil
 	case ruleSavedMsg:
 		return m.ruleSaved(msg)

@@ -215,7 +215,7 @@ func (p *questionPane) need(width, height int) int {
 				top++
 			}
 		}
-		n = max(n, top+p.remember.need(r.agent, p.m.keys.Remember))
+		n = max(n, top+p.remember.need(p.m.keys.Remember))
 	}
 	return n
 }
@@ -256,7 +256,7 @@ func (p *questionPane) requestView(r *request) string {
 	case m.mode() == modeNote:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
 	case m.mode() == modeRemember:
-		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View(r.agent, m.keys.Remember)))
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View(m.keys.Remember)))
 	case m.mode() == modeConfirm:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st, m.keys.Confirm)))
 	case q == nil:

@@ -3,6 +3,7 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -10,16 +11,21 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 )
 
 // The remember dialog makes the answer to a permission stand: the human
-// picks the answer (allow or deny), the rule (a suggested pattern, or
-// one typed) and whom it is for (any agent in the project, or the asking
-// agent's session), reads the rule in words, and saves it; the question
-// is then answered as its once-option would be. Reading where the rule
-// stands and saving it touch files, so both run in commands
-// (rulePlanMsg, ruleSavedMsg); describing the rule as it is edited reads
+// sees the call it is about, picks the answer (allow or deny), the rule
+// (a suggested pattern, or one typed) and whom it is for (any agent in
+// the project, or the asking agent's session), reads the rule in words
+// and whether it covers the call, and saves it. The question is then
+// answered as its once-option would be only when the rules, with the
+// rule saved, answer the call that way: a rule that leaves a part of the
+// call to the human (`go test:*` for `go test && rm -rf x`) is saved but
+// answers nothing. Reading where the rule stands, whether it covers the
+// call and saving it touch files, so they run in commands (rulePlanMsg,
+// ruleCoverMsg, ruleSavedMsg); describing the rule as it is edited reads
 // nothing.
 
 // The dialog's rows.
@@ -48,8 +54,17 @@ type rememberDialog struct {
 
 	preview    RuleText // the rule as it stands, in words
 	previewErr string   // why it is not a rule
-	saving     bool
-	saveErr    string
+
+	// What the rules, with the rule as it stands, would do with the call:
+	// nil until the command asking them answers (coverErr: it failed).
+	// gen counts the rule's changes, so that an answer about an earlier
+	// one is dropped.
+	gen      int
+	cover    *RuleCover
+	coverErr string
+
+	saving  bool
+	saveErr string
 
 	width, height int
 }
@@ -104,17 +119,17 @@ func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
 
 // planned takes where the rule would stand, and puts the narrowest
 // suggestion in the pattern's field.
-func (d *rememberDialog) planned(msg rulePlanMsg, rules Rules) {
+func (d *rememberDialog) planned(msg rulePlanMsg, rules Rules) tea.Cmd {
 	d.ready = true
 	if msg.err != nil {
 		d.planErr = SanitizeLine(msg.err.Error())
-		return
+		return nil
 	}
 	d.plan = msg.plan
 	if len(d.plan.Suggestions) > 0 {
 		d.choose(0)
 	}
-	d.refresh(rules)
+	return d.refresh(rules)
 }
 
 // choose puts suggestion i in the pattern's field.
@@ -129,22 +144,36 @@ func (d *rememberDialog) choice() RuleChoice {
 	return RuleChoice{Deny: d.deny, Pattern: strings.TrimSpace(d.input.Value()), Session: d.session}
 }
 
-// refresh describes the rule as it stands now.
-func (d *rememberDialog) refresh(rules Rules) {
+// refresh describes the rule as it stands now, and returns the command
+// that asks the rules whether it covers the call.
+func (d *rememberDialog) refresh(rules Rules) tea.Cmd {
 	d.preview, d.previewErr = RuleText{}, ""
+	d.gen++
+	d.cover, d.coverErr = nil, ""
 	if !d.ready || d.planErr != "" {
-		return
+		return nil
 	}
 	if strings.TrimSpace(d.input.Value()) == "" {
 		d.previewErr = "write the rule, such as " + d.input.Placeholder
-		return
+		return nil
 	}
 	t, err := rules.Describe(d.plan, d.choice())
 	if err != nil {
 		d.previewErr = SanitizeLine(err.Error())
-		return
+		return nil
 	}
 	d.preview = t
+	perm, c, id, gen := d.perm, d.choice(), d.req, d.gen
+	return func() tea.Msg {
+		cov, err := rules.Cover(perm, c)
+		return ruleCoverMsg{req: id, gen: gen, cover: cov, err: err}
+	}
+}
+
+// covers reports whether the rule as it stands is known to cover the
+// call: saving it would answer the question.
+func (d *rememberDialog) covers() bool {
+	return d.cover != nil && d.cover.Covers && d.previewErr == ""
 }
 
 // canSave reports whether Enter would save.
@@ -160,8 +189,14 @@ func (d *rememberDialog) save(rules Rules) tea.Cmd {
 	d.saving, d.saveErr = true, ""
 	perm, c, id := d.perm, d.choice(), d.req
 	return func() tea.Msg {
-		e, err := rules.Save(perm, c)
-		return ruleSavedMsg{req: id, deny: c.Deny, entry: e, err: err}
+		e, added, err := rules.Save(perm, c)
+		if err != nil {
+			return ruleSavedMsg{req: id, deny: c.Deny, err: err}
+		}
+		// Whether the call is answered is decided by the rules as they
+		// are once the rule is kept, not by what the dialog last showed.
+		cov, cerr := rules.Cover(perm, c)
+		return ruleSavedMsg{req: id, deny: c.Deny, entry: e, added: added, cover: cov, coverErr: cerr}
 	}
 }
 
@@ -178,7 +213,7 @@ func (d *rememberDialog) typeKey(msg tea.Msg, rules Rules) tea.Cmd {
 			}
 		}
 		d.saveErr = ""
-		d.refresh(rules)
+		cmd = tea.Batch(cmd, d.refresh(rules))
 	}
 	return cmd
 }
@@ -220,21 +255,39 @@ func (d *rememberDialog) SetSize(width, height int) {
 // inner is the width inside the dialog's frame.
 func (d *rememberDialog) inner() int { return max(min(d.width-4, 76), 16) }
 
-// need is the rows the dialog would take with room for all of it.
-func (d *rememberDialog) need(agent string, k rememberKeyMap) int {
-	return lineCount(d.st.Dialog.Box.Render(strings.Join(d.lines(agent, k, true, len(d.plan.Suggestions)), "\n")))
+// fit is how much of the dialog is drawn: the explanation, the gaps
+// and the save key's words (roomy 2), the gap and the words (1), or
+// neither (0); how many suggestions; how many rows of the call.
+type fit struct {
+	roomy       int
+	suggestions int
+	callRows    int
 }
 
-// View draws the dialog, framed, for the middle of the panel; on a short
-// panel the explanation and the gaps go first, then suggestions.
-func (d *rememberDialog) View(agent string, k rememberKeyMap) string {
-	full := d.lines(agent, k, true, len(d.plan.Suggestions))
-	box := d.st.Dialog.Box.Render(strings.Join(full, "\n"))
-	if lineCount(box) <= d.height {
-		return box
+// fits are the dialog's looks from the fullest to the most cramped: on a
+// short panel the explanation goes first, then the gaps, then rows of a
+// long call, then suggestions, then more of the call; two rows of the
+// call always stay.
+func (d *rememberDialog) fits() []fit {
+	n := len(d.plan.Suggestions)
+	out := []fit{{2, n, 8}, {1, n, 8}, {0, n, 8}, {0, n, 4}}
+	for s := n - 1; s >= 0; s-- {
+		out = append(out, fit{0, s, 4})
 	}
-	for n := len(d.plan.Suggestions); n >= 0; n-- {
-		box = d.st.Dialog.Box.Render(strings.Join(d.lines(agent, k, false, n), "\n"))
+	return append(out, fit{0, 0, 3}, fit{0, 0, 2})
+}
+
+// need is the rows the dialog would take with room for all of it.
+func (d *rememberDialog) need(k rememberKeyMap) int {
+	return lineCount(d.st.Dialog.Box.Render(strings.Join(d.lines(k, d.fits()[0]), "\n")))
+}
+
+// View draws the dialog, framed, for the middle of the panel, in the
+// fullest look that fits.
+func (d *rememberDialog) View(k rememberKeyMap) string {
+	var box string
+	for _, f := range d.fits() {
+		box = d.st.Dialog.Box.Render(strings.Join(d.lines(k, f), "\n"))
 		if lineCount(box) <= d.height {
 			break
 		}
@@ -242,15 +295,100 @@ func (d *rememberDialog) View(agent string, k rememberKeyMap) string {
 	return box
 }
 
-// lines are the dialog's rows inside its frame, with up to shown
-// suggestions.
-func (d *rememberDialog) lines(agent string, k rememberKeyMap, roomy bool, shown int) []string {
+// callText is the call a permission is about, as the human approves it:
+// the command, the files, the URL or the tool, exactly, with every
+// character that would act on the terminal or not show made visible
+// (as the hooks and asktui run show it in the question).
+func callText(p *interaction.Permission) string {
+	v := func(s string) string { return Sanitize(sanitize.Visible(s)) }
+	switch p.Kind {
+	case interaction.KindExecute:
+		if p.Command == "" {
+			return "(no command)"
+		}
+		return v(p.Command)
+	case interaction.KindEdit, interaction.KindRead:
+		if len(p.Paths) == 0 {
+			return "(no files named)"
+		}
+		paths := make([]string, len(p.Paths))
+		for i, path := range p.Paths {
+			paths[i] = v(path)
+		}
+		return strings.Join(paths, "\n")
+	case interaction.KindFetch:
+		if p.URL == "" {
+			return "(no URL)"
+		}
+		return v(p.URL)
+	case interaction.KindMCP:
+		if p.MCPServer != "" && p.MCPTool != "" {
+			return v(p.MCPServer) + ": " + v(p.MCPTool)
+		}
+	case interaction.KindOther:
+	}
+	return v(p.Tool)
+}
+
+// wrapAtSpaces cuts s into lines of at most width cells: at its line
+// breaks, then at the last space that fits (the space is where the line
+// ends), or inside a word longer than a line.
+func wrapAtSpaces(s string, width int) []string {
+	width = max(width, 1)
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		for cellWidth(line) > width {
+			head := ansi.Truncate(line, width, "")
+			if head == "" { // a character wider than the line
+				_, size := utf8.DecodeRuneInString(line)
+				head = line[:size]
+			}
+			if i := strings.LastIndexByte(head, ' '); i > 0 {
+				out = append(out, line[:i])
+				line = line[i+1:]
+				continue
+			}
+			out = append(out, head)
+			line = line[len(head):]
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// callRows draws the call under its label, in at most rows rows: a call
+// longer than that says how much more there is, and where to see it.
+func (d *rememberDialog) callRows(rows int) []string {
+	st, inner := d.st, d.inner()
+	lines := wrapAtSpaces(callText(d.perm), inner-11)
+	more := 0
+	if len(lines) > rows {
+		more = len(lines) - (rows - 1)
+		lines = lines[:rows-1]
+	}
+	out := make([]string, 0, len(lines)+1)
+	for i, l := range lines {
+		lead := strings.Repeat(" ", 11)
+		if i == 0 {
+			lead = "  " + st.Dialog.Title.Render("Call") + strings.Repeat(" ", 5)
+		}
+		out = append(out, lead+st.Dialog.Title.Render(l))
+	}
+	if more > 0 {
+		out = append(out, strings.Repeat(" ", 11)+st.Dialog.Body.Render(ansi.Truncate("… "+strconv.Itoa(more)+" more lines, in the question", inner-11, "…")))
+	}
+	return out
+}
+
+// lines are the dialog's rows inside its frame, drawn as f says.
+func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 	st, inner := d.st, d.inner()
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
-	if roomy {
-		out = append(out, st.Dialog.Body.Render(ansi.Wrap("A rule answers "+agent+"'s permission now, and every later one it matches, without asking you.", inner, "")), "")
+	if f.roomy > 1 {
+		out = append(out, st.Dialog.Body.Render(ansi.Wrap("From now on, a rule answers every permission it covers, without asking you.", inner, "")), "")
 	}
+	out = append(out, d.callRows(f.callRows)...)
 	mark := func(row int) string {
 		if d.row == row {
 			return st.Option.Cursor.String() + " "
@@ -278,7 +416,7 @@ func (d *rememberDialog) lines(agent string, k rememberKeyMap, roomy bool, shown
 	}
 	out = append(out, cut(mark(rowPattern)+label("Rule")+" "+d.input.View()))
 	for i, s := range d.plan.Suggestions {
-		if i >= shown {
+		if i >= f.suggestions {
 			break
 		}
 		dot := "○ "
@@ -301,7 +439,7 @@ func (d *rememberDialog) lines(agent string, k rememberKeyMap, roomy bool, shown
 	for l := range strings.SplitSeq(mark(rowWho)+label("For")+who, "\n") {
 		out = append(out, cut(l))
 	}
-	if roomy {
+	if f.roomy > 0 {
 		out = append(out, "")
 	}
 	switch {
@@ -313,22 +451,75 @@ func (d *rememberDialog) lines(agent string, k rememberKeyMap, roomy bool, shown
 		out = append(out, st.App.Error.Render(ansi.Wrap("✗ "+d.previewErr, inner, "")))
 	default:
 		out = append(out, st.Dialog.Title.Render(ansi.Wrap("→ "+SanitizeLine(d.preview.Words), inner, "")))
-		if roomy {
-			out = append(out, st.Dialog.Body.Render(cut(keyName(k.Save)+": save it, and "+d.verb()+" this time")))
+		out = append(out, d.coverLines(inner)...)
+		if f.roomy > 0 && d.cover != nil {
+			out = append(out, st.Dialog.Body.Render(cut(keyName(k.Save)+": "+d.saveWords())))
 		}
 	}
 	return out
 }
 
-// verb says what saving does to the question shown.
-func (d *rememberDialog) verb() string {
+// coverLines say whether the rule, kept with the others, covers the call.
+func (d *rememberDialog) coverLines(inner int) []string {
+	st := d.st
+	bad := func(s string) []string { return []string{st.App.Error.Render(ansi.Wrap("✗ "+s, inner, ""))} }
+	switch {
+	case d.coverErr != "":
+		return bad("cannot tell whether it covers this call: " + d.coverErr)
+	case d.cover == nil:
+		return []string{st.Dialog.Body.Render(ansi.Truncate("Checking it against the call…", inner, "…"))}
+	}
+	c := d.cover
+	there := ""
+	if c.Same > 0 {
+		there = "Already there (rule " + strconv.Itoa(c.Same) + "). "
+	}
+	switch {
+	case c.Covers:
+		return []string{st.Dialog.Title.Render(ansi.Wrap("✓ "+there+"It covers this call.", inner, ""))}
+	case c.Against.Number > 0:
+		verb := "deny"
+		if d.deny {
+			verb = "allow"
+		}
+		return bad(there + "Rule " + strconv.Itoa(c.Against.Number) + " would " + verb + " this call: " + SanitizeLine(c.Against.Line))
+	case d.deny:
+		return bad(there + "It does not cover this call: it matches no part of it.")
+	case len(c.Left) > 0:
+		parts := make([]string, 0, len(c.Left))
+		for i, l := range c.Left {
+			if i == 3 {
+				parts = append(parts, "and "+strconv.Itoa(len(c.Left)-i)+" more")
+				break
+			}
+			parts = append(parts, "`"+ansi.Truncate(SanitizeLine(sanitize.Visible(l)), 60, "…")+"`")
+		}
+		verb := " is not allowed by it."
+		if len(c.Left) > 1 {
+			verb = " are not allowed by it."
+		}
+		return bad(there + "It does not cover this call: " + strings.Join(parts, ", ") + verb)
+	default:
+		return bad(there + "It does not cover all of this call, with your other rules.")
+	}
+}
+
+// saveWords say what the save key does to the question shown.
+func (d *rememberDialog) saveWords() string {
+	if !d.covers() {
+		return "save it; the question stays for you to answer"
+	}
+	what := "save it, and "
+	if d.cover.Same > 0 {
+		what = ""
+	}
 	switch {
 	case !d.deny:
-		return "allow"
+		return what + "allow this time"
 	case d.perm.Deny == "":
-		return "decline"
+		return what + "decline this time"
 	default:
-		return "deny"
+		return what + "deny this time"
 	}
 }
 
@@ -338,8 +529,16 @@ func (p *questionPane) rememberActions() []action {
 	m := p.m
 	k := m.keys.Remember
 	d := &p.remember
+	// The save key says whether it answers: only a rule known to cover
+	// the call does.
+	save := answer(k.SaveOnly, func(keyMsg) tea.Cmd { return d.save(m.rules) }).
+		explain("only save the rule when it does not cover the call shown: the question stays for you")
+	if d.covers() {
+		save = answer(k.Save, func(keyMsg) tea.Cmd { return d.save(m.rules) }).
+			explain("save the rule and answer the question, when the rule covers the call shown")
+	}
 	out := []action{
-		answer(k.Save, func(keyMsg) tea.Cmd { return d.save(m.rules) }).kept().in("Remember"),
+		save.kept().in("Remember"),
 		move(k.Back, func(keyMsg) tea.Cmd {
 			d.input.Blur()
 			p.sub = subForm
@@ -352,14 +551,12 @@ func (p *questionPane) rememberActions() []action {
 	case d.row == rowAnswer && d.rowLive(rowAnswer):
 		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
 			d.deny = !d.deny
-			d.refresh(m.rules)
-			return nil
+			return d.refresh(m.rules)
 		}).inBar().in("Remember"))
 	case d.row == rowWho && d.rowLive(rowWho):
 		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
 			d.session = !d.session
-			d.refresh(m.rules)
-			return nil
+			return d.refresh(m.rules)
 		}).inBar().in("Remember"))
 	case d.row == rowPattern && len(d.plan.Suggestions) > 0:
 		step := func(by int) func(keyMsg) tea.Cmd {
@@ -371,8 +568,7 @@ func (p *questionPane) rememberActions() []action {
 				}
 				d.choose((i + n) % n)
 				d.saveErr = ""
-				d.refresh(m.rules)
-				return nil
+				return d.refresh(m.rules)
 			}
 		}
 		out = append(out,
@@ -407,18 +603,37 @@ func (m *model) canRemember(r *request, q *question) bool {
 
 // rulePlanned brings where a rule would stand to the dialog still open
 // about its request.
-func (m *model) rulePlanned(msg rulePlanMsg) {
+func (m *model) rulePlanned(msg rulePlanMsg) tea.Cmd {
 	p := &m.qpane
 	if p.sub != subRemember || p.remember.req != msg.req || p.remember.ready {
+		return nil
+	}
+	return p.remember.planned(msg, m.rules)
+}
+
+// ruleCovered brings whether the rule covers the call to the dialog
+// still open about its request, when the rule is still the one asked
+// about.
+func (m *model) ruleCovered(msg ruleCoverMsg) {
+	p := &m.qpane
+	d := &p.remember
+	if p.sub != subRemember || d.req != msg.req || d.gen != msg.gen {
 		return
 	}
-	p.remember.planned(msg, m.rules)
+	if msg.err != nil {
+		d.coverErr = SanitizeLine(msg.err.Error())
+		return
+	}
+	c := msg.cover
+	d.cover = &c
 }
 
 // ruleSaved finishes a save: on failure the dialog says why and nothing
-// is answered; else the dialog closes and the question is answered as its
-// once-option would be (or declined, for a deny without one), when it
-// still waits and the dialog was still open.
+// is answered; else the dialog closes, and the question, when it still
+// waits and the dialog was still open, is answered as its once-option
+// would be (or declined, for a deny without one) only if the rules, with
+// the rule kept, answer it so. Otherwise it stays for the human, and the
+// notice says why.
 func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 	p := &m.qpane
 	open := p.sub == subRemember && p.remember.req == msg.req
@@ -434,7 +649,11 @@ func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 		p.remember.input.Blur()
 		p.sub = subForm
 	}
-	saved := "✓ Rule " + strconv.Itoa(msg.entry.Number) + " saved"
+	n := strconv.Itoa(msg.entry.Number)
+	saved := "✓ Saved rule " + n
+	if !msg.added {
+		saved = "✓ Rule " + n + " is already there"
+	}
 	i := m.indexOf(msg.req)
 	switch {
 	case i < 0:
@@ -443,6 +662,10 @@ func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 		// The human went back to the question while it was saved: it is
 		// theirs to answer.
 		return m.setNotice(saved + "; the question still waits for you")
+	case msg.coverErr != nil || !msg.cover.Covers:
+		// The rule leaves some of the call to the human: answering it
+		// would allow (or deny) more than the rule says.
+		return m.setNotice(saved + "; it does not cover this call: answer it")
 	}
 	r := m.requests[i]
 	label := r.perm.Allow

@@ -24,6 +24,10 @@ type fakeRules struct {
 	rules   []RuleEntry
 	saved   []RuleChoice
 	perms   []*interaction.Permission
+	// leaves, when set, says what a pattern leaves of the call (Left);
+	// a pattern it names does not cover the call. Else every rule does.
+	leaves   map[string][]string
+	coverErr error
 }
 
 var fakeSpec = regexp.MustCompile(`^[A-Za-z_]+(\([^()]+\))?$`)
@@ -44,19 +48,44 @@ func (f *fakeRules) Describe(plan RulePlan, c RuleChoice) (RuleText, error) {
 	return RuleText{Line: action + " " + plan.Dir + sess + " " + c.Pattern, Words: action + " " + c.Pattern + ", " + who + ", in " + plan.Dir}, nil
 }
 
-func (f *fakeRules) Save(p *interaction.Permission, c RuleChoice) (RuleEntry, error) {
+func (f *fakeRules) Save(p *interaction.Permission, c RuleChoice) (RuleEntry, bool, error) {
 	if f.saveErr != nil {
-		return RuleEntry{}, f.saveErr
+		return RuleEntry{}, false, f.saveErr
 	}
 	t, err := f.Describe(f.plan, c)
 	if err != nil {
-		return RuleEntry{}, err
+		return RuleEntry{}, false, err
 	}
 	f.saved = append(f.saved, c)
 	f.perms = append(f.perms, p)
+	if n := f.same(t.Line); n > 0 {
+		return RuleEntry{Number: n, RuleText: t}, false, nil
+	}
 	e := RuleEntry{Number: len(f.rules) + 1, RuleText: t}
 	f.rules = append(f.rules, e)
-	return e, nil
+	return e, true, nil
+}
+
+// same is the number of the rule written as line, or 0.
+func (f *fakeRules) same(line string) int {
+	for i, e := range f.rules {
+		if e.Line == line {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (f *fakeRules) Cover(_ *interaction.Permission, c RuleChoice) (RuleCover, error) {
+	if f.coverErr != nil {
+		return RuleCover{}, f.coverErr
+	}
+	t, err := f.Describe(f.plan, c)
+	if err != nil {
+		return RuleCover{}, err
+	}
+	left, leaves := f.leaves[c.Pattern]
+	return RuleCover{Covers: !leaves, Same: f.same(t.Line), Left: left}, nil
 }
 
 func (f *fakeRules) List() (RuleList, error) {
@@ -124,6 +153,29 @@ func permissionRequest() interaction.Request {
 	}
 }
 
+// compoundRequest is Claude Code asking to run `go test ./... && rm -rf
+// /tmp/x`, which Bash(go test:*) does not cover.
+func compoundRequest() interaction.Request {
+	req := permissionRequest()
+	req.Questions[0].Question = "Claude Code wants to run `go test ./... && rm -rf /tmp/x`"
+	req.Permission.Command = "go test ./... && rm -rf /tmp/x"
+	return req
+}
+
+// compoundSession is a session view with the rule Bash(go test:*) kept
+// and compoundRequest shown: a compound command gets no suggestions.
+func compoundSession(t *testing.T, w, h int) (*model, *fakeRules, pending) {
+	t.Helper()
+	m := testSession(t, w, h)
+	f := &fakeRules{plan: RulePlan{Dir: "~/src/app", Session: "claude-code:4f1c2a"},
+		rules:  []RuleEntry{{RuleText: RuleText{Line: "allow ~/src/app Bash(go test:*)", Words: "allow `go test` with any arguments, from any agent, in ~/src/app"}}},
+		leaves: map[string][]string{"Bash(go test:*)": {"rm -rf /tmp/x"}, "Bash(go:*)": {"rm -rf /tmp/x"}}}
+	m.rules = f
+	p := ask(t, m, compoundRequest())
+	glance(m)
+	return m, f, p
+}
+
 // rulesSession is a session view with rules and a permission shown.
 func rulesSession(t *testing.T, w, h int) (*model, *fakeRules, pending) {
 	t.Helper()
@@ -144,8 +196,9 @@ func TestRememberSavesTheRuleAndAllows(t *testing.T) {
 			t.Fatalf("a opened %v, not the remember dialog", m.mode())
 		}
 		s := screen(m)
-		mustContain(t, s, "Always answer like this?", "Bash(go test ./...)", "Bash(go test:*)",
-			"→ allow Bash(go test ./...), from any agent, in ~/src/app")
+		mustContain(t, s, "Always answer like this?", "Call     go test ./...", "Bash(go test ./...)", "Bash(go test:*)",
+			"→ allow Bash(go test ./...), from any agent, in ~/src/app", "✓ It covers this call.", "enter: save it, and allow this time",
+			"enter save the rule and answer")
 		press(m, "down")
 		mustContain(t, screen(m), "→ allow Bash(go test:*), from any agent, in ~/src/app")
 		press(m, "tab", "space")
@@ -167,7 +220,133 @@ func TestRememberSavesTheRuleAndAllows(t *testing.T) {
 		if got.Err != nil || !slices.Equal(got.Answer.Answers[0].Selected, []string{"Allow once"}) {
 			t.Fatalf("answered %+v, want Allow once", got)
 		}
-		mustContain(t, screen(m), "✓ Rule 1 saved: answered claude-code Allow once")
+		mustContain(t, screen(m), "✓ Saved rule 1: answered claude-code Allow once")
+	})
+}
+
+// The issue's reproduction: with Bash(go test:*) kept, a permission for
+// `go test ./... && rm -rf /tmp/x`, the same rule typed in the dialog.
+// The dialog shows the call and says the rule does not cover it; Enter
+// adds nothing (the rule is there), says so, and answers nothing: the
+// question stays for the human.
+func TestRememberRuleAlreadyThereDoesNotCoverTheCall(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f, p := compoundSession(t, 100, 30)
+		press(m, "a", "Bash(go test:*)")
+		s := screen(m)
+		mustContain(t, s, "Call     go test ./... && rm -rf /tmp/x",
+			"✗ Already there (rule 1). It does not cover this call: `rm -rf /tmp/x` is", "not allowed by it.",
+			"enter: save it; the question stays for you to answer", "enter save the rule only")
+		mustNotContain(t, s, "save the rule and answer", "allow this time")
+		press(m, "enter")
+		noResult(t, p)
+		if m.mode() != modeQuestion {
+			t.Fatalf("the save left %v, not the question", m.mode())
+		}
+		if len(f.rules) != 1 {
+			t.Fatalf("the rule was added again: %+v", f.rules)
+		}
+		s = screen(m)
+		mustContain(t, s, "✓ Rule 1 is already there; it does not cover this call: answer it", "go test ./... && rm -rf /tmp/x")
+		mustNotContain(t, s, "saved", "answered")
+		// The human answers it.
+		press(m, "down", "enter")
+		if got := result(t, p); !slices.Equal(got.Answer.Answers[0].Selected, []string{"Deny"}) {
+			t.Fatalf("answered %+v, want the human's Deny", got)
+		}
+	})
+}
+
+// A new rule that does not cover the call is saved, if the human wants,
+// and answers nothing.
+func TestRememberSavingARuleThatDoesNotCoverAnswersNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f, p := compoundSession(t, 100, 30)
+		press(m, "a", "Bash(go:*)")
+		mustContain(t, screen(m), "✗ It does not cover this call: `rm -rf /tmp/x` is not allowed by it.")
+		press(m, "enter")
+		noResult(t, p)
+		if len(f.rules) != 2 || f.rules[1].Line != "allow ~/src/app Bash(go:*)" {
+			t.Fatalf("rules %+v, want Bash(go:*) saved", f.rules)
+		}
+		mustContain(t, screen(m), "✓ Saved rule 2; it does not cover this call: answer it")
+		if m.mode() != modeQuestion {
+			t.Fatalf("mode %v, want the question", m.mode())
+		}
+	})
+	// A rule that covers the whole call answers it; one already there
+	// saves nothing and says so.
+	run(t, func(t *testing.T) {
+		m, f, p := compoundSession(t, 100, 30)
+		f.rules = append(f.rules, RuleEntry{RuleText: RuleText{Line: "allow ~/src/app Bash(go test ./... && rm -rf /tmp/x)"}})
+		press(m, "a", "Bash(go test ./... && rm -rf /tmp/x)")
+		mustContain(t, screen(m), "✓ Already there (rule 2). It covers this call.", "enter: allow this time")
+		press(m, "enter")
+		if got := result(t, p); !slices.Equal(got.Answer.Answers[0].Selected, []string{"Allow once"}) {
+			t.Fatalf("answered %+v, want Allow once", got)
+		}
+		if len(f.rules) != 2 {
+			t.Fatalf("rules %+v", f.rules)
+		}
+		mustContain(t, screen(m), "✓ Rule 2 is already there: answered claude-code Allow once")
+	})
+}
+
+// When the rules cannot tell whether the rule covers the call, nothing is
+// answered.
+func TestRememberCoverErrorAnswersNothing(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, f, p := rulesSession(t, 100, 30)
+		f.coverErr = interaction.Errorf(interaction.CodeInvalidRule, "line 3 of rules.conf is not a rule")
+		press(m, "a")
+		mustContain(t, screen(m), "✗ cannot tell whether it covers this call: INVALID_RULE: line 3 of", "rules.conf is not a rule")
+		press(m, "enter")
+		noResult(t, p)
+		mustContain(t, screen(m), "✓ Saved rule 1; it does not cover this call: answer it")
+	})
+}
+
+// The call is shown exactly: what would act on the terminal or not show
+// is made visible; a long one is wrapped at its spaces, within the
+// dialog's bounds, and says how much more there is.
+func TestRememberShowsTheCall(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testSession(t, 60, 20)
+		m.rules = &fakeRules{plan: RulePlan{Dir: "~/src/app"}}
+		req := permissionRequest()
+		req.Permission.Command = "echo \x1b[2Jhi\u200b && go test ./... -run 'TestA|TestB' -count=1 -v && go vet ./... && make lint && make install"
+		ask(t, m, req)
+		glance(m)
+		press(m, "a")
+		s := screen(m)
+		mustFit(t, s, 60, 20)
+		mustContain(t, s, "│   Call     echo ␛[2Jhi\\u200b && go test ./... -run     │",
+			"│            'TestA|TestB' -count=1 -v && go vet ./...   │",
+			"│            && make lint && make install                │")
+		mustNotContain(t, s, "\x1b")
+	})
+	run(t, func(t *testing.T) {
+		m := testSession(t, 60, 20)
+		m.rules = &fakeRules{plan: goTestPlan()}
+		req := permissionRequest()
+		req.Permission.Command = strings.Repeat("go test ./pkg/... && ", 30) + "true"
+		ask(t, m, req)
+		glance(m)
+		press(m, "a")
+		s := screen(m)
+		mustFit(t, s, 60, 20)
+		mustContain(t, s, "Call     go test ./pkg/... && go test ./pkg/... &&", "… 13 more lines, in the question", "→ allow")
+	})
+	run(t, func(t *testing.T) {
+		m := testSession(t, 100, 30)
+		m.rules = &fakeRules{plan: RulePlan{Dir: "~/src/app"}}
+		req := permissionRequest()
+		req.Permission.Kind, req.Permission.Tool, req.Permission.Command = interaction.KindEdit, "Edit", ""
+		req.Permission.Paths = []string{"src/a.go", "docs/read\u202eme.md"}
+		ask(t, m, req)
+		glance(m)
+		press(m, "a")
+		mustContain(t, screen(m), "│   Call     src/a.go     ", "│            docs/read\\u202eme.md     ")
 	})
 }
 
@@ -395,18 +574,24 @@ func TestRulesPaneInTheConversationView(t *testing.T) {
 func TestRememberGolden(t *testing.T) {
 	for _, size := range [][2]int{{100, 30}, {60, 20}} {
 		for _, c := range []struct {
-			name string
-			keys []string
-			list bool
+			name     string
+			keys     []string
+			list     bool
+			compound bool
 		}{
 			{name: "dialog", keys: []string{"a", "down"}},
 			{name: "error", keys: []string{"a", ")"}},
+			{name: "uncovered", keys: []string{"a", "Bash(go test:*)"}, compound: true},
 			{name: "rules", keys: []string{"ctrl+k"}, list: true},
 			{name: "edit", keys: []string{"ctrl+k", "e"}, list: true},
 		} {
 			t.Run(fmt.Sprintf("%s/%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
 				run(t, func(t *testing.T) {
-					m, f, _ := rulesSession(t, size[0], size[1])
+					session := rulesSession
+					if c.compound {
+						session = compoundSession
+					}
+					m, f, _ := session(t, size[0], size[1])
 					if c.list {
 						f.rules = []RuleEntry{
 							{RuleText: RuleText{Line: "allow ~/src/app Bash(go test:*)", Words: "allow `go test` with any arguments, from any agent, in ~/src/app"}, Hits: 3, Last: time.Date(2026, 12, 2, 11, 58, 0, 0, time.Local)},
@@ -457,7 +642,7 @@ func TestRememberEscWhileSavingLeavesTheQuestion(t *testing.T) {
 		if len(f.saved) != 1 || m.mode() != modeQuestion {
 			t.Fatalf("saved %+v, mode %v", f.saved, m.mode())
 		}
-		mustContain(t, screen(m), "✓ Rule 1 saved; the question still waits for you")
+		mustContain(t, screen(m), "✓ Saved rule 1; the question still waits for you")
 	})
 }
 

@@ -14,8 +14,9 @@ import (
 //
 // Plan, Save, List, Remove and Replace may read and write files: the
 // program calls them in commands, off its event loop, one at a time.
-// Describe and Check must read nothing: the program calls them as the
-// human types. asktui's command line implements Rules over its rules
+// Cover reads the rules too, in a command as the human types: it may run
+// beside another Cover or one of those. Describe and Check must read
+// nothing: the program calls them as the human types. asktui's command line implements Rules over its rules
 // file; a program without one leaves Options.Rules nil.
 type Rules interface {
 	// Plan returns where a rule saved from permission p would stand (its
@@ -27,8 +28,15 @@ type Rules interface {
 	// pattern's error, to show as it is typed).
 	Describe(plan RulePlan, c RuleChoice) (RuleText, error)
 	// Save adds the rule c makes for p to the rules and returns it with
-	// its number. A rule already there is not added twice.
-	Save(p *interaction.Permission, c RuleChoice) (RuleEntry, error)
+	// its number, and whether it was added: a rule already there is not
+	// added twice, and comes back with its number and false.
+	Save(p *interaction.Permission, c RuleChoice) (RuleEntry, bool, error)
+	// Cover tells whether the rules, with the rule c makes for p kept
+	// among them, would answer p as c chooses (allow, or deny), and if
+	// not, why. The program answers p with a saved rule only when they
+	// would: a rule that does not cover the call on screen never answers
+	// it.
+	Cover(p *interaction.Permission, c RuleChoice) (RuleCover, error)
 	// List returns the rules in order, with how often each answered. An
 	// error says why the rules cannot be used (the file is invalid or
 	// not trusted); the list's Path is set even then.
@@ -66,6 +74,26 @@ type RuleChoice struct {
 	// Session keeps the rule to the asking agent's session; else it
 	// stands for any agent in the project.
 	Session bool
+}
+
+// RuleCover is what the rules would do with a permission once a rule is
+// kept among them.
+type RuleCover struct {
+	// Covers reports that they would answer the permission as chosen,
+	// with no one asked.
+	Covers bool
+	// Same is the number of the same rule already kept; 0 when the rule
+	// is new.
+	Same int
+	// Against is the rule that would answer the permission the other way
+	// (a deny rule, which wins over any allow); its Number is 0 when no
+	// rule does.
+	Against RuleEntry
+	// Left are the parts of the call that no allow rule would cover, as
+	// the agent wrote them (the commands of a command line, the files of
+	// an edit), when the call has several parts and some are covered;
+	// empty otherwise.
+	Left []string
 }
 
 // RuleText is a rule, or a pattern, as written and in words.

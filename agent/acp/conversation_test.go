@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,6 +147,90 @@ func TestPermission(t *testing.T) {
 			if q.Question != "Allow Run tests?" || !q.NoOther || !strings.Contains(q.Detail, "go test ./...") || len(q.Options) != 2 ||
 				q.Options[0].Label != "Allow once" || call.Req.Agent.ID != "test" {
 				t.Fatalf("question: %+v (agent %+v)", q, call.Req.Agent)
+			}
+			tt.answer(call)
+			if got := wait(t, outcome); got != tt.want {
+				t.Fatalf("outcome %q, want %q", got, tt.want)
+			}
+			wait(t, done)
+		})
+	}
+}
+
+// enterAtOnce answers a permission as Enter does on a question just
+// shown: the question's cursor starts on its first option.
+func enterAtOnce(c *interactiontest.Call) {
+	q := c.Req.Questions[0]
+	c.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: q.ID, Selected: []string{q.Options[0].Label}}}})
+}
+
+// TestPermissionDefaultDecidesThisCallOnly: Qwen Code offers "Always
+// Allow" first; on asktui's question the option that allows this one call
+// comes first, so Enter at once answers allow_once, and an option that
+// decides from now on comes last, marked so, chosen only on purpose.
+// With no option for this call only, asktui's own "None of these" comes
+// first, and Enter at once answers cancelled.
+func TestPermissionDefaultDecidesThisCallOnly(t *testing.T) {
+	qwen := []sdk.PermissionOption{
+		{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Always Allow in project: touch *", OptionId: "proceed_always_project"},
+		{Kind: sdk.PermissionOptionKindAllowOnce, Name: "Allow", OptionId: "proceed_once"},
+		{Kind: sdk.PermissionOptionKindRejectOnce, Name: "Reject", OptionId: "cancel"},
+	}
+	standing := []sdk.PermissionOption{
+		{Kind: sdk.PermissionOptionKindRejectAlways, Name: "Never", OptionId: "never"},
+		{Kind: sdk.PermissionOptionKindAllowAlways, Name: "Always", OptionId: "always"},
+	}
+	tests := []struct {
+		name   string
+		opts   []sdk.PermissionOption
+		labels []string
+		answer func(c *interactiontest.Call)
+		want   string
+	}{
+		{"qwen enter", qwen, []string{"Allow", "Reject", "Always Allow in project: touch *"}, enterAtOnce, "proceed_once"},
+		{"qwen always on purpose", qwen, nil, func(c *interactiontest.Call) {
+			c.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Always Allow in project: touch *"}}}})
+		}, "proceed_always_project"},
+		{"standing only enter", standing, []string{"None of these", "Never", "Always"}, enterAtOnce, "cancelled"},
+		{"standing only on purpose", standing, nil, func(c *interactiontest.Call) {
+			c.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: permissionID, Selected: []string{"Always"}}}})
+		}, "always"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			outcome := make(chan string, 1)
+			agent := &testAgent{prompt: func(ctx context.Context, a *testAgent, sid sdk.SessionId) (sdk.StopReason, error) {
+				a.update(ctx, sid, sdk.StartToolCall("t1", "touch a", sdk.WithStartKind(sdk.ToolKindExecute),
+					sdk.WithStartRawInput(map[string]any{"command": "touch a"})))
+				resp, err := a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sid,
+					ToolCall: sdk.ToolCallUpdate{ToolCallId: "t1"}, Options: tt.opts})
+				switch {
+				case err != nil:
+					outcome <- err.Error()
+				case resp.Outcome.Selected != nil:
+					outcome <- string(resp.Outcome.Selected.OptionId)
+				default:
+					outcome <- "cancelled"
+				}
+				return sdk.StopReasonEndTurn, nil
+			}}
+			r := newRig(t, agent, Options{}, "")
+			done := r.prompt("go")
+			call := r.human.Next(t)
+			q := call.Req.Questions[0]
+			if tt.labels != nil {
+				var labels []string
+				for _, o := range q.Options {
+					labels = append(labels, o.Label)
+					if strings.HasPrefix(o.Label, "Always") || o.Label == "Never" {
+						if !strings.HasPrefix(o.Description, "from now on: ") {
+							t.Errorf("the standing option %q is not marked: %q", o.Label, o.Description)
+						}
+					}
+				}
+				if !slices.Equal(labels, tt.labels) {
+					t.Fatalf("options %q, want %q", labels, tt.labels)
+				}
 			}
 			tt.answer(call)
 			if got := wait(t, outcome); got != tt.want {

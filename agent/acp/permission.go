@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,20 +21,21 @@ import (
 const permissionID = "permission"
 
 // RequestPermission asks the human whether the agent may make a tool call:
-// a single-select question whose options are the agent's. Anything but
-// choosing one of them (declining, skipping, the turn being cancelled)
-// answers "cancelled"; asktui never picks a reject option on the human's
-// behalf. The question takes no text of the human's own (NoOther): the
-// protocol has no place for it.
+// a single-select question whose options are the agent's, those that
+// decide this one call first (see [optionRank]). Anything but choosing
+// one of them (declining, skipping, the turn being cancelled, asktui's own
+// "None of these") answers "cancelled"; asktui never picks a reject option
+// on the human's behalf. The question takes no text of the human's own
+// (NoOther): the protocol has no place for it.
 func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
 	tool := c.mergeTool(p.ToolCall, true)
-	req, ids := permissionRequest(tool, p.Options)
+	req, offered := permissionRequest(tool, p.Options)
 	if req == nil {
 		return cancelled, nil
 	}
 	req.Agent = c.agent()
-	if rule := permissionRule(tool, p.Options, req, c.opts.Cwd, req.Agent.ID); rule != nil {
+	if rule := permissionRule(tool, offered, req.Questions[0].ID, c.opts.Cwd, req.Agent.ID); rule != nil {
 		req.Permission = rule
 		if req.Validate() != nil {
 			req.Permission = nil // a call the rules cannot read is asked as ever
@@ -49,20 +51,55 @@ func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermission
 	if !ok || item.Custom != "" || len(item.Selected) != 1 {
 		return cancelled, nil
 	}
-	id, ok := ids[item.Selected[0]]
-	if !ok {
-		return cancelled, nil
+	for _, o := range offered {
+		if o.label == item.Selected[0] {
+			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(o.id)}, nil
+		}
 	}
-	return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(id))}, nil
+	return cancelled, nil
+}
+
+// offeredOption is one of the agent's options as the question offers it.
+type offeredOption struct {
+	label string
+	id    sdk.PermissionOptionId
+	kind  sdk.PermissionOptionKind
+}
+
+// noneLabel is asktui's own option, first when none of the agent's
+// options decides this one call only: it answers "cancelled".
+const noneLabel = "None of these"
+
+// optionRank orders a permission's options for the human. The question's
+// cursor starts on its first option, so that Enter at once on a fresh
+// question grants nothing beyond the call on screen: the option that
+// allows this one call comes first, then the one that rejects it, then
+// kinds asktui does not know, and last those that decide from now on.
+// reject_always is among those: it widens nothing that is allowed, but
+// it is a standing decision about calls not yet made (Qwen Code's, say:
+// never run this tool), which a human makes on purpose or not at all.
+// Among equals the agent's order stands.
+func optionRank(k sdk.PermissionOptionKind) int {
+	switch k {
+	case sdk.PermissionOptionKindAllowOnce:
+		return 0
+	case sdk.PermissionOptionKindRejectOnce:
+		return 1
+	case sdk.PermissionOptionKindAllowAlways, sdk.PermissionOptionKindRejectAlways:
+		return 3
+	}
+	return 2
 }
 
 // permissionRequest is the question for a permission request, and the
-// agent's option id by label; nil when the agent offered no options.
-func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) (*interaction.Request, map[string]string) {
+// agent's options in the question's order; nil when the agent offered
+// no options. When none of them decides this one call only (allow_once,
+// reject_once), asktui's own "None of these" comes first, so that the
+// cursor never starts on an option that decides more.
+func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) (*interaction.Request, []offeredOption) {
 	if len(opts) == 0 {
 		return nil, nil
 	}
-	ids := make(map[string]string, len(opts))
 	// ACP's answer to a permission request is one of its options: there
 	// is no place for text of the human's own.
 	q := interaction.Question{ID: permissionID, Header: "Permission", Detail: toolDetail(tool), NoOther: true}
@@ -77,6 +114,8 @@ func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) 
 		q.Question += "?"
 	}
 	q.Question = clip(q.Question, interaction.MaxQuestionLen)
+	taken := make(map[string]bool, len(opts)+1)
+	offered := make([]offeredOption, 0, len(opts))
 	for i, o := range opts {
 		label := strings.TrimSpace(clip(o.Name, interaction.MaxLabelLen-8))
 		if label == "" {
@@ -86,33 +125,44 @@ func permissionRequest(tool conversation.ToolCall, opts []sdk.PermissionOption) 
 			label = "Option " + strconv.Itoa(i+1)
 		}
 		base := label
-		for n := 2; ids[label] != ""; n++ {
+		for n := 2; taken[label]; n++ {
 			label = base + " (" + strconv.Itoa(n) + ")"
 		}
-		ids[label] = string(o.OptionId)
-		q.Options = append(q.Options, interaction.Option{Label: label, Description: kindWords(o.Kind)})
+		taken[label] = true
+		offered = append(offered, offeredOption{label: label, id: o.OptionId, kind: o.Kind})
 	}
-	return &interaction.Request{Questions: []interaction.Question{q}}, ids
+	slices.SortStableFunc(offered, func(a, b offeredOption) int { return optionRank(a.kind) - optionRank(b.kind) })
+	if optionRank(offered[0].kind) > 1 {
+		none := noneLabel
+		for n := 2; taken[none]; n++ {
+			none = noneLabel + " (" + strconv.Itoa(n) + ")"
+		}
+		q.Options = append(q.Options, interaction.Option{Label: none, Description: "decide nothing: the agent is told the request was cancelled"})
+	}
+	for _, o := range offered {
+		q.Options = append(q.Options, interaction.Option{Label: o.label, Description: kindWords(o.kind)})
+	}
+	return &interaction.Request{Questions: []interaction.Question{q}}, offered
 }
 
 // permissionRule describes an ACP tool call for the human's standing
 // rules: its kind (ACP names no tools), the command of its input quoted
 // back into one shell line, the files of its locations, the URL of its
-// input, where it works, the conversation as its session, and the labels
-// of the agent's first allow-once and reject-once options (a rule never
-// picks an "always" option). Nil when the agent offered neither.
-func permissionRule(tool conversation.ToolCall, opts []sdk.PermissionOption, req *interaction.Request, cwd, session string) *interaction.Permission {
-	q := req.Questions[0]
+// input, where it works, the conversation as its session, the question's
+// id, and the labels of the agent's first allow-once and reject-once
+// options (a rule never picks an "always" option). Nil when the agent
+// offered neither.
+func permissionRule(tool conversation.ToolCall, offered []offeredOption, question, cwd, session string) *interaction.Permission {
 	p := &interaction.Permission{
 		Client: interaction.ClientACP, Tool: string(tool.Kind), Kind: interaction.ToolKind(interaction.ClientACP, string(tool.Kind)),
-		Cwd: cwd, Session: session, Question: q.ID,
+		Cwd: cwd, Session: session, Question: question,
 	}
-	for i, o := range opts {
+	for _, o := range offered {
 		switch {
-		case o.Kind == sdk.PermissionOptionKindAllowOnce && p.Allow == "":
-			p.Allow = q.Options[i].Label
-		case o.Kind == sdk.PermissionOptionKindRejectOnce && p.Deny == "":
-			p.Deny = q.Options[i].Label
+		case o.kind == sdk.PermissionOptionKindAllowOnce && p.Allow == "":
+			p.Allow = o.label
+		case o.kind == sdk.PermissionOptionKindRejectOnce && p.Deny == "":
+			p.Deny = o.label
 		}
 	}
 	if p.Allow == "" && p.Deny == "" {
@@ -173,11 +223,11 @@ func kindWords(k sdk.PermissionOptionKind) string {
 	case sdk.PermissionOptionKindAllowOnce:
 		return "allow this once"
 	case sdk.PermissionOptionKindAllowAlways:
-		return "allow from now on"
+		return "from now on: allows this call and later ones like it"
 	case sdk.PermissionOptionKindRejectOnce:
 		return "reject this once"
 	case sdk.PermissionOptionKindRejectAlways:
-		return "reject from now on"
+		return "from now on: rejects this call and later ones like it"
 	}
 	return ""
 }

@@ -118,7 +118,7 @@ func TestClaudeRoundTrips(t *testing.T) {
 		{name: "bash-once", fixture: "bash", answer: []interaction.AnswerItem{item("permission", "Allow once")},
 			check: func(t *testing.T, reqs []*inbox.Request) {
 				q := reqs[0].Request.Questions[0]
-				if !strings.Contains(q.Detail, "rm -rf node_modules") || len(q.Options) != 3 || !strings.Contains(q.Options[1].Label, "Always allow Bash(rm -rf node_modules)") {
+				if !strings.Contains(q.Detail, "rm -rf node_modules") || len(q.Options) != 3 || !strings.Contains(q.Options[2].Label, "Always allow Bash(rm -rf node_modules)") {
 					t.Fatalf("question %+v", q)
 				}
 			}},
@@ -133,7 +133,7 @@ func TestClaudeRoundTrips(t *testing.T) {
 			check: func(t *testing.T, reqs []*inbox.Request) {
 				q := reqs[0].Request.Questions[0]
 				if q.Question != "Allow Claude Code to use `Bash`?" || !strings.Contains(q.Detail, "echo hi > /tmp/hooks/proj/ran.txt") ||
-					len(q.Options) != 3 || q.Options[1].Label != "Allow /tmp/hooks/proj" {
+					len(q.Options) != 3 || q.Options[2].Label != "Allow /tmp/hooks/proj" {
 					t.Fatalf("question %+v", q)
 				}
 			}},

@@ -180,6 +180,12 @@ const (
 	denyLabel = "Deny"
 )
 
+// ruleDenied starts the note internal/rules.Wrap puts on a deny it
+// answers by one of the user's standing rules ("Denied by the user's
+// standing rule in asktui (rule 3: Bash(rm:*)). …"); internal/cli's
+// TestServeDeniesByRule holds the two to the same words.
+const ruleDenied = "Denied by the user's standing rule in asktui"
+
 // askPermission asks the human about p. An error means asktui cannot
 // decide; a decline is a deny.
 func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error) {
@@ -193,17 +199,25 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 		Detail:   p.detail,
 		Options:  []interaction.Option{{Label: allowOnce, Description: "This call only"}},
 	}
+	agentName := strings.SplitN(p.cli, " ", 2)[0]
+	q.Options = append(q.Options, interaction.Option{Label: denyLabel,
+		Description: agentName + " is told you denied it; add a note to say why, or type what to do instead"})
+	// The choices that decide from now on (Claude Code's "always allow"
+	// suggestions, a mode, a directory) come after the two that decide
+	// this call only, marked so: the cursor starts on Allow once, and a
+	// standing permission is only ever chosen on purpose.
 	always := map[string]json.RawMessage{}
 	for _, c := range p.always {
 		if c.label == "" || always[c.label] != nil || c.label == allowOnce || c.label == denyLabel {
 			continue
 		}
 		always[c.label] = c.raw
-		q.Options = append(q.Options, interaction.Option{Label: c.label, Description: c.desc})
+		desc := "from now on"
+		if c.desc != "" {
+			desc += ", " + c.desc
+		}
+		q.Options = append(q.Options, interaction.Option{Label: c.label, Description: desc})
 	}
-	agentName := strings.SplitN(p.cli, " ", 2)[0]
-	q.Options = append(q.Options, interaction.Option{Label: denyLabel,
-		Description: agentName + " is told you denied it; add a note to say why, or type what to do instead"})
 	req := interaction.Request{Agent: p.agent, Questions: []interaction.Question{q}}
 	if err := req.Validate(); err != nil {
 		return verdict{}, err
@@ -242,7 +256,12 @@ func askPermission(ctx context.Context, p permission, ask Asker) (verdict, error
 		return verdict{allow: true}, nil
 	case denyLabel:
 		msg := "The user denied this in asktui."
-		if item.Note != "" {
+		switch {
+		case strings.HasPrefix(item.Note, ruleDenied):
+			// A standing rule of the user's answered, and says which
+			// (rules.Wrap): the agent is told so, in the rule's words.
+			msg = item.Note
+		case item.Note != "":
 			msg = "The user denied this in asktui: " + item.Note
 		}
 		return verdict{message: msg}, nil

@@ -106,3 +106,76 @@ func askedPermission(t *testing.T, handle func(context.Context, Input, Asker) ([
 	}
 	return got
 }
+
+// TestPermissionDefaultIsThisCallOnly: Claude Code's suggestions become
+// choices that decide from now on; they come after Allow once and Deny,
+// marked so, and Enter at once on the question (its first option)
+// allows this call only, with no standing permission.
+func TestPermissionDefaultIsThisCallOnly(t *testing.T) {
+	for _, name := range []string{"bash", "bash-2.1.332", "edit"} {
+		t.Run(name, func(t *testing.T) {
+			var asked interaction.Request
+			out, err := HandleClaude(context.Background(), fixture(t, "claude", name), func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
+				asked = req
+				q := req.Questions[0]
+				return interaction.Answer{Answers: []interaction.AnswerItem{{ID: q.ID, Selected: []string{q.Options[0].Label}}}}, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := asked.Questions[0].Options
+			if len(opts) < 3 || opts[0].Label != allowOnce || opts[1].Label != denyLabel {
+				t.Fatalf("options %+v, want Allow once, Deny, then the standing choices", opts)
+			}
+			for _, o := range opts[2:] {
+				if !strings.HasPrefix(o.Description, "from now on") {
+					t.Errorf("the standing choice %q is not marked: %q", o.Label, o.Description)
+				}
+			}
+			var got struct {
+				HookSpecificOutput struct {
+					Decision map[string]json.RawMessage `json:"decision"`
+				} `json:"hookSpecificOutput"`
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+			d := got.HookSpecificOutput.Decision
+			if string(d["behavior"]) != `"allow"` || d["updatedPermissions"] != nil {
+				t.Fatalf("enter at once decided %s, want allow this call only", out)
+			}
+		})
+	}
+}
+
+// TestRuleDenyTellsTheAgent: a deny answered by one of the user's
+// standing rules (rules.Wrap's note) tells the agent so; the user's own
+// deny, with a note or without, is worded as ever.
+func TestRuleDenyTellsTheAgent(t *testing.T) {
+	const ruled = "Denied by the user's standing rule in asktui (rule 3: Bash(rm:*)). Do not try to run it another way."
+	for _, tt := range []struct{ note, want string }{
+		{ruled, ruled},
+		{"keep the cache", "The user denied this in asktui: keep the cache"},
+		{"", "The user denied this in asktui."},
+	} {
+		out, err := HandleClaude(context.Background(), fixture(t, "claude", "bash"), func(_ context.Context, req interaction.Request) (interaction.Answer, error) {
+			return interaction.Answer{Answers: []interaction.AnswerItem{{ID: req.Questions[0].ID, Selected: []string{denyLabel}, Note: tt.note}}}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			HookSpecificOutput struct {
+				Decision struct {
+					Behavior, Message string
+				} `json:"decision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatal(err)
+		}
+		if d := got.HookSpecificOutput.Decision; d.Behavior != "deny" || d.Message != tt.want {
+			t.Errorf("note %q: decision %+v, want deny with %q", tt.note, d, tt.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/rules"
 	"github.com/asktui/asktui/tui"
@@ -64,21 +68,148 @@ func (rulebook) Describe(plan tui.RulePlan, c tui.RuleChoice) (tui.RuleText, err
 	return tui.RuleText{Line: r.String(), Words: r.Describe()}, nil
 }
 
-// Save adds the rule of c for p, where p was asked (rules.RuleFor).
-func (b rulebook) Save(p *interaction.Permission, c tui.RuleChoice) (tui.RuleEntry, error) {
+// ruleOf is the rule of c for p, where p was asked (rules.RuleFor).
+func (b rulebook) ruleOf(p *interaction.Permission, c tui.RuleChoice) (rules.Rule, error) {
 	spec, err := rules.ParseSpec(c.Pattern)
 	if err != nil {
-		return tui.RuleEntry{}, err
+		return rules.Rule{}, err
 	}
-	r, err := rules.RuleFor(p, action(c), spec, c.Session, b.store.Home())
+	return rules.RuleFor(p, action(c), spec, c.Session, b.store.Home())
+}
+
+// Save adds the rule of c for p, unless it is there already.
+func (b rulebook) Save(p *interaction.Permission, c tui.RuleChoice) (tui.RuleEntry, bool, error) {
+	r, err := b.ruleOf(p, c)
 	if err != nil {
-		return tui.RuleEntry{}, err
+		return tui.RuleEntry{}, false, err
 	}
-	n, _, err := b.store.Add(r)
+	n, added, err := b.store.Add(r)
 	if err != nil {
-		return tui.RuleEntry{}, err
+		return tui.RuleEntry{}, false, err
 	}
-	return entry(n, rules.Hits{}), nil
+	return entry(n, rules.Hits{}), added, nil
+}
+
+// Cover decides p, with the matcher that answers permissions, by the
+// rules as they are with the rule of c added after them (when it is not
+// there yet, as Save would add it), and says whether that decision is c's
+// answer.
+func (b rulebook) Cover(p *interaction.Permission, c tui.RuleChoice) (tui.RuleCover, error) {
+	r, err := b.ruleOf(p, c)
+	if err != nil {
+		return tui.RuleCover{}, err
+	}
+	set, err := b.store.Load()
+	if err != nil {
+		return tui.RuleCover{}, err
+	}
+	var cov tui.RuleCover
+	kept := set.Rules()
+	lines := make([]string, 0, len(kept)+1)
+	for i, k := range kept {
+		lines = append(lines, k.String())
+		if cov.Same == 0 && k.String() == r.String() {
+			cov.Same = i + 1
+		}
+	}
+	if cov.Same == 0 {
+		lines = append(lines, r.String())
+	}
+	// Only rules, in order: each keeps its number in the file.
+	with, err := rules.Parse([]byte(strings.Join(lines, "\n")), b.store.Home())
+	if err != nil {
+		return tui.RuleCover{}, err
+	}
+	want := rules.Allowed
+	if c.Deny {
+		want = rules.Denied
+	}
+	d := with.Decide(p)
+	switch {
+	case d.Verdict == want:
+		cov.Covers = true
+	case d.Verdict != rules.Ask && len(d.Rules) > 0:
+		cov.Against = entry(d.Rules[0], rules.Hits{})
+	case !c.Deny:
+		cov.Left = uncovered(with, p)
+	}
+	return cov, nil
+}
+
+// uncovered are the parts of p's call that set does not allow, each
+// decided alone: the commands of a command line's lists and pipelines
+// (a bare cd, which needs no rule, left out), or the files of an edit or
+// read. Nil when the call has one part, or no part is allowed alone: the
+// whole call is then what is left.
+func uncovered(set *rules.Set, p *interaction.Permission) []string {
+	var parts []string
+	switch p.Kind {
+	case interaction.KindExecute:
+		parts = commandParts(p.Command)
+	case interaction.KindEdit, interaction.KindRead:
+		parts = p.Paths
+	case interaction.KindFetch, interaction.KindMCP, interaction.KindOther:
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	var left []string
+	for _, part := range parts {
+		q := *p
+		if p.Kind == interaction.KindExecute {
+			q.Command = part
+		} else {
+			q.Paths = []string{part}
+		}
+		if set.Decide(&q).Verdict != rules.Allowed {
+			left = append(left, part)
+		}
+	}
+	if len(left) == len(parts) {
+		return nil
+	}
+	return left
+}
+
+// commandParts cuts a command line into the commands of its lists and
+// pipelines (a && b, a; b, a | b), as written, leaving out a bare cd;
+// nil when it is not bash, or a part is not bash on its own.
+func commandParts(command string) []string {
+	parser := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := parser.Parse(strings.NewReader(command), "")
+	if err != nil {
+		return nil
+	}
+	var parts []string
+	var walk func(s *syntax.Stmt)
+	walk = func(s *syntax.Stmt) {
+		if bin, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Negated && !s.Background && len(s.Redirs) == 0 {
+			walk(bin.X)
+			walk(bin.Y)
+			return
+		}
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) == 0 && len(call.Assigns) == 0 &&
+			len(call.Args) > 0 && call.Args[0].Lit() == "cd" {
+			return
+		}
+		start, end := s.Pos().Offset(), s.End().Offset()
+		if s.Semicolon.IsValid() && !s.Background && !s.Coprocess && !s.Disown {
+			end = s.Semicolon.Offset() // the ; that ends it is not the command's
+		}
+		if start >= end || end > uint(len(command)) {
+			return
+		}
+		parts = append(parts, strings.TrimSpace(command[start:end]))
+	}
+	for _, s := range f.Stmts {
+		walk(s)
+	}
+	for _, part := range parts {
+		if _, err := parser.Parse(strings.NewReader(part), ""); err != nil {
+			return nil
+		}
+	}
+	return parts
 }
 
 func entry(n rules.Numbered, h rules.Hits) tui.RuleEntry {

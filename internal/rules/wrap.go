@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"strconv"
 	"sync"
 
 	"github.com/asktui/asktui/interaction"
@@ -18,11 +19,15 @@ import (
 // not ended (a timeout never decides), the rules file is usable, and the
 // rules decide it: then the answer is the option the human would have
 // chosen (the permission's Allow or Deny label; a deny without a Deny
-// label declines, ASK_DECLINED), nothing tells the caller it came from a
-// rule, the rule's count goes up, and when p shows activity
+// label declines, ASK_DECLINED), the rule's count goes up, and when p
+// shows activity
 // ([interaction.ActivitySink]) it shows "allowed by rule 3:
-// Bash(go test:*)" under the asking agent. When the rules file cannot be
-// used, p shows why (once per change), and the human is asked.
+// Bash(go test:*)" under the asking agent. An allow is answered exactly
+// as the human's would be; a deny carries a note that names the rule
+// ([RuleDenied]…), so that the agent is told the call was refused by a
+// standing rule of the user's, not in the moment, and the decline's
+// message names it too. When the rules file cannot be used, p shows why
+// (once per change), and the human is asked.
 //
 // The returned provider is a [history.Ruler], so [history.Wrap] around it
 // records the rule; it forwards Report to p when p is an ActivitySink,
@@ -82,14 +87,34 @@ func (w *wrapper) AskRuled(ctx context.Context, req interaction.Request) (inbox.
 		s.Answer = choose(perm.Question, perm.Allow)
 	case d.Verdict == Denied && perm.Deny != "":
 		s.Answer = choose(perm.Question, perm.Deny)
+		s.Answer.Answers[0].Note = denyNote(d)
 	case d.Verdict == Denied:
-		s.Err = interaction.Errorf(interaction.CodeDeclined, "the user declined to answer")
+		s.Err = interaction.Errorf(interaction.CodeDeclined, "%s", denyNote(d))
 	default:
 		return w.human(ctx, req), nil
 	}
 	_ = w.store.Hit(d) // best effort: a count lost is no answer lost
 	w.show(req, d.Activity())
 	return s, d.Ruling()
+}
+
+// RuleDenied starts the note on a deny answered by a rule: the agent is
+// told it met a standing rule of the user's. agent/hook words such a
+// deny by it.
+const RuleDenied = "Denied by the user's standing rule in asktui"
+
+// denyNote is what the caller of a permission denied by d is told:
+// "Denied by the user's standing rule in asktui (rule 3: Bash(rm:*)).
+// Do not try to run it another way."
+func denyNote(d Decision) string {
+	rule := ""
+	if len(d.Rules) > 0 {
+		// A rule's text is at most 4 KiB: the note stays far within
+		// interaction.MaxNoteLen.
+		n := d.Rules[0]
+		rule = " (rule " + strconv.Itoa(n.Number) + ": " + n.Rule.Spec.String() + ")"
+	}
+	return RuleDenied + rule + ". Do not try to run it another way."
 }
 
 // choose is the answer selecting label for question id.

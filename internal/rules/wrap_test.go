@@ -57,9 +57,15 @@ func TestWrapAnswersByRule(t *testing.T) {
 		t.Errorf("activity %+v", a)
 	}
 
+	// A deny says it came from the user's standing rule, and which.
 	ans, err = p.Ask(context.Background(), w.permissionReq("go test ./... && rm -rf ~"))
-	if err != nil || !reflect.DeepEqual(ans, selected("Deny")) {
-		t.Fatalf("Ask = %+v, %v; want Deny", ans, err)
+	denied := selected("Deny")
+	denied.Answers[0].Note = "Denied by the user's standing rule in asktui (rule 2: Bash(rm:*)). Do not try to run it another way."
+	if err != nil || !reflect.DeepEqual(ans, denied) {
+		t.Fatalf("Ask = %+v, %v; want Deny with the rule's note", ans, err)
+	}
+	if !strings.HasPrefix(ans.Answers[0].Note, RuleDenied) {
+		t.Errorf("the note %q does not start with RuleDenied", ans.Answers[0].Note)
 	}
 	if a := human.NextActivity(t); a.Text != "denied by rule 2: Bash(rm:*)" {
 		t.Errorf("activity %+v", a)
@@ -68,8 +74,8 @@ func TestWrapAnswersByRule(t *testing.T) {
 	// Without a deny option, a deny declines.
 	req := w.permissionReq("rm -rf build")
 	req.Permission.Deny = ""
-	if _, err := p.Ask(context.Background(), req); interaction.CodeOf(err) != interaction.CodeDeclined {
-		t.Errorf("a deny without a Deny option = %v, want ASK_DECLINED", err)
+	if _, err := p.Ask(context.Background(), req); interaction.CodeOf(err) != interaction.CodeDeclined || !strings.Contains(err.Error(), "standing rule in asktui (rule 2: Bash(rm:*))") {
+		t.Errorf("a deny without a Deny option = %v, want ASK_DECLINED naming the rule", err)
 	}
 	human.NextActivity(t)
 
