@@ -3,7 +3,6 @@ package cli
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/rules"
@@ -131,85 +130,9 @@ func (b rulebook) Cover(p *interaction.Permission, c tui.RuleChoice) (tui.RuleCo
 	case d.Verdict != rules.Ask && len(d.Rules) > 0:
 		cov.Against = entry(d.Rules[0], rules.Hits{})
 	case !c.Deny:
-		cov.Left = uncovered(with, p)
+		cov.Left = with.Uncovered(p)
 	}
 	return cov, nil
-}
-
-// uncovered are the parts of p's call that set does not allow, each
-// decided alone: the commands of a command line's lists and pipelines
-// (a bare cd, which needs no rule, left out), or the files of an edit or
-// read. Nil when the call has one part, or no part is allowed alone: the
-// whole call is then what is left.
-func uncovered(set *rules.Set, p *interaction.Permission) []string {
-	var parts []string
-	switch p.Kind {
-	case interaction.KindExecute:
-		parts = commandParts(p.Command)
-	case interaction.KindEdit, interaction.KindRead:
-		parts = p.Paths
-	case interaction.KindFetch, interaction.KindMCP, interaction.KindOther:
-	}
-	if len(parts) < 2 {
-		return nil
-	}
-	var left []string
-	for _, part := range parts {
-		q := *p
-		if p.Kind == interaction.KindExecute {
-			q.Command = part
-		} else {
-			q.Paths = []string{part}
-		}
-		if set.Decide(&q).Verdict != rules.Allowed {
-			left = append(left, part)
-		}
-	}
-	if len(left) == len(parts) {
-		return nil
-	}
-	return left
-}
-
-// commandParts cuts a command line into the commands of its lists and
-// pipelines (a && b, a; b, a | b), as written, leaving out a bare cd;
-// nil when it is not bash, or a part is not bash on its own.
-func commandParts(command string) []string {
-	parser := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := parser.Parse(strings.NewReader(command), "")
-	if err != nil {
-		return nil
-	}
-	var parts []string
-	var walk func(s *syntax.Stmt)
-	walk = func(s *syntax.Stmt) {
-		if bin, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Negated && !s.Background && len(s.Redirs) == 0 {
-			walk(bin.X)
-			walk(bin.Y)
-			return
-		}
-		if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(s.Redirs) == 0 && len(call.Assigns) == 0 &&
-			len(call.Args) > 0 && call.Args[0].Lit() == "cd" {
-			return
-		}
-		start, end := s.Pos().Offset(), s.End().Offset()
-		if s.Semicolon.IsValid() && !s.Background && !s.Coprocess && !s.Disown {
-			end = s.Semicolon.Offset() // the ; that ends it is not the command's
-		}
-		if start >= end || end > uint(len(command)) {
-			return
-		}
-		parts = append(parts, strings.TrimSpace(command[start:end]))
-	}
-	for _, s := range f.Stmts {
-		walk(s)
-	}
-	for _, part := range parts {
-		if _, err := parser.Parse(strings.NewReader(part), ""); err != nil {
-			return nil
-		}
-	}
-	return parts
 }
 
 func entry(n rules.Numbered, h rules.Hits) tui.RuleEntry {

@@ -349,3 +349,79 @@ func domainMatch(domain, host string) bool {
 	}
 	return host == domain
 }
+
+// Uncovered names, for the human, the parts of p's call that no allow
+// rule of the set covers: each command of a shell command line that no
+// Bash rule allows where it runs (its words as the shell passes them, a
+// word the shell decides as "…"), each file a redirection writes that no
+// Edit rule allows ("> path"), or each file of an edit or read that no
+// rule allows. Nil when every part is covered, when the rules cannot
+// read the call in parts, or when no part is covered: the whole call is
+// then what is left.
+func (s *Set) Uncovered(p *interaction.Permission) []string {
+	if p == nil {
+		return nil
+	}
+	cwd, err := resolve(p.Cwd)
+	if err != nil {
+		return nil
+	}
+	var left []string
+	parts := 0
+	switch p.Kind {
+	case interaction.KindExecute:
+		pl, err := analyze(p.Command, cwd)
+		if err != nil {
+			return nil
+		}
+		exec, edit := s.scope(p, cwd, interaction.KindExecute), s.scope(p, cwd, interaction.KindEdit)
+		for _, c := range pl.cmds {
+			parts++
+			if s.first(exec, Allow, func(r Rule) bool { return within(c.cwd, r.dir) && r.Spec.cmd.match(c.key) }) < 0 {
+				left = append(left, shownKey(c.key))
+			}
+		}
+		for _, w := range pl.writes {
+			parts++
+			if s.first(edit, Allow, func(r Rule) bool { return s.allowsEdit(r, w) }) < 0 {
+				left = append(left, "> "+shownPath(w, cwd))
+			}
+		}
+	case interaction.KindEdit, interaction.KindRead:
+		scope := s.scope(p, cwd, p.Kind)
+		for _, raw := range p.Paths {
+			parts++
+			abs, err := resolveFrom(cwd, raw)
+			if err != nil {
+				return nil
+			}
+			allows := func(r Rule) bool { return allowsPath(r, abs) }
+			if p.Kind == interaction.KindEdit {
+				allows = func(r Rule) bool { return s.allowsEdit(r, abs) }
+			}
+			if s.first(scope, Allow, allows) < 0 {
+				left = append(left, raw)
+			}
+		}
+	case interaction.KindFetch, interaction.KindMCP, interaction.KindOther:
+		return nil
+	}
+	if len(left) == parts {
+		return nil
+	}
+	return left
+}
+
+// shownKey is a command's key as words a person reads: a word the shell
+// decides is "…", and words xargs adds are "…" too.
+func shownKey(key string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(key, dyn, "…"), sep, " ")
+}
+
+// shownPath is the resolved path p from the directory cwd when inside it.
+func shownPath(p, cwd string) string {
+	if rel, ok := strings.CutPrefix(p, cwd+"/"); ok {
+		return rel
+	}
+	return p
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -589,5 +590,30 @@ func TestFetchMCPOther(t *testing.T) {
 		if got := s.Decide(c.p); got.Verdict != c.want {
 			t.Errorf("%s: %v by %v, want %v", c.name, got.Verdict, got.Rules, c.want)
 		}
+	}
+}
+
+// TestUncovered names the parts of a call no rule covers, read as the
+// matcher reads them: the commands (behind wrappers, after a cd), the
+// files redirections write, the files of an edit.
+func TestUncovered(t *testing.T) {
+	w := newWorld(t)
+	s := w.set(t, "allow ~/src/app Bash(go test:*)", "allow ~/src/app Edit(sub/**)")
+	for cmd, want := range map[string][]string{
+		"go test ./... && rm -rf /tmp/x":              {"rm -rf /tmp/x"},
+		"cd sub && timeout 5 go test > log; make all": {"make all"},
+		"go test > log.txt | xargs curl":              {"curl …", "> log.txt"},
+		"go test ./...":                               nil,
+		"make && make install":                        nil, // nothing covered: the whole call is left
+		"go test ${X@P}; curl x":                      nil, // not read in parts
+	} {
+		if got := s.Uncovered(w.exec(cmd)); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", cmd, got, want)
+		}
+	}
+	edit := &interaction.Permission{Client: interaction.ClientClaude, Tool: "Edit", Kind: interaction.KindEdit,
+		Paths: []string{"sub/a.go", "main.go"}, Cwd: w.proj, Question: "permission", Allow: "Allow once"}
+	if got := s.Uncovered(edit); !slices.Equal(got, []string{"main.go"}) {
+		t.Errorf("an edit of sub/a.go and main.go: %q, want main.go", got)
 	}
 }
