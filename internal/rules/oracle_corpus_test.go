@@ -297,14 +297,15 @@ func TestOracle(t *testing.T) {
 }
 
 // FuzzOracle runs command lines the rules allow and checks them with the
-// oracle. Inputs are short: a long one says no more, and only slows the
-// shell down. A run that is still going at the oracle's timeout is no
-// finding by itself (a command can be slow without running anything the
-// rules do not allow); what it ran until then is checked.
+// oracle, starting from the attacks and the command table. Inputs are
+// short: a long one says no more, and only slows the shell down. A run
+// that is still going at the oracle's timeout is no finding by itself (a
+// command can be slow without running anything the rules do not allow);
+// what it ran until then is checked.
 func FuzzOracle(f *testing.F) {
 	oracleOnTmpfs(f)
 	needOracle(f)
-	for _, c := range slices.Concat(oracleAttacks, []string{
+	for _, c := range slices.Concat(oracleAttacks, commandTable(f), []string{
 		"go test ./...", "echo ./... | xargs go test", "cd sub && go test > ../docs/x 2>&1", "sh -c 'go test \"$P\"'",
 		"timeout -k 5 60 nice -n 5 go test", "go test ${X:-./...} <<< \"$P\"", "cat <<EOF\n$(echo hi) ${x}\nEOF",
 	}) {
