@@ -14,6 +14,13 @@
 # each new input: Go also shrinks inputs that merely add coverage, and
 # with the default of a minute one such input can eat a short run.
 #
+# FuzzOracle (internal/rules) runs each input the rules allow with bash,
+# among stubs that record what runs (as nobody when run as root), and
+# skips itself where bash is missing. At tens of milliseconds an input,
+# --ci gives it a few dozen inputs and the default minute a few
+# thousand; for a real search give it longer on its own:
+# scripts/fuzz.sh --time 10m FuzzOracle.
+#
 # A target that fails with nothing but Go's "context deadline exceeded"
 # (a race in Go's fuzzing coordinator at the end of -fuzztime, not a
 # finding) is run once more before it counts as a failure.
