@@ -338,6 +338,10 @@ func TestAttacks(t *testing.T) {
 		{"go test '\x1b[2K'", Ask},
 		{"go test \"a\a\"", Ask},
 		{"go test \u202e./...", Ask},
+		{`go test $'\e[2K'`, Ask}, // $'…' escapes that make a control character
+		{`go test $'\x1b'`, Ask},
+		{`go test $'\u202e'`, Ask},
+		{`go test $'a\n\tb' $'it\'s'`, Allowed}, // escapes for what a person sees
 		{"go test a\u200bb", Ask},
 		{"go test a\rb", Ask},
 		{"go test x\r#; rm -rf /tmp/x", Ask}, // a comment to the parser, a command to bash

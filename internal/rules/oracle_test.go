@@ -715,7 +715,7 @@ func traceWords(s string) (words []string, n int, err error) {
 			cur.WriteString(s[i+1 : i+1+j])
 			i, in = i+j+2, true
 		case c == '$' && strings.HasPrefix(s[i:], "$'"):
-			k, err := ansiC(s[i+2:], &cur)
+			k, err := traceANSIC(s[i+2:], &cur)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -731,10 +731,10 @@ func traceWords(s string) (words []string, n int, err error) {
 	return nil, 0, errors.New("a record without its newline")
 }
 
-// ansiC decodes the inside of $'…' from s into b, up to and including
+// traceANSIC decodes the inside of $'…' from s into b, up to and including
 // the closing quote, and returns how many bytes it read. It knows the
 // escapes bash's ansic_quote writes, and the common others.
-func ansiC(s string, b *strings.Builder) (int, error) {
+func traceANSIC(s string, b *strings.Builder) (int, error) {
 	simple := map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11,
 		'\\': '\\', '\'': '\'', '"': '"', '?': '?'}
 	for i := 0; i < len(s); {

@@ -469,8 +469,9 @@ func (r *reader) shell(name string, args []string, st *state) error {
 	return r.script(args[i], st.sub())
 }
 
-// word returns w as the shell will pass it, quotes removed, or dyn when
-// the shell decides its value (a variable, a substitution, a glob).
+// word returns w as the shell will pass it, quotes removed ($'…' decoded
+// as far as ansiC does), or dyn when the shell decides its value (a
+// variable, a substitution, a glob).
 // Substitutions in it are read as commands of their own. A word may hold
 // literals, quotes, $NAME and ${NAME}, and substitutions; anything else
 // (an operator in ${…}, arithmetic, an extended glob) cannot be read.
@@ -493,8 +494,14 @@ func (r *reader) word(w *syntax.Word, st *state) (string, error) {
 			if err := only(p); err != nil {
 				return "", err
 			}
-			dynamic = dynamic || p.Dollar // $'…': escapes rules do not decode
-			b.WriteString(p.Value)
+			v := p.Value
+			if p.Dollar {
+				var err error
+				if v, err = ansiC(v); err != nil {
+					return "", err
+				}
+			}
+			b.WriteString(v)
 		case *syntax.DblQuoted:
 			if err := only(p); err != nil {
 				return "", err
@@ -551,6 +558,36 @@ func (r *reader) expansion(part syntax.WordPart, st *state) error {
 	default: // arithmetic, extended globs, and whatever a later parser adds
 		return unreadf("%s, an expansion rules do not read", strings.TrimPrefix(reflect.TypeOf(part).String(), "*syntax."))
 	}
+}
+
+// ansiC decodes the text of a $'…' word, as far as its escapes stand
+// for characters a person sees: \n, \t, \\, \' and \". Any other escape
+// (\e, \x1b, \u202e, \c[ …) could put a control or invisible character
+// in the word, and fails closed.
+func ansiC(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 == len(s) {
+			return "", unread("$'…' ending in a backslash")
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\\', '\'', '"':
+			b.WriteByte(s[i])
+		default:
+			return "", unreadf("$'…' with the escape \\%c, which rules do not decode", s[i])
+		}
+	}
+	return b.String(), nil
 }
 
 // unquoted removes the backslashes of an unquoted literal and reports
