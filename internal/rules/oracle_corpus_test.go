@@ -33,6 +33,16 @@ var oracleAttacks = []string{
 	"go test ./... > .git/hooks/pre-commit",
 	// A control character in an argument.
 	"go test ./...\x1b[2K",
+	// Where the parser and bash disagree, found by running them: a
+	// carriage return is a blank to one and part of a word to the
+	// other; a comment ending in a backslash goes on to the next line
+	// for one only; a here-document's continued lines end it in
+	// different places.
+	"echo x\r#; touch pwn", "echo x # \\\ntouch pwn", "echo $(echo x # \\\ntouch pwn\n)",
+	"cat <<EOF\n\\\nEOF\ntouch pwn\nEOF", "cat <<E'O'F\n\\\nEOF\ntouch pwn\nEOF",
+	"cat <<EOF\n\\\n\\\nEOF\ntouch pwn\nEOF", "cat <<EOF\nEO\\\nF\ntouch pwn\nEOF", "cat <<EOF\n$x\\\nEOF\ntouch pwn\nEOF",
+	// Escapes of $'…' that make a control character.
+	"go test $'\\e[2K'", "echo $'\\e]0;title\\a'",
 }
 
 // oracleCase is a command of the corpus, and where it comes from.

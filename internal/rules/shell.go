@@ -79,9 +79,38 @@ func (st *state) sub() *state {
 	return &state{cwd: st.cwd, depth: st.depth + 1, moved: st.moved}
 }
 
-// parse parses src as bash.
+// parse parses src as bash, keeping its comments.
 func parse(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
+}
+
+// continuations refuses a backslash that ends a line where the parser
+// and bash may not agree on what it continues: in a comment (bash ends a
+// comment at the new line, the parser goes on: "x # \⏎rm -rf /" hides
+// the second line from it) and in a here-document or its delimiter
+// (where bash joins the lines before it looks for the end, and the parser
+// does not: the document ends elsewhere, and what follows it runs).
+func continuations(f *syntax.File, src string) error {
+	var err error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Comment:
+			if strings.Contains(n.Text, "\\") {
+				err = unread("a comment holding a backslash, which bash and the parser may end in different places")
+			}
+		case *syntax.Redirect:
+			if n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
+				break
+			}
+			// From the operator to the end of the body: the parser takes
+			// a continuation at the start of the body as no part of it.
+			if from, to := n.OpPos.Offset(), min(n.End().Offset(), uint(len(src))); from < to && strings.Contains(src[from:to], "\\\n") {
+				err = unread("a here-document with a backslash at the end of a line, which bash and the parser may end in different places")
+			}
+		}
+		return err == nil
+	})
+	return err
 }
 
 // analyze reads every command src runs, started in the resolved directory
@@ -122,6 +151,9 @@ func (r *reader) script(src string, st *state) error {
 	f, err := parse(src)
 	if err != nil {
 		return unreadf("a command the shell parser cannot read: %v", err)
+	}
+	if err := continuations(f, src); err != nil {
+		return err
 	}
 	if err := only(f); err != nil {
 		return err
