@@ -3,7 +3,6 @@ package cli
 import (
 	"strings"
 
-
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/rules"
 	"github.com/asktui/asktui/tui"
