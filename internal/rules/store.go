@@ -80,6 +80,7 @@ type stamp struct {
 	exists  bool
 	size    int64
 	mod     time.Time
+	changed time.Time // ctime: any write sets it, and nothing sets it back
 	mode    fs.FileMode
 	ino     [2]uint64
 	owner   int
@@ -130,7 +131,7 @@ func (s *Store) load(afresh bool) (*Set, stamp, error) {
 
 // same reports whether a and b describe the same file, unchanged.
 func (a stamp) same(b stamp) bool {
-	return a.exists == b.exists && a.size == b.size && a.mod.Equal(b.mod) && a.mode == b.mode &&
+	return a.exists == b.exists && a.size == b.size && a.mod.Equal(b.mod) && a.changed.Equal(b.changed) && a.mode == b.mode &&
 		a.ino == b.ino && a.owner == b.owner && a.dirMode == b.dirMode && a.dirOwn == b.dirOwn
 }
 
@@ -157,7 +158,7 @@ func (s *Store) statFile() (stamp, error) {
 	if err != nil {
 		return stamp{}, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file: %v", err)
 	}
-	st := stamp{exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode(), ino: inode(fi), owner: -1, dirOwn: -1}
+	st := stamp{exists: true, size: fi.Size(), mod: fi.ModTime(), changed: changed(fi), mode: fi.Mode(), ino: inode(fi), owner: -1, dirOwn: -1}
 	if uid, ok := fileOwner(fi); ok {
 		st.owner = uid
 	}

@@ -356,3 +356,59 @@ func TestReplaceKeepsThePlace(t *testing.T) {
 		t.Fatal("replaced a rule that is no longer as listed")
 	}
 }
+
+// TestStoreSeesAChangeOfCtime: a rewrite in place to the same size that
+// sets the modification time back (touch -d) is noticed by its ctime.
+func TestStoreSeesAChangeOfCtime(t *testing.T) {
+	if !unixPermissions {
+		t.Skip("no ctime")
+	}
+	w := newWorld(t)
+	s := newStore(t, w)
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+		t.Fatal(err)
+	}
+	p := w.exec("go test ./...")
+	if d, err := s.Decide(p); d.Verdict != Allowed || err != nil {
+		t.Fatalf("before: %v, %v", d.Verdict, err)
+	}
+	before, err := os.Stat(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(s.Path())
+	edited := strings.Replace(string(data), "allow ~/src/app Bash(go test:*)", "deny  ~/src/app Bash(go test:*)", 1)
+	if len(edited) != len(data) {
+		t.Fatal("the edit changes the size")
+	}
+	f, err := os.OpenFile(s.Path(), os.O_WRONLY, 0) // in place: the same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(edited), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The clock that stamps ctime may tick coarsely: set the time back
+	// until the ctime is another than before.
+	for {
+		if err := os.Chtimes(s.Path(), before.ModTime(), before.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.Stat(s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || inode(after) != inode(before) {
+			t.Fatalf("the rewrite changed more than the ctime: %v %v", after.Size(), after.ModTime())
+		}
+		if !changed(after).Equal(changed(before)) {
+			break
+		}
+	}
+	if d, err := s.Decide(p); d.Verdict != Denied || err != nil {
+		t.Errorf("after the rewrite: %v, %v; want the rewritten rule's deny", d.Verdict, err)
+	}
+}
