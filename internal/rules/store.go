@@ -57,10 +57,11 @@ func homeOf(getenv func(string) string) string {
 }
 
 // Store is a rules file and the counts of its rules' answers. It reads
-// the file when first asked and again whenever the file (or its
-// directory) has changed since, which a stat of each tells at every
-// decision, so an edit by hand, by `asktui rules` or by another asktui
-// takes effect at the next request. It is safe for concurrent use.
+// the file when first asked and again whenever the file has changed
+// since, which a stat of it (and of each directory on its way, to trust
+// it) tells at every decision, so an edit by hand, by `asktui rules` or
+// by another asktui takes effect at the next request. It is safe for
+// concurrent use.
 type Store struct {
 	path, statePath, home string
 	now                   func() time.Time
@@ -74,18 +75,37 @@ type Store struct {
 	hitsMu sync.Mutex
 }
 
-// stamp is what a stat tells of the file and its directory: when any of
-// it changes the file is read again.
+// stamp is what a stat tells of the file: when any of it changes the
+// file is read again. Whether the directories on its way can be trusted
+// is checked at every stat, not kept.
 type stamp struct {
 	exists  bool
+	real    string // the file's path with symbolic links followed
 	size    int64
 	mod     time.Time
 	changed time.Time // ctime: any write sets it, and nothing sets it back
 	mode    fs.FileMode
 	ino     [2]uint64
 	owner   int
-	dirMode fs.FileMode
-	dirOwn  int
+}
+
+// walked is where a path leads.
+type walked struct {
+	// real is the path with every symbolic link followed; the names from
+	// the first that does not exist on are as written.
+	real string
+	// fi is what is at real, or nil when nothing is.
+	fi fs.FileInfo
+}
+
+// distrust is why a path cannot be trusted: what on its way others
+// could replace, and how to stop them.
+type distrust struct{ why string }
+
+func (d *distrust) Error() string { return d.why }
+
+func distrustf(format string, args ...any) error {
+	return &distrust{why: fmt.Sprintf(format, args...)}
 }
 
 // Open returns the Store of the rules file at path, with the counts of
@@ -102,11 +122,12 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Home() string { return s.home }
 
 // Load returns the rules, reading the file again if it changed since it
-// was last read. A missing file holds no rules. A file others can write
-// (or its directory), or that is not the user's, is refused with an
-// UNTRUSTED error; a file with a line that is not a rule with an
-// INVALID_RULE error naming the line; while either holds, no rule
-// answers.
+// was last read. A missing file holds no rules. A file others can write,
+// or that is not the user's, or that others could replace (a directory
+// on its way, or on the way of a symbolic link to it, that someone else
+// may write or owns) is refused with an UNTRUSTED error; a file with a
+// line that is not a rule with an INVALID_RULE error naming the line;
+// while either holds, no rule answers.
 func (s *Store) Load() (*Set, error) {
 	set, _, err := s.load(false)
 	return set, err
@@ -117,22 +138,30 @@ func (s *Store) Load() (*Set, error) {
 func (s *Store) load(afresh bool) (*Set, stamp, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.statFile()
-	if err != nil {
-		return nil, st, err
+	for try := 0; ; try++ {
+		st, err := s.statFile()
+		if err != nil {
+			return nil, st, err
+		}
+		if !afresh && s.read && st.same(s.stamp) {
+			return s.set, st, s.err
+		}
+		set, err := s.readFile(st)
+		if errors.Is(err, errChanged) {
+			if try < maxTries {
+				continue
+			}
+			return nil, st, changing(s.path)
+		}
+		s.stamp, s.read, s.set, s.err = st, true, set, err
+		return set, st, err
 	}
-	if !afresh && s.read && st.same(s.stamp) {
-		return s.set, st, s.err
-	}
-	s.stamp, s.read = st, true
-	s.set, s.err = s.readFile(st)
-	return s.set, st, s.err
 }
 
 // same reports whether a and b describe the same file, unchanged.
 func (a stamp) same(b stamp) bool {
-	return a.exists == b.exists && a.size == b.size && a.mod.Equal(b.mod) && a.changed.Equal(b.changed) && a.mode == b.mode &&
-		a.ino == b.ino && a.owner == b.owner && a.dirMode == b.dirMode && a.dirOwn == b.dirOwn
+	return a.exists == b.exists && a.real == b.real && a.size == b.size && a.mod.Equal(b.mod) &&
+		a.changed.Equal(b.changed) && a.mode == b.mode && a.ino == b.ino && a.owner == b.owner
 }
 
 // Decide returns the rules' decision on p (see [Set.Decide]), with the
@@ -146,53 +175,59 @@ func (s *Store) Decide(p *interaction.Permission) (Decision, error) {
 	return set.Decide(p), nil
 }
 
-// statFile stats the file and its directory.
+// statFile walks to the file, checking that no one else could have put
+// it there (walk, trust), and stats it. A symbolic link is followed: a
+// rules file linked from a dotfiles repository is read and edited where
+// it lives.
 func (s *Store) statFile() (stamp, error) {
+	return s.stat(false)
+}
+
+// stat is statFile; strict checks the way to the file even when there is
+// no file there yet, as before one is written.
+func (s *Store) stat(strict bool) (stamp, error) {
 	if s.path == "" {
 		return stamp{}, nil
 	}
-	fi, err := os.Stat(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return stamp{}, nil
+	w, err := walk(s.path, strict)
+	if d := (*distrust)(nil); errors.As(err, &d) {
+		return stamp{}, interaction.Errorf(interaction.CodeUntrusted, "no rule answers: the rules file %s %s", s.path, d.why)
 	}
 	if err != nil {
-		return stamp{}, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file: %v", err)
+		return stamp{}, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
 	}
-	st := stamp{exists: true, size: fi.Size(), mod: fi.ModTime(), changed: changed(fi), mode: fi.Mode(), ino: inode(fi), owner: -1, dirOwn: -1}
+	if w.fi == nil {
+		return stamp{real: w.real}, nil
+	}
+	fi := w.fi
+	st := stamp{exists: true, real: w.real, size: fi.Size(), mod: fi.ModTime(), changed: changed(fi), mode: fi.Mode(), ino: inode(fi), owner: -1}
 	if uid, ok := fileOwner(fi); ok {
 		st.owner = uid
 	}
-	if dfi, err := os.Stat(filepath.Dir(s.realPath())); err == nil {
-		st.dirMode = dfi.Mode()
-		if uid, ok := fileOwner(dfi); ok {
-			st.dirOwn = uid
-		}
-	}
-	return st, nil
+	return st, s.trust(st)
 }
 
-// realPath is the file's path with symbolic links followed: a rules file
-// linked from a dotfiles repository is edited where it lives.
-func (s *Store) realPath() string {
-	if p, err := filepath.EvalSymlinks(s.path); err == nil {
-		return p
-	}
-	return s.path
+// changing is the error of an edit or a read that kept finding the file
+// changed under it.
+func changing(path string) error {
+	return interaction.Errorf(interaction.CodeInternal,
+		"the rules file %s kept changing while asktui read or edited it; try again", path)
 }
 
-// readFile checks and reads the file that st describes.
+// readFile reads the file that st describes.
 func (s *Store) readFile(st stamp) (*Set, error) {
 	if !st.exists {
 		return &Set{}, nil
 	}
-	if err := s.trust(st); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(s.path)
+	f, err := os.Open(st.real)
 	if err != nil {
-		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file: %v", err)
+		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
 	}
 	defer func() { _ = f.Close() }() // read only: nothing to lose
+	// The file walked and trusted, not another one renamed there since.
+	if fi, err := f.Stat(); err != nil || inode(fi) != st.ino || !fi.Mode().IsRegular() {
+		return nil, errChanged
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
@@ -205,7 +240,7 @@ func (s *Store) readFile(st stamp) (*Set, error) {
 }
 
 // trust refuses a rules file that is not a regular file of the user's,
-// or that others can write, or whose directory others can write.
+// or that others can write; walk has checked the way to it.
 func (s *Store) trust(st stamp) error {
 	refuse := func(format string, args ...any) error {
 		return interaction.Errorf(interaction.CodeUntrusted, "no rule answers: the rules file %s %s", s.path, fmt.Sprintf(format, args...))
@@ -218,22 +253,17 @@ func (s *Store) trust(st stamp) error {
 	case st.owner >= 0 && st.owner != os.Getuid():
 		return refuse("belongs to another user (uid %d)", st.owner)
 	case st.mode.Perm()&0o022 != 0:
-		return refuse("can be written by others (mode %#o); make it yours alone: chmod 600 %s", st.mode.Perm(), s.realPath())
-	case st.dirOwn >= 0 && st.dirOwn != os.Getuid() && st.dirOwn != 0:
-		return refuse("is in a directory of another user's (uid %d)", st.dirOwn)
-	case st.dirMode.Perm()&0o022 != 0:
-		dir := filepath.Dir(s.realPath())
-		return refuse("is in a directory others can write (mode %#o), where they could replace it; chmod 700 %s", st.dirMode.Perm(), dir)
+		return refuse("can be written by others (mode %#o); make it yours alone: chmod 600 %s", st.mode.Perm(), st.real)
 	}
 	return nil
 }
 
-// maxTries bounds how often an edit is redone because the file changed
-// while it was being made.
+// maxTries bounds how often a read or an edit is redone because the file
+// changed while it was being made.
 const maxTries = 3
 
-// errChanged is why an edit is redone.
-var errChanged = errors.New("the rules file changed while it was being edited")
+// errChanged is why a read or an edit is redone.
+var errChanged = errors.New("the rules file changed while it was being read or edited")
 
 // Add adds r at the end of the file (creating it, mode 0600, in a
 // directory of mode 0700, with a header that explains the format) and
@@ -276,6 +306,9 @@ func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, erro
 	if s.path == "" {
 		return Numbered{}, interaction.Errorf(interaction.CodeInternal, "no path for the rules file: set XDG_CONFIG_HOME or HOME")
 	}
+	if _, err := s.stat(true); err != nil {
+		return Numbered{}, err // nothing is written where someone else could replace it
+	}
 	for try := 0; ; try++ {
 		set, st, err := s.load(true)
 		if err != nil {
@@ -286,8 +319,11 @@ func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, erro
 			return got, err
 		}
 		err = s.write(data, st)
-		if errors.Is(err, errChanged) && try < maxTries {
-			continue
+		if errors.Is(err, errChanged) {
+			if try < maxTries {
+				continue
+			}
+			return Numbered{}, changing(s.path)
 		}
 		if err != nil {
 			return Numbered{}, err
@@ -323,7 +359,10 @@ func (s *Store) write(data []byte, st stamp) error {
 	fail := func(err error) error {
 		return interaction.WrapError(interaction.CodeInternal, err, "cannot write the rules file %s: %v", s.path, err)
 	}
-	target := s.realPath()
+	target := st.real
+	if target == "" {
+		target = s.path
+	}
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
