@@ -271,7 +271,10 @@ the file, comments included, stays as it is.`,
 			slices.Sort(nums)
 			slices.Reverse(nums)
 			for _, n := range nums {
-				r, err := s.Remove(n)
+				// Under the file's lock, rule n must still be the rule
+				// read here: the numbers shift when another asktui
+				// removes a rule before it meanwhile.
+				r, err := s.Remove(n, set.Rules()[n-1].String())
 				if err != nil {
 					return err
 				}

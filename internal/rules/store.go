@@ -61,7 +61,8 @@ func homeOf(getenv func(string) string) string {
 // since, which a stat of it (and of each directory on its way, to trust
 // it) tells at every decision, so an edit by hand, by `asktui rules` or
 // by another asktui takes effect at the next request. It is safe for
-// concurrent use.
+// concurrent use, and its edits are safe against other processes' that
+// take the same lock file.
 type Store struct {
 	path, statePath, home string
 	now                   func() time.Time
@@ -72,6 +73,9 @@ type Store struct {
 	set   *Set
 	err   error
 
+	// editMu lets one edit at a time through in this process; the lock
+	// file does the same between processes (and between Stores).
+	editMu sync.Mutex
 	hitsMu sync.Mutex
 }
 
@@ -288,27 +292,91 @@ func (s *Store) Add(r Rule) (Numbered, bool, error) {
 	return n, added && err == nil, err
 }
 
-// Remove removes rule n (from 1, as [Set.Rules] numbers them) and
-// returns it; every other line of the file is kept as it is.
-func (s *Store) Remove(n int) (Rule, error) {
+// Remove removes rule n (from 1, as [Set.Rules] numbers them), which
+// must still read as old (Rule.String), and returns it; every other line
+// of the file is kept as it is. Numbers shift when a rule before goes,
+// so a rule is removed only as it was listed: when rule n is no longer
+// old, Remove fails and changes nothing.
+func (s *Store) Remove(n int, old string) (Rule, error) {
 	got, err := edit(s, func(set *Set) ([]byte, Numbered, error) {
-		if n < 1 || n > set.Len() {
-			return nil, Numbered{}, invalid("there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, set.Len())
+		if err := still(set, n, old); err != nil {
+			return nil, Numbered{}, err
 		}
 		return set.without(n), Numbered{n, set.rules[n-1]}, nil
 	})
 	return got.Rule, err
 }
 
+// RemoveRule removes the rule that reads line (Rule.String), wherever it
+// is now, and returns it with the number it had.
+func (s *Store) RemoveRule(line string) (Numbered, error) {
+	return edit(s, func(set *Set) ([]byte, Numbered, error) {
+		for i, r := range set.rules {
+			if r.String() == line {
+				return set.without(i + 1), Numbered{i + 1, r}, nil
+			}
+		}
+		return nil, Numbered{}, invalid("no rule reads %s (asktui rules list shows them as they are written)", line)
+	})
+}
+
+// Replace puts rule r in the place of rule n, which must still read as
+// old (Rule.String), keeping its number and every other line; it fails,
+// changing nothing, when rule n is no longer old (the file changed since
+// it was listed) or r is already another rule of the file.
+func (s *Store) Replace(n int, old string, r Rule) (Numbered, error) {
+	if _, err := ParseRule(r.String()); err != nil {
+		return Numbered{}, err
+	}
+	return edit(s, func(set *Set) ([]byte, Numbered, error) {
+		if err := still(set, n, old); err != nil {
+			return nil, Numbered{}, err
+		}
+		for i, other := range set.rules {
+			if i != n-1 && other.String() == r.String() {
+				return nil, Numbered{}, invalid("%s is already rule %d", r, i+1)
+			}
+		}
+		return set.replacing(n, r), Numbered{n, r}, nil
+	})
+}
+
+// still checks that rule n of set reads old, as when it was listed.
+func still(set *Set, n int, old string) error {
+	switch {
+	case n >= 1 && n <= set.Len() && set.rules[n-1].String() == old:
+		return nil
+	case n >= 1 && n <= set.Len():
+		return invalid("rule %d changed since it was read: it was %s, it is now %s; list the rules again (asktui rules list) and try again", n, old, set.rules[n-1])
+	case n >= 1 && old != "":
+		return invalid("rule %d changed since it was read: it was %s, and the rules file now holds %d %s; list the rules again (asktui rules list) and try again",
+			n, old, set.Len(), pluralRules(set.Len()))
+	}
+	return invalid("there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, set.Len())
+}
+
+func pluralRules(n int) string {
+	if n == 1 {
+		return "rule"
+	}
+	return "rules"
+}
+
 // edit rewrites the file with what change makes of its rules (nil data:
-// nothing to write), redoing it when the file changed meanwhile.
+// nothing to write). It holds the lock of the file (lock) from reading it
+// to the rename, so that edits made at the same moment, by this process
+// or another asktui, follow one another, each on the file the last one
+// left; it redoes the edit when the file changed meanwhile all the same
+// (by hand, or by a program that does not take the lock).
 func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, error) {
 	if s.path == "" {
 		return Numbered{}, interaction.Errorf(interaction.CodeInternal, "no path for the rules file: set XDG_CONFIG_HOME or HOME")
 	}
-	if _, err := s.stat(true); err != nil {
-		return Numbered{}, err // nothing is written where someone else could replace it
+	unlock, err := s.lock()
+	if err != nil {
+		return Numbered{}, err
 	}
+	defer unlock()
 	for try := 0; ; try++ {
 		set, st, err := s.load(true)
 		if err != nil {
@@ -332,25 +400,34 @@ func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, erro
 	}
 }
 
-// Replace puts rule r in the place of rule n, which must still read as
-// old (Rule.String), keeping its number and every other line; it fails,
-// changing nothing, when rule n is no longer old (the file changed since
-// it was listed) or r is already another rule of the file.
-func (s *Store) Replace(n int, old string, r Rule) (Numbered, error) {
-	if _, err := ParseRule(r.String()); err != nil {
-		return Numbered{}, err
+// lockName is the lock file's name beside the file it locks.
+func lockName(path string) string { return path + ".lock" }
+
+// lock takes the lock of the rules file for an edit: this process's
+// first, then the lock file beside the rules file (rules.conf.lock), which
+// every asktui that edits the file takes, and returns what releases both.
+// The way to the file is checked first (walk), even when there is no file
+// yet: nothing is written where someone else could replace it.
+func (s *Store) lock() (func(), error) {
+	s.editMu.Lock()
+	fail := func(err error) (func(), error) {
+		s.editMu.Unlock()
+		return nil, err
 	}
-	return edit(s, func(set *Set) ([]byte, Numbered, error) {
-		if n < 1 || n > set.Len() || set.rules[n-1].String() != old {
-			return nil, Numbered{}, invalid("rule %d is no longer %s: the rules file changed; list the rules again", n, old)
-		}
-		for i, other := range set.rules {
-			if i != n-1 && other.String() == r.String() {
-				return nil, Numbered{}, invalid("%s is already rule %d", r, i+1)
-			}
-		}
-		return set.replacing(n, r), Numbered{n, r}, nil
-	})
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fail(interaction.WrapError(interaction.CodeInternal, err, "cannot write the rules file %s: %v", s.path, err))
+	}
+	if _, err := s.stat(true); err != nil {
+		return fail(err)
+	}
+	unlock, err := lockFile(lockName(s.path))
+	if err != nil {
+		return fail(interaction.WrapError(interaction.CodeInternal, err, "cannot lock the rules file %s: %v", s.path, err))
+	}
+	return func() {
+		unlock()
+		s.editMu.Unlock()
+	}, nil
 }
 
 // write replaces the file with data, through a temporary file and a
@@ -412,14 +489,23 @@ type hitsFile struct {
 	Rules map[string]Hits `json:"rules"`
 }
 
-// Hit counts one answer of each rule of d. The counts are best effort:
-// two processes counting at the same moment may lose one.
+// Hit counts one answer of each rule of d. Processes that count at the
+// same moment take turns, through a lock file beside the state file
+// (rules-hits.json.lock).
 func (s *Store) Hit(d Decision) error {
 	if s.statePath == "" || len(d.Rules) == 0 {
 		return nil
 	}
 	s.hitsMu.Lock()
 	defer s.hitsMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.statePath), 0o700); err != nil {
+		return err
+	}
+	unlock, err := lockFile(lockName(s.statePath))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	h, _ := s.readHits() // an unreadable state file starts again
 	now := s.now()
 	for _, n := range d.Rules {
