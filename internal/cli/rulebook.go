@@ -176,10 +176,7 @@ func (b rulebook) still(n int, line string) error {
 
 // Remove removes rule n if it is still line.
 func (b rulebook) Remove(n int, line string) error {
-	if err := b.still(n, line); err != nil {
-		return err
-	}
-	_, err := b.store.Remove(n)
+	_, err := b.store.Remove(n, line)
 	return err
 }
 

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,7 +63,8 @@ every command in it is. Questions are never answered by a rule.
 
 The rules live in one file you can read and edit
 ($XDG_CONFIG_HOME/asktui/rules.conf, mode 0600; refused when others can
-write it); a running inbox reads it again as soon as it changes. Without
+write it or a directory above it); a running inbox reads it again as soon
+as it changes. Without
 a subcommand, rules lists them. docs/rules.md has the syntax, the file
 format and what a rule will never do.`,
 		Example: `  asktui rules add 'Bash(go test:*)'          # in the current directory
@@ -199,6 +202,8 @@ the shell. A rule already in the file is not added twice.`,
 				if dir, err = os.Getwd(); err != nil {
 					return interaction.WrapError(interaction.CodeInternal, err, "cannot find the current directory: %v; pass --dir", err)
 				}
+			} else if err := projectExists(dir, s.Home()); err != nil {
+				return err
 			}
 			if !strings.HasPrefix(dir, "~") {
 				if dir, err = filepath.Abs(dir); err != nil {
@@ -234,52 +239,123 @@ the shell. A rule already in the file is not added twice.`,
 	return cmd
 }
 
+// projectExists refuses a --dir that is not a directory: a rule for a
+// project that is not there (a typo) would never answer.
+func projectExists(dir, home string) error {
+	path := dir
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		if home == "" {
+			return nil // the rule says why it cannot stand from home
+		}
+		path = filepath.Join(home, dir[1:])
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return interaction.Errorf(interaction.CodeInvalidRequest, "--dir %s: no such directory; pass the project directory the rule stands in", dir)
+	case err != nil:
+		return interaction.WrapError(interaction.CodeInvalidRequest, err, "--dir %s: %v; pass the project directory the rule stands in", dir, err)
+	case !fi.IsDir():
+		return interaction.Errorf(interaction.CodeInvalidRequest, "--dir %s is not a directory; pass the project directory the rule stands in", dir)
+	}
+	return nil
+}
+
 func newRulesRemoveCmd(e env, store func() (*rules.Store, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:   "remove N...",
-		Short: "Remove rules by their numbers in rules list",
-		Long: `Remove the rules with the numbers rules list shows. Every other line of
-the file, comments included, stays as it is.`,
+		Use:   "remove N|RULE...",
+		Short: "Remove rules by their numbers in rules list, or as they are written",
+		Long: `Remove rules, each named by its number in rules list or written out as
+rules list writes it (quoted for the shell; the "rule" of rules list
+--json). A rule is removed only if it is still the rule that was named:
+when the file changed in between (another asktui removed a rule before
+it, so the numbers moved) nothing more is removed, and remove says what
+rule N is now. Every other line of the file, comments included, stays as
+it is.`,
 		Example: `  asktui rules remove 2
-  asktui rules remove 1 3`,
+  asktui rules remove 1 3
+  asktui rules remove 'deny ~/src/app Bash(git push:*)'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := store()
 			if err != nil {
 				return err
 			}
-			var nums []int
-			for _, a := range args {
-				n, err := strconv.Atoi(a)
-				if err != nil || n < 1 {
-					return interaction.Errorf(interaction.CodeInvalidRule, "%q is not a rule's number; asktui rules list numbers them from 1", a)
-				}
-				if !slices.Contains(nums, n) {
-					nums = append(nums, n)
-				}
-			}
 			set, err := s.Load()
 			if err != nil {
 				return err
 			}
-			for _, n := range nums {
-				if n > set.Len() {
-					return interaction.Errorf(interaction.CodeInvalidRule, "there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, set.Len())
-				}
+			byNumber, byText, err := removeTargets(set, args)
+			if err != nil {
+				return err
 			}
-			// From the last, so the numbers of the others hold.
-			slices.Sort(nums)
-			slices.Reverse(nums)
-			for _, n := range nums {
-				r, err := s.Remove(n)
+			// From the last, so the numbers of the others hold; then the
+			// rules named as written, wherever they are.
+			slices.SortFunc(byNumber, func(a, b rules.Numbered) int { return b.Number - a.Number })
+			for _, t := range byNumber {
+				// Under the file's lock, rule t.Number must still be the
+				// rule read here: the numbers shift when another asktui
+				// removes a rule before it meanwhile.
+				r, err := s.Remove(t.Number, t.Rule.String())
 				if err != nil {
 					return err
 				}
-				if _, err := fmt.Fprintf(e.stdout, "Removed rule %d: %s\n", n, r); err != nil {
+				if _, err := fmt.Fprintf(e.stdout, "Removed rule %d: %s\n", t.Number, r); err != nil {
+					return err
+				}
+			}
+			for _, line := range byText {
+				n, err := s.RemoveRule(line)
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(e.stdout, "Removed rule %d: %s\n", n.Number, n.Rule); err != nil {
 					return err
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// removeTargets reads args: rules of set by number, each with the rule
+// it is now, and rules as written, each once; a number or a rule that is
+// not in set fails them all.
+func removeTargets(set *rules.Set, args []string) (byNumber []rules.Numbered, byText []string, err error) {
+	list := set.Rules()
+	for _, a := range args {
+		n, err := strconv.Atoi(strings.TrimSpace(a))
+		switch {
+		case err == nil && n < 1:
+			return nil, nil, interaction.Errorf(interaction.CodeInvalidRule, "%q is not a rule's number; asktui rules list numbers them from 1", a)
+		case err == nil && n > len(list):
+			return nil, nil, interaction.Errorf(interaction.CodeInvalidRule, "there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, len(list))
+		case err == nil:
+			if !slices.ContainsFunc(byNumber, func(t rules.Numbered) bool { return t.Number == n }) {
+				byNumber = append(byNumber, rules.Numbered{Number: n, Rule: list[n-1]})
+			}
+			continue
+		}
+		r, err := rules.ParseRule(a)
+		if err != nil {
+			why := err.Error()
+			if ie := (*interaction.Error)(nil); errors.As(err, &ie) {
+				why = ie.Message
+			}
+			return nil, nil, interaction.Errorf(interaction.CodeInvalidRule,
+				"%q is neither a rule's number nor a rule as asktui rules list writes it (such as 'allow ~/src/app Bash(go test:*)'): %s", a, why)
+		}
+		line := r.String()
+		if !slices.ContainsFunc(list, func(x rules.Rule) bool { return x.String() == line }) {
+			return nil, nil, interaction.Errorf(interaction.CodeInvalidRule, "no rule reads %s (asktui rules list shows them as they are written)", line)
+		}
+		if !slices.Contains(byText, line) {
+			byText = append(byText, line)
+		}
+	}
+	// A rule named both ways goes by its number.
+	byText = slices.DeleteFunc(byText, func(line string) bool {
+		return slices.ContainsFunc(byNumber, func(t rules.Numbered) bool { return t.Rule.String() == line })
+	})
+	return byNumber, byText, nil
 }

@@ -86,13 +86,28 @@ func TestRulesCommand(t *testing.T) {
 	if o = asktui("rules", "list", "--json"); strings.Count(o.stdout, "\n") != 1 {
 		t.Errorf("after remove: %q", o.stdout)
 	}
+	// By its text, as list --json gives it to a script.
+	if o = asktui("rules", "add", "--dir", app, "Bash(make:*)"); o.code != 0 {
+		t.Fatalf("rules add: exit %d, stderr %q", o.code, o.stderr)
+	}
+	o = asktui("rules", "remove", got[1].Rule, "deny  ~/src/app   session=codex:7 Bash(rm:*)", "allow ~/src/app Bash(make:*)")
+	if o.code != 0 || o.stdout != "Removed rule 1: deny ~/src/app session=codex:7 Bash(rm:*)\nRemoved rule 1: allow ~/src/app Bash(make:*)\n" {
+		t.Fatalf("rules remove by text: exit %d, stdout %q, stderr %q", o.code, o.stdout, o.stderr)
+	}
+	if o = asktui("rules", "list", "--json"); o.code != 0 || o.stdout != "" {
+		t.Errorf("after removing by text: %q", o.stdout)
+	}
 }
 
 // TestRulesCommandErrors: a bad rule or number is a usage error (exit
-// 2, INVALID_RULE), an untrusted file exit 4 (UNTRUSTED).
+// 2, INVALID_RULE), and so is a --dir that is not a directory
+// (INVALID_REQUEST); an untrusted file exits 4 (UNTRUSTED).
 func TestRulesCommandErrors(t *testing.T) {
 	home, asktui := rulesEnv(t)
 	app := filepath.Join(home, "src", "app")
+	if err := os.WriteFile(filepath.Join(home, "file"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -103,7 +118,12 @@ func TestRulesCommandErrors(t *testing.T) {
 		{[]string{"rules", "add", "--dir", "/", "Bash"}, exitUsage, "not in /"},
 		{[]string{"rules", "add"}, exitUsage, "requires at least 1 arg"},
 		{[]string{"rules", "remove", "1"}, exitUsage, "there is no rule 1"},
-		{[]string{"rules", "remove", "x"}, exitUsage, `is not a rule's number`},
+		{[]string{"rules", "remove", "0"}, exitUsage, `is not a rule's number`},
+		{[]string{"rules", "remove", "x"}, exitUsage, `is neither a rule's number nor a rule as asktui rules list writes it`},
+		{[]string{"rules", "remove", "allow ~/src/app Bash(go test:*)"}, exitUsage, "no rule reads allow ~/src/app Bash(go test:*)"},
+		{[]string{"rules", "add", "--dir", filepath.Join(home, "nowhere"), "Bash"}, exitUsage, `"code":"INVALID_REQUEST","message":"--dir ` + filepath.Join(home, "nowhere") + `: no such directory`},
+		{[]string{"rules", "add", "--dir", "~/nowhere", "Bash"}, exitUsage, `"code":"INVALID_REQUEST","message":"--dir ~/nowhere: no such directory`},
+		{[]string{"rules", "add", "--dir", filepath.Join(home, "file"), "Bash"}, exitUsage, `"code":"INVALID_REQUEST","message":"--dir ` + filepath.Join(home, "file") + ` is not a directory`},
 		{[]string{"rules", "list", "extra"}, exitUsage, "takes no arguments"},
 	} {
 		o := asktui(c.args...)

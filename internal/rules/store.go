@@ -57,10 +57,12 @@ func homeOf(getenv func(string) string) string {
 }
 
 // Store is a rules file and the counts of its rules' answers. It reads
-// the file when first asked and again whenever the file (or its
-// directory) has changed since, which a stat of each tells at every
-// decision, so an edit by hand, by `asktui rules` or by another asktui
-// takes effect at the next request. It is safe for concurrent use.
+// the file when first asked and again whenever the file has changed
+// since, which a stat of it (and of each directory on its way, to trust
+// it) tells at every decision, so an edit by hand, by `asktui rules` or
+// by another asktui takes effect at the next request. It is safe for
+// concurrent use, and its edits are safe against other processes' that
+// take the same lock file.
 type Store struct {
 	path, statePath, home string
 	now                   func() time.Time
@@ -71,20 +73,43 @@ type Store struct {
 	set   *Set
 	err   error
 
+	// editMu lets one edit at a time through in this process; the lock
+	// file does the same between processes (and between Stores).
+	editMu sync.Mutex
 	hitsMu sync.Mutex
 }
 
-// stamp is what a stat tells of the file and its directory: when any of
-// it changes the file is read again.
+// stamp is what a stat tells of the file: when any of it changes the
+// file is read again. Whether the directories on its way can be trusted
+// is checked at every stat, not kept.
 type stamp struct {
 	exists  bool
+	real    string // the file's path with symbolic links followed
 	size    int64
 	mod     time.Time
+	changed time.Time // ctime: any write sets it, and nothing sets it back
 	mode    fs.FileMode
 	ino     [2]uint64
 	owner   int
-	dirMode fs.FileMode
-	dirOwn  int
+}
+
+// walked is where a path leads.
+type walked struct {
+	// real is the path with every symbolic link followed; the names from
+	// the first that does not exist on are as written.
+	real string
+	// fi is what is at real, or nil when nothing is.
+	fi fs.FileInfo
+}
+
+// distrust is why a path cannot be trusted: what on its way others
+// could replace, and how to stop them.
+type distrust struct{ why string }
+
+func (d *distrust) Error() string { return d.why }
+
+func distrustf(format string, args ...any) error {
+	return &distrust{why: fmt.Sprintf(format, args...)}
 }
 
 // Open returns the Store of the rules file at path, with the counts of
@@ -101,11 +126,12 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) Home() string { return s.home }
 
 // Load returns the rules, reading the file again if it changed since it
-// was last read. A missing file holds no rules. A file others can write
-// (or its directory), or that is not the user's, is refused with an
-// UNTRUSTED error; a file with a line that is not a rule with an
-// INVALID_RULE error naming the line; while either holds, no rule
-// answers.
+// was last read. A missing file holds no rules. A file others can write,
+// or that is not the user's, or that others could replace (a directory
+// on its way, or on the way of a symbolic link to it, that someone else
+// may write or owns) is refused with an UNTRUSTED error; a file with a
+// line that is not a rule with an INVALID_RULE error naming the line;
+// while either holds, no rule answers.
 func (s *Store) Load() (*Set, error) {
 	set, _, err := s.load(false)
 	return set, err
@@ -116,22 +142,30 @@ func (s *Store) Load() (*Set, error) {
 func (s *Store) load(afresh bool) (*Set, stamp, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st, err := s.statFile()
-	if err != nil {
-		return nil, st, err
+	for try := 0; ; try++ {
+		st, err := s.statFile()
+		if err != nil {
+			return nil, st, err
+		}
+		if !afresh && s.read && st.same(s.stamp) {
+			return s.set, st, s.err
+		}
+		set, err := s.readFile(st)
+		if errors.Is(err, errChanged) {
+			if try < maxTries {
+				continue
+			}
+			return nil, st, changing(s.path)
+		}
+		s.stamp, s.read, s.set, s.err = st, true, set, err
+		return set, st, err
 	}
-	if !afresh && s.read && st.same(s.stamp) {
-		return s.set, st, s.err
-	}
-	s.stamp, s.read = st, true
-	s.set, s.err = s.readFile(st)
-	return s.set, st, s.err
 }
 
 // same reports whether a and b describe the same file, unchanged.
 func (a stamp) same(b stamp) bool {
-	return a.exists == b.exists && a.size == b.size && a.mod.Equal(b.mod) && a.mode == b.mode &&
-		a.ino == b.ino && a.owner == b.owner && a.dirMode == b.dirMode && a.dirOwn == b.dirOwn
+	return a.exists == b.exists && a.real == b.real && a.size == b.size && a.mod.Equal(b.mod) &&
+		a.changed.Equal(b.changed) && a.mode == b.mode && a.ino == b.ino && a.owner == b.owner
 }
 
 // Decide returns the rules' decision on p (see [Set.Decide]), with the
@@ -145,53 +179,59 @@ func (s *Store) Decide(p *interaction.Permission) (Decision, error) {
 	return set.Decide(p), nil
 }
 
-// statFile stats the file and its directory.
+// statFile walks to the file, checking that no one else could have put
+// it there (walk, trust), and stats it. A symbolic link is followed: a
+// rules file linked from a dotfiles repository is read and edited where
+// it lives.
 func (s *Store) statFile() (stamp, error) {
+	return s.stat(false)
+}
+
+// stat is statFile; strict checks the way to the file even when there is
+// no file there yet, as before one is written.
+func (s *Store) stat(strict bool) (stamp, error) {
 	if s.path == "" {
 		return stamp{}, nil
 	}
-	fi, err := os.Stat(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return stamp{}, nil
+	w, err := walk(s.path, strict)
+	if d := (*distrust)(nil); errors.As(err, &d) {
+		return stamp{}, interaction.Errorf(interaction.CodeUntrusted, "no rule answers: the rules file %s %s", s.path, d.why)
 	}
 	if err != nil {
-		return stamp{}, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file: %v", err)
+		return stamp{}, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
 	}
-	st := stamp{exists: true, size: fi.Size(), mod: fi.ModTime(), mode: fi.Mode(), ino: inode(fi), owner: -1, dirOwn: -1}
+	if w.fi == nil {
+		return stamp{real: w.real}, nil
+	}
+	fi := w.fi
+	st := stamp{exists: true, real: w.real, size: fi.Size(), mod: fi.ModTime(), changed: changed(fi), mode: fi.Mode(), ino: inode(fi), owner: -1}
 	if uid, ok := fileOwner(fi); ok {
 		st.owner = uid
 	}
-	if dfi, err := os.Stat(filepath.Dir(s.realPath())); err == nil {
-		st.dirMode = dfi.Mode()
-		if uid, ok := fileOwner(dfi); ok {
-			st.dirOwn = uid
-		}
-	}
-	return st, nil
+	return st, s.trust(st)
 }
 
-// realPath is the file's path with symbolic links followed: a rules file
-// linked from a dotfiles repository is edited where it lives.
-func (s *Store) realPath() string {
-	if p, err := filepath.EvalSymlinks(s.path); err == nil {
-		return p
-	}
-	return s.path
+// changing is the error of an edit or a read that kept finding the file
+// changed under it.
+func changing(path string) error {
+	return interaction.Errorf(interaction.CodeInternal,
+		"the rules file %s kept changing while asktui read or edited it; try again", path)
 }
 
-// readFile checks and reads the file that st describes.
+// readFile reads the file that st describes.
 func (s *Store) readFile(st stamp) (*Set, error) {
 	if !st.exists {
 		return &Set{}, nil
 	}
-	if err := s.trust(st); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(s.path)
+	f, err := os.Open(st.real)
 	if err != nil {
-		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file: %v", err)
+		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
 	}
 	defer func() { _ = f.Close() }() // read only: nothing to lose
+	// The file walked and trusted, not another one renamed there since.
+	if fi, err := f.Stat(); err != nil || inode(fi) != st.ino || !fi.Mode().IsRegular() {
+		return nil, errChanged
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot read the rules file %s: %v", s.path, err)
@@ -205,7 +245,7 @@ func (s *Store) readFile(st stamp) (*Set, error) {
 }
 
 // trust refuses a rules file that is not a regular file of the user's,
-// or that others can write, or whose directory others can write.
+// or that others can write; walk has checked the way to it.
 func (s *Store) trust(st stamp) error {
 	refuse := func(format string, args ...any) error {
 		return interaction.Errorf(interaction.CodeUntrusted, "no rule answers: the rules file %s %s", s.path, fmt.Sprintf(format, args...))
@@ -218,22 +258,17 @@ func (s *Store) trust(st stamp) error {
 	case st.owner >= 0 && st.owner != os.Getuid():
 		return refuse("belongs to another user (uid %d)", st.owner)
 	case st.mode.Perm()&0o022 != 0:
-		return refuse("can be written by others (mode %#o); make it yours alone: chmod 600 %s", st.mode.Perm(), s.realPath())
-	case st.dirOwn >= 0 && st.dirOwn != os.Getuid() && st.dirOwn != 0:
-		return refuse("is in a directory of another user's (uid %d)", st.dirOwn)
-	case st.dirMode.Perm()&0o022 != 0:
-		dir := filepath.Dir(s.realPath())
-		return refuse("is in a directory others can write (mode %#o), where they could replace it; chmod 700 %s", st.dirMode.Perm(), dir)
+		return refuse("can be written by others (mode %#o); make it yours alone: chmod 600 %s", st.mode.Perm(), st.real)
 	}
 	return nil
 }
 
-// maxTries bounds how often an edit is redone because the file changed
-// while it was being made.
+// maxTries bounds how often a read or an edit is redone because the file
+// changed while it was being made.
 const maxTries = 3
 
-// errChanged is why an edit is redone.
-var errChanged = errors.New("the rules file changed while it was being edited")
+// errChanged is why a read or an edit is redone.
+var errChanged = errors.New("the rules file changed while it was being read or edited")
 
 // Add adds r at the end of the file (creating it, mode 0600, in a
 // directory of mode 0700, with a header that explains the format) and
@@ -258,42 +293,32 @@ func (s *Store) Add(r Rule) (Numbered, bool, error) {
 	return n, added && err == nil, err
 }
 
-// Remove removes rule n (from 1, as [Set.Rules] numbers them) and
-// returns it; every other line of the file is kept as it is.
-func (s *Store) Remove(n int) (Rule, error) {
+// Remove removes rule n (from 1, as [Set.Rules] numbers them), which
+// must still read as old (Rule.String), and returns it; every other line
+// of the file is kept as it is. Numbers shift when a rule before goes,
+// so a rule is removed only as it was listed: when rule n is no longer
+// old, Remove fails and changes nothing.
+func (s *Store) Remove(n int, old string) (Rule, error) {
 	got, err := edit(s, func(set *Set) ([]byte, Numbered, error) {
-		if n < 1 || n > set.Len() {
-			return nil, Numbered{}, invalid("there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, set.Len())
+		if err := still(set, n, old); err != nil {
+			return nil, Numbered{}, err
 		}
 		return set.without(n), Numbered{n, set.rules[n-1]}, nil
 	})
 	return got.Rule, err
 }
 
-// edit rewrites the file with what change makes of its rules (nil data:
-// nothing to write), redoing it when the file changed meanwhile.
-func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, error) {
-	if s.path == "" {
-		return Numbered{}, interaction.Errorf(interaction.CodeInternal, "no path for the rules file: set XDG_CONFIG_HOME or HOME")
-	}
-	for try := 0; ; try++ {
-		set, st, err := s.load(true)
-		if err != nil {
-			return Numbered{}, err
+// RemoveRule removes the rule that reads line (Rule.String), wherever it
+// is now, and returns it with the number it had.
+func (s *Store) RemoveRule(line string) (Numbered, error) {
+	return edit(s, func(set *Set) ([]byte, Numbered, error) {
+		for i, r := range set.rules {
+			if r.String() == line {
+				return set.without(i + 1), Numbered{i + 1, r}, nil
+			}
 		}
-		data, got, err := change(set)
-		if err != nil || data == nil {
-			return got, err
-		}
-		err = s.write(data, st)
-		if errors.Is(err, errChanged) && try < maxTries {
-			continue
-		}
-		if err != nil {
-			return Numbered{}, err
-		}
-		return got, nil
-	}
+		return nil, Numbered{}, invalid("no rule reads %s (asktui rules list shows them as they are written)", line)
+	})
 }
 
 // Replace puts rule r in the place of rule n, which must still read as
@@ -305,8 +330,8 @@ func (s *Store) Replace(n int, old string, r Rule) (Numbered, error) {
 		return Numbered{}, err
 	}
 	return edit(s, func(set *Set) ([]byte, Numbered, error) {
-		if n < 1 || n > set.Len() || set.rules[n-1].String() != old {
-			return nil, Numbered{}, invalid("rule %d is no longer %s: the rules file changed; list the rules again", n, old)
+		if err := still(set, n, old); err != nil {
+			return nil, Numbered{}, err
 		}
 		for i, other := range set.rules {
 			if i != n-1 && other.String() == r.String() {
@@ -317,13 +342,105 @@ func (s *Store) Replace(n int, old string, r Rule) (Numbered, error) {
 	})
 }
 
+// still checks that rule n of set reads old, as when it was listed.
+func still(set *Set, n int, old string) error {
+	switch {
+	case n >= 1 && n <= set.Len() && set.rules[n-1].String() == old:
+		return nil
+	case n >= 1 && n <= set.Len():
+		return invalid("rule %d changed since it was read: it was %s, it is now %s; list the rules again (asktui rules list) and try again", n, old, set.rules[n-1])
+	case n >= 1 && old != "":
+		return invalid("rule %d changed since it was read: it was %s, and the rules file now holds %d %s; list the rules again (asktui rules list) and try again",
+			n, old, set.Len(), pluralRules(set.Len()))
+	}
+	return invalid("there is no rule %d: the rules file holds %d (asktui rules list numbers them)", n, set.Len())
+}
+
+func pluralRules(n int) string {
+	if n == 1 {
+		return "rule"
+	}
+	return "rules"
+}
+
+// edit rewrites the file with what change makes of its rules (nil data:
+// nothing to write). It holds the lock of the file (lock) from reading it
+// to the rename, so that edits made at the same moment, by this process
+// or another asktui, follow one another, each on the file the last one
+// left; it redoes the edit when the file changed meanwhile all the same
+// (by hand, or by a program that does not take the lock).
+func edit(s *Store, change func(*Set) ([]byte, Numbered, error)) (Numbered, error) {
+	if s.path == "" {
+		return Numbered{}, interaction.Errorf(interaction.CodeInternal, "no path for the rules file: set XDG_CONFIG_HOME or HOME")
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return Numbered{}, err
+	}
+	defer unlock()
+	for try := 0; ; try++ {
+		set, st, err := s.load(true)
+		if err != nil {
+			return Numbered{}, err
+		}
+		data, got, err := change(set)
+		if err != nil || data == nil {
+			return got, err
+		}
+		err = s.write(data, st)
+		if errors.Is(err, errChanged) {
+			if try < maxTries {
+				continue
+			}
+			return Numbered{}, changing(s.path)
+		}
+		if err != nil {
+			return Numbered{}, err
+		}
+		return got, nil
+	}
+}
+
+// lockName is the lock file's name beside the file it locks.
+func lockName(path string) string { return path + ".lock" }
+
+// lock takes the lock of the rules file for an edit: this process's
+// first, then the lock file beside the rules file (rules.conf.lock), which
+// every asktui that edits the file takes, and returns what releases both.
+// The way to the file is checked first (walk), even when there is no file
+// yet: nothing is written where someone else could replace it.
+func (s *Store) lock() (func(), error) {
+	s.editMu.Lock()
+	fail := func(err error) (func(), error) {
+		s.editMu.Unlock()
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fail(interaction.WrapError(interaction.CodeInternal, err, "cannot write the rules file %s: %v", s.path, err))
+	}
+	if _, err := s.stat(true); err != nil {
+		return fail(err)
+	}
+	unlock, err := lockFile(lockName(s.path))
+	if err != nil {
+		return fail(interaction.WrapError(interaction.CodeInternal, err, "cannot lock the rules file %s: %v", s.path, err))
+	}
+	return func() {
+		unlock()
+		s.editMu.Unlock()
+	}, nil
+}
+
 // write replaces the file with data, through a temporary file and a
 // rename, unless the file no longer is what st describes.
 func (s *Store) write(data []byte, st stamp) error {
 	fail := func(err error) error {
 		return interaction.WrapError(interaction.CodeInternal, err, "cannot write the rules file %s: %v", s.path, err)
 	}
-	target := s.realPath()
+	target := st.real
+	if target == "" {
+		target = s.path
+	}
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
@@ -373,14 +490,23 @@ type hitsFile struct {
 	Rules map[string]Hits `json:"rules"`
 }
 
-// Hit counts one answer of each rule of d. The counts are best effort:
-// two processes counting at the same moment may lose one.
+// Hit counts one answer of each rule of d. Processes that count at the
+// same moment take turns, through a lock file beside the state file
+// (rules-hits.json.lock).
 func (s *Store) Hit(d Decision) error {
 	if s.statePath == "" || len(d.Rules) == 0 {
 		return nil
 	}
 	s.hitsMu.Lock()
 	defer s.hitsMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.statePath), 0o700); err != nil {
+		return err
+	}
+	unlock, err := lockFile(lockName(s.statePath))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	h, _ := s.readHits() // an unreadable state file starts again
 	now := s.now()
 	for _, n := range d.Rules {

@@ -1,10 +1,13 @@
 package rules
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,7 +71,7 @@ func TestStoreAddRemove(t *testing.T) {
 	if err := os.WriteFile(s.Path(), []byte(edited), 0o600); err != nil { //nolint:gosec // the test's own temporary file
 		t.Fatal(err)
 	}
-	r, err := s.Remove(1)
+	r, err := s.Remove(1, "allow ~/src/app Bash(go test:*)")
 	if err != nil || r.String() != "allow ~/src/app Bash(go test:*)" {
 		t.Fatalf("Remove(1) = %v, %v", r, err)
 	}
@@ -76,10 +79,10 @@ func TestStoreAddRemove(t *testing.T) {
 	if !strings.HasSuffix(string(data), "\n# keep rm away\ndeny ~/src/app Bash(rm:*)\n") || strings.Contains(string(data), "allow ~/src/app Bash(go test") {
 		t.Errorf("after Remove(1):\n%s", data)
 	}
-	if _, err := s.Remove(2); interaction.CodeOf(err) != interaction.CodeInvalidRule {
+	if _, err := s.Remove(2, "deny ~/src/app Bash(rm:*)"); interaction.CodeOf(err) != interaction.CodeInvalidRule {
 		t.Errorf("Remove(2) of 1 rule = %v, want INVALID_RULE", err)
 	}
-	if _, err := s.Remove(0); interaction.CodeOf(err) != interaction.CodeInvalidRule {
+	if _, err := s.Remove(0, ""); interaction.CodeOf(err) != interaction.CodeInvalidRule {
 		t.Errorf("Remove(0) = %v, want INVALID_RULE", err)
 	}
 }
@@ -249,7 +252,7 @@ func TestHits(t *testing.T) {
 	if after, _ := os.ReadFile(s.Path()); string(after) != string(before) {
 		t.Error("counting rewrote the rules file")
 	}
-	if _, err := s.Remove(2); err != nil {
+	if _, err := s.Remove(2, "allow ~/src/app Bash(go vet:*)"); err != nil {
 		t.Fatal(err)
 	}
 	d, _ := s.Decide(w.exec("go test"))
@@ -354,5 +357,198 @@ func TestReplaceKeepsThePlace(t *testing.T) {
 	}
 	if _, err := s.Replace(1, "allow ~/a Bash(go test:*)", r); err == nil {
 		t.Fatal("replaced a rule that is no longer as listed")
+	}
+}
+
+// TestStoreEditsTakeTurns: edits made at the same moment through
+// different Stores of one file (as by different asktui processes) each
+// land on the file the last one left: every rule added is there, and of
+// ten removals of rule 1 as it was read, one removes it and the others
+// fail, saying the rule changed, instead of removing the rules after it.
+func TestStoreEditsTakeTurns(t *testing.T) {
+	w := newWorld(t)
+	path := newStore(t, w).Path()
+	const n = 20
+	for i := range 10 {
+		if _, _, err := newStore(t, w).Add(mustRule(t, "deny ~/src/app Bash(old"+strconv.Itoa(i)+":*)")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := make(chan struct{})
+	type result struct {
+		added   string
+		removed string
+		err     error
+	}
+	results := make(chan result, 2*n)
+	var wg sync.WaitGroup
+	for i := range n {
+		r := mustRule(t, "allow ~/src/app Bash(new"+strconv.Itoa(i)+":*)")
+		wg.Go(func() {
+			s := newStore(t, w)
+			<-start
+			_, added, err := s.Add(r)
+			if !added && err == nil {
+				err = fmt.Errorf("%s not added", r)
+			}
+			results <- result{added: r.String(), err: err}
+		})
+		if i < 10 {
+			wg.Go(func() {
+				s := newStore(t, w)
+				<-start
+				r, err := s.Remove(1, "deny ~/src/app Bash(old0:*)")
+				results <- result{removed: r.String(), err: err}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	close(results)
+	set, err := Open(path, "", w.home).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]bool{}
+	for _, r := range set.Rules() {
+		in[r.String()] = true
+	}
+	removed := 0
+	for r := range results {
+		switch {
+		case r.added != "" && r.err != nil:
+			t.Errorf("Add %s: %v", r.added, r.err)
+		case r.added != "" && !in[r.added]:
+			t.Errorf("Add %s succeeded, but the rule is not in the file", r.added)
+		case r.added != "":
+		case r.err == nil:
+			removed++
+			if r.removed != "deny ~/src/app Bash(old0:*)" {
+				t.Errorf("Remove(1) removed %s", r.removed)
+			}
+		case interaction.CodeOf(r.err) != interaction.CodeInvalidRule || !strings.Contains(r.err.Error(), "rule 1 changed since it was read"):
+			t.Errorf("Remove(1) failed with %v, want INVALID_RULE saying rule 1 changed", r.err)
+		}
+	}
+	if removed != 1 || set.Len() != 10-1+n || in["deny ~/src/app Bash(old0:*)"] {
+		t.Errorf("%d removals succeeded, %d rules left; want 1 and %d", removed, set.Len(), 10-1+n)
+	}
+}
+
+// TestStoreRemoveChecksTheRule: a rule is removed only as it was read;
+// one that changed meanwhile is left, with the file, as it is.
+func TestStoreRemoveChecksTheRule(t *testing.T) {
+	w := newWorld(t)
+	s := newStore(t, w)
+	for _, l := range []string{"allow ~/src/app Bash(go test:*)", "deny ~/src/app Bash(rm:*)"} {
+		if _, _, err := s.Add(mustRule(t, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.ReadFile(s.Path())
+	for _, c := range []struct {
+		n         int
+		old, want string
+	}{
+		{1, "deny ~/src/app Bash(rm:*)", "rule 1 changed since it was read: it was deny ~/src/app Bash(rm:*), it is now allow ~/src/app Bash(go test:*)"},
+		{3, "deny ~/src/app Bash(rm:*)", "rule 3 changed since it was read: it was deny ~/src/app Bash(rm:*), and the rules file now holds 2 rules"},
+	} {
+		if _, err := s.Remove(c.n, c.old); interaction.CodeOf(err) != interaction.CodeInvalidRule || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Remove(%d, %q) = %v; want INVALID_RULE saying %q", c.n, c.old, err, c.want)
+		}
+	}
+	if after, _ := os.ReadFile(s.Path()); string(after) != string(before) {
+		t.Errorf("a refused removal changed the file:\n%s", after)
+	}
+}
+
+// TestStoreSeesAChangeOfCtime: a rewrite in place to the same size that
+// sets the modification time back (touch -d) is noticed by its ctime.
+func TestStoreSeesAChangeOfCtime(t *testing.T) {
+	if !unixPermissions {
+		t.Skip("no ctime")
+	}
+	w := newWorld(t)
+	s := newStore(t, w)
+	if _, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+		t.Fatal(err)
+	}
+	p := w.exec("go test ./...")
+	if d, err := s.Decide(p); d.Verdict != Allowed || err != nil {
+		t.Fatalf("before: %v, %v", d.Verdict, err)
+	}
+	before, err := os.Stat(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(s.Path())
+	edited := strings.Replace(string(data), "allow ~/src/app Bash(go test:*)", "deny  ~/src/app Bash(go test:*)", 1)
+	if len(edited) != len(data) {
+		t.Fatal("the edit changes the size")
+	}
+	f, err := os.OpenFile(s.Path(), os.O_WRONLY, 0) // in place: the same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte(edited), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The clock that stamps ctime may tick coarsely: set the time back
+	// until the ctime is another than before.
+	for {
+		if err := os.Chtimes(s.Path(), before.ModTime(), before.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.Stat(s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || inode(after) != inode(before) {
+			t.Fatalf("the rewrite changed more than the ctime: %v %v", after.Size(), after.ModTime())
+		}
+		if !changed(after).Equal(changed(before)) {
+			break
+		}
+	}
+	if d, err := s.Decide(p); d.Verdict != Denied || err != nil {
+		t.Errorf("after the rewrite: %v, %v; want the rewritten rule's deny", d.Verdict, err)
+	}
+}
+
+// TestHitsCountEveryAnswer: answers counted at the same moment by
+// different Stores (as by different asktui processes) are all counted.
+func TestHitsCountEveryAnswer(t *testing.T) {
+	w := newWorld(t)
+	if _, _, err := newStore(t, w).Add(mustRule(t, "allow ~/src/app Bash(go test:*)")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := newStore(t, w).Decide(w.exec("go test ./..."))
+	if err != nil || d.Verdict != Allowed {
+		t.Fatal(d.Verdict, err)
+	}
+	const n = 20
+	start := make(chan struct{})
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			s := newStore(t, w)
+			<-start
+			errs <- s.Hit(d)
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if h, err := newStore(t, w).Hits(); err != nil || h["allow ~/src/app Bash(go test:*)"].Count != n {
+		t.Errorf("hits %+v, %v; want %d", h, err, n)
 	}
 }
