@@ -240,7 +240,7 @@ func (s *Store) readFile(st stamp) (*Set, error) {
 	if err != nil {
 		return nil, invalid("%s: %s", s.path, messageOf(err))
 	}
-	set.guard(filepath.Dir(s.path), filepath.Dir(s.realPath()))
+	set.guard(filepath.Dir(s.path), filepath.Dir(st.real))
 	return set, nil
 }
 

@@ -552,3 +552,38 @@ func TestHitsCountEveryAnswer(t *testing.T) {
 		t.Errorf("hits %+v, %v; want %d", h, err, n)
 	}
 }
+
+// TestStoreGuardsItsOwnDirectory: with rules that allow every edit in
+// the home directory, which holds the rules file, neither an edit nor a
+// redirection writes in the rules file's directory: an agent that could
+// would write its own rules.
+func TestStoreGuardsItsOwnDirectory(t *testing.T) {
+	w := newWorld(t)
+	s := newStore(t, w)
+	for _, l := range []string{"allow ~ Edit", "allow ~ Bash(go test:*)"} {
+		if _, _, err := s.Add(mustRule(t, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := filepath.Join(w.home, ".config", "asktui")
+	check := func(what string, p *interaction.Permission, want Verdict) {
+		t.Helper()
+		d, err := s.Decide(p)
+		if err != nil || d.Verdict != want {
+			t.Errorf("%s: %v (%v), want %v", what, d.Verdict, err, want)
+		}
+	}
+	edit := func(path string) *interaction.Permission {
+		return &interaction.Permission{Client: interaction.ClientClaude, Tool: "Write", Kind: interaction.KindEdit,
+			Paths: []string{path}, Cwd: w.home, Question: "permission", Allow: "Allow once"}
+	}
+	check("an edit in the project", edit(filepath.Join(w.proj, "a.go")), Allowed)
+	check("an edit of the rules file", edit(filepath.Join(conf, "rules.conf")), Ask)
+	check("a new file beside it", edit(filepath.Join(conf, "more.conf")), Ask)
+	sh := w.exec("go test > ~/.config/asktui/rules.conf")
+	sh.Command = "go test > " + filepath.Join(conf, "rules.conf")
+	sh.Cwd = w.home
+	check("a redirection into the rules file", sh, Ask)
+	sh.Command = "go test > " + filepath.Join(w.home, "log")
+	check("a redirection beside the rules' directory", sh, Allowed)
+}
