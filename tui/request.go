@@ -136,7 +136,7 @@ func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw boo
 		if q.detail != "" {
 			lines = append(lines, "")
 			if raw {
-				lines = append(lines, wrapPlain(q.detail, width, st.Code.Plain)...)
+				lines = append(lines, wrapExact(q.detail, width, st, st.Code.Plain)...)
 			} else {
 				lines = append(lines, md.Render(q.detail, width)...)
 			}
@@ -172,7 +172,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	}
 	var lines []string
 	if raw {
-		lines = wrapPlain(head, width, st.Code.Plain)
+		lines = wrapExact(head, width, st, st.Code.Plain)
 	} else {
 		lines = md.Render(head, width)
 	}

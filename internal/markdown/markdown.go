@@ -506,12 +506,13 @@ func (r *renderer) segments(b *strings.Builder, lines *text.Segments) {
 }
 
 // wrap breaks styled text into lines of at most width cells, each styled
-// on its own.
+// on its own, only at spaces (see [Wrap]).
 func (r *renderer) wrap(s string, width int) []string {
 	if s == "" {
 		return []string{""}
 	}
-	return strings.Split(lipgloss.Wrap(s, max(width, 1), ""), "\n")
+	lines, cut := wrapLines(s, width)
+	return marked(lines, cut, r.mark())
 }
 
 // wrapLine is wrap for one line of code.
@@ -524,11 +525,19 @@ func (r *renderer) wrapLine(s string, width int) []string {
 
 // wrapStyled wraps plain text and styles each line with st.
 func (r *renderer) wrapStyled(s string, width int, st lipgloss.Style) []string {
-	lines := strings.Split(ansi.Wrap(s, max(width, 1), ""), "\n")
+	lines, cut := wrapLines(s, width)
 	for i, l := range lines {
 		lines[i] = st.Render(l)
 	}
-	return lines
+	return marked(lines, cut, r.mark())
+}
+
+// mark is the mark of a cut word, styled.
+func (r *renderer) mark() string {
+	if m := r.md.Break.String(); m != "" {
+		return m
+	}
+	return breakMark
 }
 
 // plainLines draws text as written, wrapped, in st.
