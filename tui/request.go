@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/markdown"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 )
@@ -399,14 +400,77 @@ func questionCount(rs []*request) int {
 	return n
 }
 
-// what names the request in a few words: its first header, else the first
-// line of its first question.
+// what names the request in a few words, as Markdown on one line: the
+// call a permission is about, else its first header, else the first line
+// of its first question.
 func (r *request) what() string {
+	if c := r.call(); c != "" {
+		return c
+	}
 	q := r.questions[0]
 	if q.header != "" {
 		return q.header
 	}
 	return firstLine(q.text)
+}
+
+// call names the tool call a permission request is about, as Markdown on
+// one line: the tool, then the first line of its command, its first file,
+// its URL or the MCP server's tool, in code, exactly as the question
+// shows it (every character that would act on the terminal or not show
+// made visible); "" when the request is no permission, or its call names
+// none of these. Two permissions of the same tool differ here, where
+// their headers are alike.
+func (r *request) call() string {
+	p := r.perm
+	if p == nil {
+		return ""
+	}
+	exact := func(s string) string { return markdown.Code(SanitizeLine(sanitize.Visible(s))) }
+	var what string
+	switch p.Kind {
+	case interaction.KindExecute:
+		line, more := firstWords(p.Command)
+		if line == "" {
+			return ""
+		}
+		what = exact(line)
+		if more {
+			what += "…"
+		}
+	case interaction.KindEdit, interaction.KindRead:
+		if len(p.Paths) == 0 || strings.TrimSpace(p.Paths[0]) == "" {
+			return ""
+		}
+		what = exact(p.Paths[0])
+		if n := len(p.Paths) - 1; n > 0 {
+			what += " +" + strconv.Itoa(n) + " more"
+		}
+	case interaction.KindFetch:
+		if strings.TrimSpace(p.URL) == "" {
+			return ""
+		}
+		what = exact(p.URL)
+	case interaction.KindMCP:
+		if p.MCPServer == "" || p.MCPTool == "" {
+			return ""
+		}
+		return exact(p.MCPServer + ": " + p.MCPTool)
+	default:
+		return ""
+	}
+	if tool := SanitizeLine(sanitize.Visible(p.Tool)); strings.TrimSpace(tool) != "" {
+		return markdown.Escape(tool) + " " + what
+	}
+	return what
+}
+
+// firstWords is the first line of s that holds more than spaces, trimmed,
+// and whether anything but spaces follows it.
+func firstWords(s string) (line string, more bool) {
+	s = strings.TrimSpace(s)
+	line, rest, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line), strings.TrimSpace(rest) != ""
 }
 
 // summary names the request in one line for the log and notifications: its

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/markdown"
@@ -22,6 +25,82 @@ func bashPermission(cmd string) interaction.Request {
 			Client: interaction.ClientClaude, Tool: "Bash", Kind: interaction.KindExecute, Command: cmd,
 			Cwd: "/home/u/proj", Session: "claude-code:abc123", Question: "permission", Allow: "Allow once", Deny: "Deny",
 		},
+	}
+}
+
+// TestGoldenWaitingPermissions pins the waiting list of two permissions
+// of the same tool: each row names its command, where both read "Bash"
+// before.
+func TestGoldenWaitingPermissions(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				m := testSession(t, size[0], size[1])
+				ask(t, m, bashPermission("npm publish --tag next"))
+				ask(t, m, bashPermission("git push origin main"))
+				glance(m)
+				press(m, "ctrl+g")
+				s := screen(m)
+				mustFit(t, s, size[0], size[1])
+				mustContain(t, s, "Bash npm publish --tag next", "Bash git push origin main")
+				golden.RequireEqual(t, s)
+			})
+		})
+	}
+}
+
+// Each row names the call, whatever its kind; a call that names nothing
+// falls back to the header; what would act on the terminal is made
+// visible, and Markdown in a command stays the command's text.
+func TestInboxRowNamesTheCall(t *testing.T) {
+	perm := func(p interaction.Permission) interaction.Request {
+		req := bashPermission("true")
+		req.Questions[0].Header = p.Tool
+		p.Cwd, p.Question, p.Allow, p.Deny, p.Client = "/home/u/proj", "permission", "Allow once", "Deny", interaction.ClientClaude
+		req.Permission = &p
+		return req
+	}
+	tests := []struct {
+		name string
+		req  interaction.Request
+		want string
+	}{
+		{"command", bashPermission("npm publish --tag next"), "Bash npm publish --tag next"},
+		{"the first line of a script", bashPermission("\n  cat <<'EOF' > notes.md\nhello\nEOF\n"), "Bash cat <<'EOF' > notes.md…"},
+		{"markdown stays text", bashPermission("rm *.tmp **/_x_"), "Bash rm *.tmp **/_x_"},
+		{"an escape made visible", bashPermission("echo \x1b[2Khi\u202e"), `Bash echo ␛[2Khi\u202e`},
+		{"files", perm(interaction.Permission{Tool: "Edit", Kind: interaction.KindEdit, Paths: []string{"src/app.go", "src/b.go"}}), "Edit src/app.go +1 more"},
+		{"a URL", perm(interaction.Permission{Tool: "WebFetch", Kind: interaction.KindFetch, URL: "https://example.com/x"}), "WebFetch https://example.com/x"},
+		{"an MCP tool", perm(interaction.Permission{Tool: "mcp__github__create_issue", Kind: interaction.KindMCP, MCPServer: "github", MCPTool: "create_issue"}), "github: create_issue"},
+		{"another tool: the header", perm(interaction.Permission{Tool: "Task", Kind: interaction.KindOther}), "Task"},
+		{"no permission: the header", single(deployQuestion()), "Deploy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				m := testSession(t, 100, 30)
+				ask(t, m, tt.req)
+				ask(t, m, single(interaction.Question{ID: "q", Question: "Later?"}))
+				glance(m)
+				press(m, "ctrl+g")
+				row := ""
+				for _, l := range strings.Split(screen(m), "\n") {
+					if strings.Contains(l, "❯") {
+						row = l // the inbox's cursor, above the options'
+						break
+					}
+				}
+				if !strings.Contains(row, " · "+tt.want+" · ") {
+					t.Errorf("the row reads %q, want it to name %q", row, tt.want)
+				}
+				raw := m.render()
+				for _, bad := range []string{"\x1b[2K", "\u202e"} {
+					if strings.Contains(ansiFree(raw), bad) {
+						t.Errorf("the screen holds %q", bad)
+					}
+				}
+			})
+		})
 	}
 }
 

@@ -573,6 +573,20 @@ func Code(s string) string {
 	return ticks + s + ticks
 }
 
+// Escape is s as Markdown text that shows s exactly: every ASCII
+// punctuation character is escaped, so none of them starts emphasis, a
+// link or code.
+func Escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x80 && c > ' ' && !('0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z') {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // Fence is text in a Markdown code block of language lang that its own
 // backticks cannot close, ending in a new line.
 func Fence(lang, text string) string {
