@@ -430,9 +430,13 @@ func digitKeys(b key.Binding, n int) key.Binding {
 	return key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], b.Help().Desc))
 }
 
-// digitRange names the digits 1 to n in a sentence: "1–3".
+// digitRange names the digits 1 to n in a sentence: "1–3", or "1" for
+// one.
 func digitRange(n int) string {
-	return "1–" + pickDigits[min(max(n, 1), len(pickDigits))-1]
+	if n <= 1 {
+		return pickDigits[0]
+	}
+	return "1–" + pickDigits[min(n, len(pickDigits))-1]
 }
 
 // pair is one help entry for two bindings that differ only in direction,

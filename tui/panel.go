@@ -386,15 +386,28 @@ func answerHint(r *request, q *question, k keyMap) string {
 	case q.raw.MultiSelect:
 		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
 	}
+	// What acts is what the field's state lets act: a digit picks only
+	// among the rows shown (one match of a filter is "1"), and not at
+	// all while the keys type text.
 	rows := len(q.raw.Options)
 	if !q.raw.NoOther {
 		rows++
 	}
-	pick := "Pick one · " + keyName(c.Confirm) + " or " + digitRange(rows)
-	if r.single() {
-		return pick + " answers at once"
+	acts := keyName(c.Confirm) + " or " + digitRange(rows)
+	if f := q.choice; f != nil {
+		switch n := f.PickRows(); {
+		case f.EditingFilter():
+			return "Pick one · type to filter, " + keyName(c.AcceptFilter) + " applies"
+		case n == 0:
+			acts = "type your own answer, " + keyName(c.Confirm)
+		default:
+			acts = keyName(c.Confirm) + " or " + digitRange(n)
+		}
 	}
-	return pick
+	if r.single() {
+		return "Pick one · " + acts + " answers at once"
+	}
+	return "Pick one · " + acts
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the

@@ -120,3 +120,51 @@ func TestRawDetailWrapsAtSpaces(t *testing.T) {
 			"--tls-cert=/etc/ssl/private/production-cluster-certificat↩\ne-bundle.pem\n```")
 	})
 }
+
+// The hint says what acts: filtered to one match of 100,000 options, a
+// digit picks among the rows shown (1, and 2 for Other), not 1–9; while
+// the filter or the Other row has the keys, digits are text.
+func TestHintSaysWhatActs(t *testing.T) {
+	many := make([]interaction.Option, 100_000)
+	for i := range many {
+		many[i] = interaction.Option{Label: fmt.Sprintf("service-%06d", i)}
+	}
+	hint := func(m *model) string {
+		for _, l := range strings.Split(screen(m), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "Pick one") {
+				return strings.TrimSpace(l)
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		noOther bool
+		want    string
+	}{{false, "Pick one · enter or 1–2 answers at once"}, {true, "Pick one · enter or 1 answers at once"}} {
+		run(t, func(t *testing.T) {
+			m := testModel(t, 100, 30)
+			ask(t, m, single(interaction.Question{ID: "svc", Question: "Which service?", Options: many, NoOther: c.noOther}))
+			glance(m)
+			if got := hint(m); got != "Pick one · enter or 1–9 answers at once" {
+				t.Errorf("unfiltered: %q", got)
+			}
+			press(m, "/", "service-042424")
+			if got := hint(m); got != "Pick one · type to filter, enter applies" {
+				t.Errorf("filtering: %q", got)
+			}
+			press(m, "enter")
+			if got := hint(m); got != c.want {
+				t.Errorf("one match (noOther %v): %q, want %q", c.noOther, got, c.want)
+			}
+			if !c.noOther {
+				mustContain(t, screen(m), "1-2 choose")
+				press(m, "down")
+				if got := hint(m); got != "Pick one · type your own answer, enter answers at once" {
+					t.Errorf("on Other: %q", got)
+				}
+			} else {
+				mustContain(t, screen(m), "• 1 choose")
+			}
+		})
+	}
+}
