@@ -102,8 +102,10 @@ func (d *rememberDialog) restyle(st *styles.Styles) {
 // asks rules where the rule would stand.
 func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
 	st := d.st
+	// The field has no placeholder: one drawn in grey beside "Rule" read
+	// as a rule written. Empty, it is empty, and the line under it says
+	// to write one, with an example.
 	*d = rememberDialog{st: st, req: r.id, perm: r.perm, row: rowPattern, pick: -1, input: newLineInput(st)}
-	d.input.Placeholder = "Bash(go test:*)"
 	if c := q.draft.Cursor; r.perm.Deny != "" && c >= 0 && c < len(q.raw.Options) && q.raw.Options[c].Label == r.perm.Deny {
 		d.deny = true
 	}
@@ -116,6 +118,10 @@ func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
 		return rulePlanMsg{req: id, plan: plan, err: err}
 	})
 }
+
+// ruleExample is the rule the dialog gives as an example when its field
+// is empty.
+const ruleExample = "Bash(go test:*)"
 
 // planned takes where the rule would stand, and puts the narrowest
 // suggestion in the pattern's field.
@@ -154,7 +160,7 @@ func (d *rememberDialog) refresh(rules Rules) tea.Cmd {
 		return nil
 	}
 	if strings.TrimSpace(d.input.Value()) == "" {
-		d.previewErr = "write the rule, such as " + d.input.Placeholder
+		d.previewErr = "no rule: write one, such as " + ruleExample
 		return nil
 	}
 	t, err := rules.Describe(d.plan, d.choice())

@@ -168,3 +168,21 @@ func TestHintSaysWhatActs(t *testing.T) {
 		})
 	}
 }
+
+// An empty rule field reads as empty: nothing drawn in it that could
+// pass for a rule, and the line under it says to write one.
+func TestRememberEmptyRuleReadsEmpty(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m, _, _ := rulesSession(t, 60, 20)
+		press(m, "a", "ctrl+u")
+		s := screen(m)
+		for _, l := range strings.Split(s, "\n") {
+			if _, rest, ok := strings.Cut(l, "Rule"); ok {
+				if got := strings.Trim(rest, " │"); got != "" {
+					t.Errorf("the empty rule field shows %q", got)
+				}
+			}
+		}
+		mustContain(t, s, "✗ no rule: write one, such as Bash(go test:*)")
+	})
+}
