@@ -303,7 +303,11 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
-		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keyName(m.keys.Question.Scroll))
+		keys := keyName(m.keys.Question.Scroll)
+		if q.planReview() {
+			keys += ", " + keyName(m.keys.Question.Page)
+		}
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keys)
 		if l.hint {
 			hint = where
 		} else {
@@ -404,10 +408,14 @@ func answerHint(r *request, q *question, k keyMap) string {
 			acts = keyName(c.Confirm) + " or " + digitRange(n)
 		}
 	}
-	if r.single() {
-		return "Pick one · " + acts + " answers at once"
+	what := "Pick one · "
+	if q.planReview() {
+		what = "Approve or decline the plan · "
 	}
-	return "Pick one · " + acts
+	if r.single() {
+		return what + acts + " answers at once"
+	}
+	return what + acts
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the

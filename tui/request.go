@@ -38,6 +38,11 @@ type question struct {
 	previews []string // sanitized previews, nil when no option has one
 	note     string   // the human's note on the answer
 
+	// approve is, in a plan review (interaction.IntentPlanReview), the
+	// option that approves the plan; -1 for any other question. Every
+	// other option declines it.
+	approve int
+
 	draft *field.Draft // the option list's draft; nil for free text
 	typed string       // the free-text draft
 
@@ -58,7 +63,17 @@ type question struct {
 }
 
 func newQuestion(i int, q interaction.Question) *question {
-	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail)}
+	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail), approve: -1}
+	if q.PlanReview() && !q.MultiSelect {
+		// A plan is approved or declined, one or the other: a
+		// multi-select plan review is asked as the list it is.
+		for j, o := range q.Options {
+			if o.Label == q.Intent.Approve {
+				qs.approve = j
+				break
+			}
+		}
+	}
 	qs.title = qs.header
 	if qs.title == "" {
 		qs.title = "Q" + strconv.Itoa(i+1)
@@ -90,7 +105,38 @@ func newQuestion(i int, q interaction.Question) *question {
 // (and for all of them once, when a filter starts), and a question of
 // 100,000 options would otherwise prepare 1.6 MB of labels before its
 // first frame.
-func (q *question) label(i int) string { return SanitizeLine(q.raw.Options[i].Label) }
+func (q *question) label(i int) string {
+	l := SanitizeLine(q.raw.Options[i].Label)
+	if !q.planReview() {
+		return l
+	}
+	// A plan review's choices are named by what they do; the agent's
+	// label, which is what the answer carries, stays beside when it
+	// says more than that.
+	verb := "Decline"
+	if i == q.approve {
+		verb = "Approve the plan"
+	}
+	says := strings.TrimSpace(strings.TrimSuffix(strings.ToLower(strings.TrimSpace(l)), "(recommended)"))
+	if says == "" || says == strings.ToLower(verb) || says == strings.ToLower(strings.Fields(verb)[0]) {
+		return verb
+	}
+	return verb + " · " + l
+}
+
+// planReview reports whether the question asks the human to approve a
+// plan: one option approves it, every other declines it.
+func (q *question) planReview() bool { return q.approve >= 0 }
+
+// declinesPlan reports whether the question is a plan review answered
+// with an option that declines the plan.
+func (q *question) declinesPlan() bool {
+	if !q.planReview() || q.draft == nil {
+		return false
+	}
+	chosen := q.draft.ChosenIndices()
+	return len(chosen) == 1 && chosen[0] != q.approve
+}
 
 // free reports whether the question takes free text only.
 func (q *question) free() bool { return q.draft == nil }
@@ -207,7 +253,7 @@ func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string
 			LabelCount:   len(q.raw.Options),
 			Descriptions: q.descs,
 			Multi:        q.raw.MultiSelect,
-			NoOther:      q.raw.NoOther,
+			NoOther:      q.raw.NoOther || q.planReview(), // a plan is declined with a note, not other text
 			Draft:        q.draft,
 			Styles:       st,
 			Keys:         keys.Choice,

@@ -186,3 +186,121 @@ func TestRememberEmptyRuleReadsEmpty(t *testing.T) {
 		mustContain(t, s, "✗ no rule: write one, such as Bash(go test:*)")
 	})
 }
+
+// planRequest is deepseek-harness asking for a plan to be approved.
+func planRequest() interaction.Request {
+	var plan strings.Builder
+	plan.WriteString("## Move billing to Postgres\n\n")
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&plan, "%d. Step %d: copy the rows of table %d, then check them with `./bin/check --table %d`\n", i, i, i, i)
+	}
+	return interaction.Request{
+		Agent: &interaction.Agent{ID: "deepseek", Name: "deepseek-harness"},
+		Questions: []interaction.Question{{
+			ID: "plan", Header: "Plan", Question: "Approve this plan?", Detail: plan.String(),
+			Options: []interaction.Option{{Label: "Approve", Description: "Start with step 1"}, {Label: "Keep planning", Description: "Tell me what to change"}},
+			Intent:  &interaction.Intent{Kind: interaction.IntentPlanReview, Approve: "Approve"},
+		}},
+	}
+}
+
+// TestGoldenPlanReview pins a plan review: the plan in the panel's
+// height, the choices named by what they do, then a page down, then the
+// note a decline asks for.
+func TestGoldenPlanReview(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			run(t, func(t *testing.T) {
+				m := testModel(t, size[0], size[1])
+				ask(t, m, planRequest())
+				glance(m)
+				var shots []string
+				for _, keys := range [][]string{nil, {"pgdown"}, {"2"}} {
+					press(m, keys...)
+					s := screen(m)
+					mustFit(t, s, size[0], size[1])
+					shots = append(shots, s)
+				}
+				golden.RequireEqual(t, strings.Join(shots, "\n---\n"))
+			})
+		})
+	}
+}
+
+// The answer to a plan review is the answer to any question: the label
+// chosen, and the note. Approving sends at once; declining asks for a
+// note first, and going back from it sends nothing.
+func TestPlanReviewAnswers(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testModel(t, 60, 20)
+		p := ask(t, m, planRequest())
+		glance(m)
+		s := screen(m)
+		mustContain(t, s, "1. ○ Approve the plan", "2. ○ Decline · Keep planning")
+		mustNotContain(t, s, "Other")
+		press(m, "enter")
+		got := result(t, p)
+		if got.Err != nil || len(got.Answer.Answers) != 1 || strings.Join(got.Answer.Answers[0].Selected, ",") != "Approve" || got.Answer.Answers[0].Note != "" {
+			t.Fatalf("approved: %+v %v", got.Answer, got.Err)
+		}
+	})
+	run(t, func(t *testing.T) {
+		m := testModel(t, 60, 20)
+		p := ask(t, m, planRequest())
+		glance(m)
+		press(m, "down", "enter")
+		if m.mode() != modeNote {
+			t.Fatalf("declining opened %v, not the note", m.mode())
+		}
+		mustContain(t, screen(m), "Decline the plan", "enter decline the plan, with the note")
+		press(m, "esc")
+		noResult(t, p)
+		if m.mode() != modeQuestion {
+			t.Fatalf("esc left mode %v", m.mode())
+		}
+		press(m, "2", "split step 2 in two", "enter")
+		got := result(t, p)
+		if got.Err != nil || strings.Join(got.Answer.Answers[0].Selected, ",") != "Keep planning" || got.Answer.Answers[0].Note != "split step 2 in two" {
+			t.Fatalf("declined: %+v %v", got.Answer, got.Err)
+		}
+	})
+}
+
+// A plan that fits leaves the hint its row: it says what the choices do.
+func TestPlanReviewHint(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testModel(t, 100, 30)
+		req := planRequest()
+		req.Questions[0].Detail = "1. Copy rows\n2. Swap tables"
+		ask(t, m, req)
+		glance(m)
+		mustContain(t, screen(m), "Approve or decline the plan · enter or 1–2 answers at once")
+	})
+}
+
+// The plan scrolls a page at a time with pgup/pgdn (the choices have no
+// pages), and line by line as any question.
+func TestPlanReviewScrolls(t *testing.T) {
+	run(t, func(t *testing.T) {
+		m := testModel(t, 60, 20)
+		ask(t, m, planRequest())
+		glance(m)
+		r := m.activeRequest()
+		press(m, "pgdown")
+		page := r.scroll
+		if page < 2 {
+			t.Fatalf("pgdn scrolled to %d", page)
+		}
+		press(m, "shift+down")
+		if r.scroll != page+1 {
+			t.Fatalf("⇧↓ scrolled to %d, want %d", r.scroll, page+1)
+		}
+		press(m, "pgup", "pgup")
+		if r.scroll != 0 {
+			t.Fatalf("pgup scrolled to %d", r.scroll)
+		}
+		if c := r.current().draft.Cursor; c != 0 {
+			t.Fatalf("the keys moved the choice to %d", c)
+		}
+	})
+}
