@@ -579,12 +579,17 @@ func Code(s string) string {
 func Escape(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x80 && c > ' ' && !('0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z') {
+		if c := s[i]; c > ' ' && c < 0x7f && !alnum(c) {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// alnum reports whether c is an ASCII letter or digit.
+func alnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // Fence is text in a Markdown code block of language lang that its own
