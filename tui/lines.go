@@ -43,3 +43,10 @@ func wrapExact(text string, width int, st *styles.Styles, style lipgloss.Style) 
 	}
 	return out
 }
+
+// wrapWords wraps one-paragraph text (a dialog's, a rule in words) to
+// width as markdown.Wrap does, at spaces only, its lines joined: a
+// rule's `git push --force` is never shown as "--" and "force".
+func wrapWords(s string, width int, st *styles.Styles) string {
+	return strings.Join(markdown.Wrap(s, width, st), "\n")
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -303,4 +304,27 @@ func TestPlanReviewScrolls(t *testing.T) {
 			t.Fatalf("the keys moved the choice to %d", c)
 		}
 	})
+}
+
+// The rule in words wraps at spaces only: a flag in it is never split
+// at its hyphens, whatever the width.
+func TestRememberRuleWordsWrapAtSpaces(t *testing.T) {
+	for w := 44; w <= 90; w++ {
+		run(t, func(t *testing.T) {
+			m, _, _ := rulesSession(t, w, 24)
+			press(m, "a", "ctrl+u", "Bash(git push --force-with-lease:*)")
+			lines := strings.Split(screen(m), "\n")
+			for i, l := range lines {
+				if !strings.Contains(l, "→ allow") || i+1 >= len(lines) {
+					continue
+				}
+				words := strings.Fields(strings.ReplaceAll(l+" "+lines[i+1], "│", " "))
+				if !slices.Contains(words, "--force-with-lease:*),") {
+					t.Errorf("at %d the rule in words is split:\n%s\n%s", w, l, lines[i+1])
+				}
+				return
+			}
+			t.Errorf("at %d no rule in words:\n%s", w, strings.Join(lines, "\n"))
+		})
+	}
 }
