@@ -47,6 +47,35 @@ type Question struct {
 	// a form field whose schema cannot carry it, sets it; an answer to
 	// such a question never has Custom text. It needs Options.
 	NoOther bool `json:"noOther,omitempty" jsonschema:"Offer only the options, with no free-text Other answer. Needs options. Default false."`
+	// Intent says what the question is for, when it is more than a
+	// choice (a plan to approve), so that the screen presents it as
+	// that; nil for an ordinary question. The answer is the same either
+	// way.
+	Intent *Intent `json:"intent,omitempty" jsonschema:"What the question is for, when it is more than a choice. Omit for an ordinary question."`
+}
+
+// Intent says what a [Question] is for, as deepseek-harness's question
+// tool names it: the screen presents the question as that, and the
+// answer is the same as for any question (the labels chosen, the note).
+type Intent struct {
+	// Kind names the intent: [IntentPlanReview]. A kind asktui does not
+	// know is no error: the question is asked as any other.
+	Kind string `json:"kind" jsonschema:"\"plan-review\": \"detail\" is a plan in Markdown, the option \"approve\" names approves it and every other option declines it. Other kinds are asked as an ordinary question."`
+	// Approve is, in a plan review, the label of the option that
+	// approves the plan; every other option declines it.
+	Approve string `json:"approve,omitempty" jsonschema:"For \"plan-review\": the label of the option that approves the plan."`
+}
+
+// IntentPlanReview is the kind of [Intent] of a question that asks the
+// human to approve a plan: its Detail is the plan, in Markdown, the
+// option [Intent.Approve] names approves it, and every other option
+// declines it.
+const IntentPlanReview = "plan-review"
+
+// PlanReview reports whether the question asks the human to approve a
+// plan ([IntentPlanReview]), one option approving it.
+func (q Question) PlanReview() bool {
+	return q.Intent != nil && q.Intent.Kind == IntentPlanReview
 }
 
 // wireQuestion is the decoding form of a Question. It has no methods, so
@@ -62,6 +91,7 @@ type wireQuestion struct {
 	MultiSelectSnake bool       `json:"multi_select"`
 	Multiple         bool       `json:"multiple"`
 	NoOther          bool       `json:"noOther"`
+	Intent           *Intent    `json:"intent"`
 }
 
 func (w wireQuestion) question() Question {
@@ -73,6 +103,7 @@ func (w wireQuestion) question() Question {
 		Options:     w.Options,
 		MultiSelect: w.MultiSelect || w.MultiSelectSnake || w.Multiple,
 		NoOther:     w.NoOther,
+		Intent:      w.Intent,
 	}
 }
 
@@ -90,6 +121,7 @@ func (q *Question) UnmarshalJSON(data []byte) error {
 		Options:     q.Options,
 		MultiSelect: q.MultiSelect,
 		NoOther:     q.NoOther,
+		Intent:      q.Intent,
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err

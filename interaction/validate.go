@@ -56,7 +56,9 @@ const maxProblems = 5
 // the Max constants); the request's text adds up to at most
 // [MaxRequestBytes]; and a [Permission], when there is one, is well formed
 // (a known kind, an absolute working directory, strings and paths within
-// their limits) and names the request's one question and options of it.
+// their limits) and names the request's one question and options of it;
+// a plan review's [Intent] names, in Approve, one of its question's
+// options (an intent of another kind, known or not, is no problem).
 //
 // Messages count questions and options from 1 and name the question's id,
 // for example:
@@ -125,6 +127,38 @@ func (p *problems) checkQuestion(ref string, i int, q Question, ids map[string]i
 	if !fine(q.Detail, MaxDetailLen) {
 		p.checkString(ref+`: the "detail"`, q.Detail, MaxDetailLen)
 	}
+	p.checkIntent(ref, q)
+}
+
+// checkIntent checks question q's intent: its strings, and in a plan
+// review the option that approves. A kind it does not know is no
+// problem: the question is asked as any other.
+func (p *problems) checkIntent(ref string, q Question) {
+	in := q.Intent
+	if in == nil {
+		return
+	}
+	p.checkString(ref+`: the "intent"'s "kind"`, in.Kind, MaxIDLen)
+	p.checkString(ref+`: the "intent"'s "approve"`, in.Approve, MaxLabelLen)
+	if in.Kind != IntentPlanReview {
+		return
+	}
+	switch {
+	case len(q.Options) == 0:
+		p.addf(`%s: the "intent" is a %q but the question has no options; give it "options", one of them the label "approve" names`,
+			ref, IntentPlanReview)
+	case in.Approve == "":
+		p.addf(`%s: the "intent" is a %q without "approve"; set "approve" to the label of the option that approves the plan, such as %s`,
+			ref, IntentPlanReview, quote(q.Options[0].Label))
+	default:
+		for _, o := range q.Options {
+			if o.Label == in.Approve {
+				return
+			}
+		}
+		p.addf(`%s: the "intent"'s "approve" is %s, which is no option's label; set it to the label of the option that approves the plan, such as %s`,
+			ref, quote(in.Approve), quote(q.Options[0].Label))
+	}
 }
 
 // checkOptions checks the options of question q: how many, and each
@@ -183,6 +217,9 @@ func (r Request) textBytes() int {
 	n += r.Permission.textBytes()
 	for _, q := range r.Questions {
 		n += len(q.ID) + len(q.Question) + len(q.Header)
+		if q.Intent != nil {
+			n += len(q.Intent.Kind) + len(q.Intent.Approve)
+		}
 		for _, o := range q.Options {
 			n += len(o.Label) + len(o.Description)
 		}

@@ -33,6 +33,11 @@ type MarkdownStyles struct {
 	Rule, TableBorder lipgloss.Style
 	// HTML is raw HTML, shown as written.
 	HTML lipgloss.Style
+	// Break is the mark (↩, its string) at the end of a line where a
+	// word too wide for the line is cut, the rest of it on the next
+	// line: text wraps only at spaces, so a command's arguments and a
+	// path are never split where a line merely ends.
+	Break lipgloss.Style
 }
 
 func markdownStyles(p Palette, mono bool) MarkdownStyles {
@@ -59,5 +64,6 @@ func markdownStyles(p Palette, mono bool) MarkdownStyles {
 		Rule:        fg(p.Subtle),
 		TableBorder: fg(p.Subtle),
 		HTML:        fg(p.Muted),
+		Break:       fg(p.Muted).SetString("↩"),
 	}
 }

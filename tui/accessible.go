@@ -176,7 +176,7 @@ func (a *accessibleProvider) form(q *question) *huh.Form {
 			ExternalEditor(false)
 	} else {
 		f = field.NewChoice(field.ChoiceConfig{
-			Label: q.label, LabelCount: len(q.raw.Options), Descriptions: q.descs, Multi: q.raw.MultiSelect, NoOther: q.raw.NoOther,
+			Label: q.label, LabelCount: len(q.raw.Options), Descriptions: q.descs, Multi: q.raw.MultiSelect, NoOther: q.raw.NoOther || q.planReview(),
 			Draft: q.draft, Styles: a.styles,
 		})
 	}

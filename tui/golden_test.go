@@ -48,6 +48,9 @@ func TestGolden(t *testing.T) {
 			ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "codex"}, Questions: []interaction.Question{{ID: "q", Question: "Later?"}}})
 		}},
 		{name: "empty"},
+		// A command wraps only at its spaces; a word wider than the
+		// line is cut with the mark (↩).
+		{name: "wrap", req: bashPermission("./bin/server --config config/production.yaml --listen-address 0.0.0.0:8080 --tls-cert=/etc/ssl/private/production-cluster-certificate-bundle.pem")},
 	}
 	for _, c := range cases {
 		for _, size := range [][2]int{{100, 30}, {60, 20}, {40, 12}} {

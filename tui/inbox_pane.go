@@ -117,13 +117,19 @@ func (p *inboxPane) ShortHelp() []key.Binding { return shortHelp(p) }
 func (p *inboxPane) FullHelp() [][]key.Binding { return fullHelp(p) }
 
 // inboxRow draws one row of the inbox: the cursor, the agent, what it
-// asks (its Markdown drawn on the line), how many questions and how long ago.
+// asks (its Markdown drawn on the line: for a permission, the call),
+// how many questions and how long ago. A permission is one question,
+// and its row gives the call the room the count would take.
 func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	cursor, style := "  ", st.Inbox.Item
 	if k.marked {
 		cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 	}
-	meta := st.Inbox.Meta.Render(" · " + plural(len(r.questions), "question", "questions") + " · " + k.waited)
+	count := plural(len(r.questions), "question", "questions") + " · "
+	if r.call() != "" {
+		count = ""
+	}
+	meta := st.Inbox.Meta.Render(" · " + count + k.waited)
 	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
 	room := k.width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
 	what := ""

@@ -120,6 +120,12 @@ func keyReference(t *testing.T) string {
 		walk(m, []string{"tab", "tab", "tab", "tab"}, []string{"?"})
 	})
 	run(t, func(t *testing.T) {
+		m := testModel(t, 60, 20)
+		ask(t, m, planRequest()) // a plan review: its pages, and the note a decline asks for
+		glance(m)
+		walk(m, []string{"2"})
+	})
+	run(t, func(t *testing.T) {
 		m := testSession(t, 100, 30)
 		for i := range 60 {
 			tool(m, "codex", "read_file", `{"path":"f`+strings.Repeat("x", i)+`"}`, "ok")

@@ -183,6 +183,10 @@ type questionKeyMap struct {
 	// ScrollUp and ScrollDown scroll a question text too long for the
 	// screen; Scroll is the help's one entry for both.
 	ScrollUp, ScrollDown, Scroll key.Binding
+	// PageUp and PageDown scroll a plan under review a page at a time
+	// (its choices are few, and need no pages); Page is the help's one
+	// entry for both.
+	PageUp, PageDown, Page key.Binding
 	// TextSubmit confirms a free-text answer; NewLine breaks its line.
 	TextSubmit, NewLine key.Binding
 	// Note writes a note on the answer (on an option question); Raw shows
@@ -257,6 +261,7 @@ func defaultKeyMap() keyMap {
 	g.SwitchRequest = pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
 	k.Question.Tabs = pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
 	k.Question.Scroll = pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
+	k.Question.Page = pair(k.Question.PageUp, k.Question.PageDown, "pgup/pgdn", "scroll the plan a page")
 	k.Review.Tabs = pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
 	k.Inbox.Move = pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
 	k.Activity.Scroll = pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
@@ -298,6 +303,8 @@ func baseKeyMap() keyMap {
 			Decline:    b([]string{"esc"}, "esc", "decline"),
 			ScrollUp:   b([]string{"shift+up", "alt+up"}, "⇧↑", "scroll the question up"),
 			ScrollDown: b([]string{"shift+down", "alt+down"}, "⇧↓", "scroll the question down"),
+			PageUp:     b([]string{"pgup"}, "pgup", "scroll the plan a page up"),
+			PageDown:   b([]string{"pgdown"}, "pgdn", "scroll the plan a page down"),
 			TextSubmit: b([]string{"enter"}, "enter", "confirm answer"),
 			NewLine:    b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 			Note:       b([]string{"n"}, "n", "note"),
@@ -430,9 +437,13 @@ func digitKeys(b key.Binding, n int) key.Binding {
 	return key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], b.Help().Desc))
 }
 
-// digitRange names the digits 1 to n in a sentence: "1–3".
+// digitRange names the digits 1 to n in a sentence: "1–3", or "1" for
+// one.
 func digitRange(n int) string {
-	return "1–" + pickDigits[min(max(n, 1), len(pickDigits))-1]
+	if n <= 1 {
+		return pickDigits[0]
+	}
+	return "1–" + pickDigits[min(n, len(pickDigits))-1]
 }
 
 // pair is one help entry for two bindings that differ only in direction,

@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/asktui/asktui/internal/markdown"
+	"github.com/asktui/asktui/styles"
 )
 
 // Plain text in lines: what is not Markdown (tool output, the activity's
@@ -26,4 +29,24 @@ func capLines(s string, n int) string {
 		return strings.Join(lines, "\n")
 	}
 	return strings.Join(lines[:n], "\n") + "\n… " + plural(len(lines)-n, "more line", "more lines")
+}
+
+// wrapExact wraps text shown as sent (a detail or preview in raw view)
+// to width, each line in style: only at spaces, a word wider than the
+// line cut with the mark (markdown.Wrap), so what the human approves
+// reads as the words it holds.
+func wrapExact(text string, width int, st *styles.Styles, style lipgloss.Style) []string {
+	width = max(width, 4)
+	var out []string
+	for line := range strings.SplitSeq(text, "\n") {
+		out = append(out, markdown.Wrap(style.Render(line), width, st)...)
+	}
+	return out
+}
+
+// wrapWords wraps one-paragraph text (a dialog's, a rule in words) to
+// width as markdown.Wrap does, at spaces only, its lines joined: a
+// rule's `git push --force` is never shown as "--" and "force".
+func wrapWords(s string, width int, st *styles.Styles) string {
+	return strings.Join(markdown.Wrap(s, width, st), "\n")
 }

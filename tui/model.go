@@ -693,8 +693,18 @@ func (m *model) typeAnswer(msg tea.Msg) tea.Cmd {
 
 // questionDone moves on after the human confirmed a question: a lone
 // question is answered at once when it holds an answer (Enter on empty
-// free text does nothing), otherwise the next tab opens.
+// free text does nothing), otherwise the next tab opens. A plan review
+// declined first asks for a note on why (moveOn once it is written).
 func (m *model) questionDone(r *request) tea.Cmd {
+	if q := r.current(); q != nil && q.declinesPlan() {
+		return m.qpane.openDeclineNote(r, q)
+	}
+	return m.moveOn(r)
+}
+
+// moveOn answers a lone question, or opens the next tab (see
+// questionDone).
+func (m *model) moveOn(r *request) tea.Cmd {
 	if r.single() {
 		if !r.questions[0].answered() {
 			return nil

@@ -19,6 +19,9 @@ type noteEditor struct {
 	q             *question
 	st            *styles.Styles
 	width, height int
+	// declining says the note is on why a plan under review is
+	// declined: keeping it sends the decline.
+	declining bool
 }
 
 func newNoteEditor(newLine key.Binding) noteEditor {
@@ -35,9 +38,13 @@ func newNoteEditor(newLine key.Binding) noteEditor {
 	return noteEditor{ta: ta}
 }
 
-// open edits q's note.
-func (n *noteEditor) open(q *question) tea.Cmd {
-	n.q = q
+// open edits q's note; declining, the note on why its plan is declined.
+func (n *noteEditor) open(q *question, declining bool) tea.Cmd {
+	n.q, n.declining = q, declining
+	n.ta.Placeholder = "Yes, but…"
+	if declining {
+		n.ta.Placeholder = "What to change…"
+	}
 	n.ta.SetValue(q.note)
 	n.ta.CursorEnd()
 	return n.ta.Focus()
@@ -73,10 +80,13 @@ func (n *noteEditor) inner() int { return max(min(n.width-4, 60), 10) }
 // View draws the editor, framed, for the middle of the panel.
 func (n *noteEditor) View() string {
 	st, inner := n.st, n.inner()
-	title := "Note on " + n.q.title
+	title, body := "Note on "+n.q.title, "sent with your answer, beside it"
+	if n.declining {
+		title, body = "Decline the plan", "why, or what to change; sent with your answer"
+	}
 	content := lipgloss.JoinVertical(lipgloss.Left,
 		st.Dialog.Title.Render(ansi.Truncate(title, inner, "…")),
-		st.Dialog.Body.Render(ansi.Truncate("sent with your answer, beside it", inner, "…")),
+		st.Dialog.Body.Render(ansi.Truncate(body, inner, "…")),
 		n.ta.View(),
 	)
 	return st.Dialog.Box.Render(content)

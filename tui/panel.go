@@ -303,7 +303,11 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
-		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keyName(m.keys.Question.Scroll))
+		keys := keyName(m.keys.Question.Scroll)
+		if q.planReview() {
+			keys += ", " + keyName(m.keys.Question.Page)
+		}
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keys)
 		if l.hint {
 			hint = where
 		} else {
@@ -386,15 +390,32 @@ func answerHint(r *request, q *question, k keyMap) string {
 	case q.raw.MultiSelect:
 		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
 	}
+	// What acts is what the field's state lets act: a digit picks only
+	// among the rows shown (one match of a filter is "1"), and not at
+	// all while the keys type text.
 	rows := len(q.raw.Options)
 	if !q.raw.NoOther {
 		rows++
 	}
-	pick := "Pick one · " + keyName(c.Confirm) + " or " + digitRange(rows)
-	if r.single() {
-		return pick + " answers at once"
+	acts := keyName(c.Confirm) + " or " + digitRange(rows)
+	if f := q.choice; f != nil {
+		switch n := f.PickRows(); {
+		case f.EditingFilter():
+			return "Pick one · type to filter, " + keyName(c.AcceptFilter) + " applies"
+		case n == 0:
+			acts = "type your own answer, " + keyName(c.Confirm)
+		default:
+			acts = keyName(c.Confirm) + " or " + digitRange(n)
+		}
 	}
-	return pick
+	what := "Pick one · "
+	if q.planReview() {
+		what = "Approve or decline the plan · "
+	}
+	if r.single() {
+		return what + acts + " answers at once"
+	}
+	return what + acts
 }
 
 // tabsView draws one tab per question and the review tab, scrolled so the

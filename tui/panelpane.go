@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -77,6 +79,32 @@ func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
 	return nil
 }
 
+// fieldActions are the keys of question q's option list, each sent to it
+// by do. A plan under review scrolls by the page with the keys that
+// would page its few choices, which the list does not get (nor a
+// filter).
+func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []action {
+	k := p.m.keys
+	var out []action
+	for i, b := range q.choice.Bindings() {
+		if q.planReview() && (keysOverlap(b.Key, k.Question.PageUp) || keysOverlap(b.Key, k.Question.PageDown) || keysOverlap(b.Key, k.Choice.Filter)) {
+			continue
+		}
+		a := action{key: b.Key, do: do, grade: gradeMove, section: "Options"}
+		if b.Answers {
+			a.grade = gradeAnswer
+		}
+		if b.Bar != nil {
+			a = a.inBar(*b.Bar)
+			// The field's first key (Enter, toggling, typing) stays
+			// on a narrow screen, and Enter when it comes second.
+			a.keep = i == 0 || i == 1 && key.Matches(keyMsg{Code: tea.KeyEnter}, b.Key)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
 func (p *questionPane) questionActions(r *request, q *question, typing bool) []action {
@@ -84,21 +112,10 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 	k := m.keys.Question
 	var out []action
 	toField := func(msg keyMsg) tea.Cmd { return m.typeAnswer(msg) }
+	plan := q.planReview()
 	switch {
 	case q.choice != nil:
-		for i, b := range q.choice.Bindings() {
-			a := action{key: b.Key, do: toField, grade: gradeMove, section: "Options"}
-			if b.Answers {
-				a.grade = gradeAnswer
-			}
-			if b.Bar != nil {
-				a = a.inBar(*b.Bar)
-				// The field's first key (Enter, toggling, typing) stays
-				// on a narrow screen, and Enter when it comes second.
-				a.keep = i == 0 || i == 1 && key.Matches(keyMsg{Code: tea.KeyEnter}, b.Key)
-			}
-			out = append(out, a)
-		}
+		out = p.fieldActions(q, toField)
 	case q.free():
 		out = append(out,
 			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return m.questionDone(r) }).kept().in("Answer"),
@@ -125,12 +142,24 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 		}
 	}
 	if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
-		out = append(out, answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
+		decline := k.Decline
+		if plan {
+			// Not the plan's Decline, an answer: the whole request.
+			decline = relabel(decline, keyName(decline), "decline the request")
+		}
+		out = append(out, answer(decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
 	}
 	if p.lay.moreText {
 		out = append(out,
 			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(k.Scroll).in("Question"),
 			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Question"),
+		)
+	}
+	if plan && p.lay.moreText {
+		page := max(p.lay.textRows-1, 1)
+		out = append(out,
+			move(k.PageDown, func(keyMsg) tea.Cmd { r.scroll += page; return nil }).inBar(k.Page).in("Question"),
+			move(k.PageUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-page, 0); return nil }).in("Question"),
 		)
 	}
 	if q.detail != "" || q.previews != nil {
@@ -195,22 +224,32 @@ func (p *questionPane) confirmActions(r *request) []action {
 }
 
 // noteActions are the note editor's keys; it types everything else.
+// Declining a plan, keeping the note sends the decline.
 func (p *questionPane) noteActions() []action {
-	k := p.m.keys.Note
+	m := p.m
+	k := m.keys.Note
 	n := &p.note
+	save, cancel := k.Save, k.Cancel
+	if n.declining {
+		save = relabel(save, keyName(save), "decline the plan, with the note")
+		cancel = relabel(cancel, keyName(cancel), "back to the plan")
+	}
 	return []action{
-		answer(k.Save, func(keyMsg) tea.Cmd {
+		answer(save, func(keyMsg) tea.Cmd {
 			n.save()
 			p.sub = subForm
+			if r := m.activeRequest(); n.declining && r != nil && r.current() == n.q {
+				return m.moveOn(r)
+			}
 			return nil
 		}).kept().in("Note"),
 		answer(k.NewLine, func(msg keyMsg) tea.Cmd { return n.typeKey(msg) }).inBar().in("Note"),
-		move(k.Cancel, func(keyMsg) tea.Cmd {
+		move(cancel, func(keyMsg) tea.Cmd {
 			n.Blur()
 			p.sub = subForm
 			return nil
 		}).kept().in("Note"),
-		p.m.quitAction(),
+		m.quitAction(),
 	}
 }
 
@@ -218,7 +257,16 @@ func (p *questionPane) noteActions() []action {
 func (p *questionPane) openNote(r *request, q *question) tea.Cmd {
 	p.sub = subNote
 	p.request = r.id
-	return p.note.open(q)
+	return p.note.open(q, false)
+}
+
+// openDeclineNote asks for a note on why the plan under review is
+// declined: the decline is sent once the note is kept, with or without
+// text, and going back leaves the plan on screen, the decline chosen.
+func (p *questionPane) openDeclineNote(r *request, q *question) tea.Cmd {
+	p.sub = subNote
+	p.request = r.id
+	return p.note.open(q, true)
 }
 
 // openConfirm opens a confirmation of kind about r, its focus on the
@@ -246,4 +294,14 @@ func (p *questionPane) confirmed(r *request) tea.Cmd {
 	default:
 		return m.submit(r)
 	}
+}
+
+// keysOverlap reports whether bindings a and b share a key.
+func keysOverlap(a, b key.Binding) bool {
+	for _, k := range a.Keys() {
+		if slices.Contains(b.Keys(), k) {
+			return true
+		}
+	}
+	return false
 }

@@ -102,8 +102,10 @@ func (d *rememberDialog) restyle(st *styles.Styles) {
 // asks rules where the rule would stand.
 func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
 	st := d.st
+	// The field has no placeholder: one drawn in grey beside "Rule" read
+	// as a rule written. Empty, it is empty, and the line under it says
+	// to write one, with an example.
 	*d = rememberDialog{st: st, req: r.id, perm: r.perm, row: rowPattern, pick: -1, input: newLineInput(st)}
-	d.input.Placeholder = "Bash(go test:*)"
 	if c := q.draft.Cursor; r.perm.Deny != "" && c >= 0 && c < len(q.raw.Options) && q.raw.Options[c].Label == r.perm.Deny {
 		d.deny = true
 	}
@@ -116,6 +118,10 @@ func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
 		return rulePlanMsg{req: id, plan: plan, err: err}
 	})
 }
+
+// ruleExample is the rule the dialog gives as an example when its field
+// is empty.
+const ruleExample = "Bash(go test:*)"
 
 // planned takes where the rule would stand, and puts the narrowest
 // suggestion in the pattern's field.
@@ -154,7 +160,7 @@ func (d *rememberDialog) refresh(rules Rules) tea.Cmd {
 		return nil
 	}
 	if strings.TrimSpace(d.input.Value()) == "" {
-		d.previewErr = "write the rule, such as " + d.input.Placeholder
+		d.previewErr = "no rule: write one, such as " + ruleExample
 		return nil
 	}
 	t, err := rules.Describe(d.plan, d.choice())
@@ -386,7 +392,7 @@ func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
 	if f.roomy > 1 {
-		out = append(out, st.Dialog.Body.Render(ansi.Wrap("From now on, a rule answers every permission it covers, without asking you.", inner, "")), "")
+		out = append(out, st.Dialog.Body.Render(wrapWords("From now on, a rule answers every permission it covers, without asking you.", inner, st)), "")
 	}
 	out = append(out, d.callRows(f.callRows)...)
 	mark := func(row int) string {
@@ -412,7 +418,7 @@ func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 		return append(out, "", st.Dialog.Body.Render(cut("Finding the project…")))
 	}
 	if d.planErr != "" {
-		return append(out, "", st.App.Error.Render(ansi.Wrap("✗ "+d.planErr, inner, "")))
+		return append(out, "", st.App.Error.Render(wrapWords("✗ "+d.planErr, inner, st)))
 	}
 	out = append(out, cut(mark(rowPattern)+label("Rule")+" "+d.input.View()))
 	for i, s := range d.plan.Suggestions {
@@ -446,11 +452,11 @@ func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 	case d.saving:
 		out = append(out, st.Dialog.Body.Render(cut("Saving…")))
 	case d.saveErr != "":
-		out = append(out, st.App.Error.Render(ansi.Wrap("✗ not saved: "+d.saveErr, inner, "")))
+		out = append(out, st.App.Error.Render(wrapWords("✗ not saved: "+d.saveErr, inner, st)))
 	case d.previewErr != "":
-		out = append(out, st.App.Error.Render(ansi.Wrap("✗ "+d.previewErr, inner, "")))
+		out = append(out, st.App.Error.Render(wrapWords("✗ "+d.previewErr, inner, st)))
 	default:
-		out = append(out, st.Dialog.Title.Render(ansi.Wrap("→ "+SanitizeLine(d.preview.Words), inner, "")))
+		out = append(out, st.Dialog.Title.Render(wrapWords("→ "+SanitizeLine(d.preview.Words), inner, st)))
 		out = append(out, d.coverLines(inner)...)
 		if f.roomy > 0 && d.cover != nil {
 			out = append(out, st.Dialog.Body.Render(cut(keyName(k.Save)+": "+d.saveWords())))
@@ -462,7 +468,7 @@ func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 // coverLines say whether the rule, kept with the others, covers the call.
 func (d *rememberDialog) coverLines(inner int) []string {
 	st := d.st
-	bad := func(s string) []string { return []string{st.App.Error.Render(ansi.Wrap("✗ "+s, inner, ""))} }
+	bad := func(s string) []string { return []string{st.App.Error.Render(wrapWords("✗ "+s, inner, st))} }
 	switch {
 	case d.coverErr != "":
 		return bad("cannot tell whether it covers this call: " + d.coverErr)
@@ -476,7 +482,7 @@ func (d *rememberDialog) coverLines(inner int) []string {
 	}
 	switch {
 	case c.Covers:
-		return []string{st.Dialog.Title.Render(ansi.Wrap("✓ "+there+"It covers this call.", inner, ""))}
+		return []string{st.Dialog.Title.Render(wrapWords("✓ "+there+"It covers this call.", inner, st))}
 	case c.Against.Number > 0:
 		verb := "deny"
 		if d.deny {

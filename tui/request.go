@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/markdown"
+	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 )
@@ -37,6 +38,11 @@ type question struct {
 	previews []string // sanitized previews, nil when no option has one
 	note     string   // the human's note on the answer
 
+	// approve is, in a plan review (interaction.IntentPlanReview), the
+	// option that approves the plan; -1 for any other question. Every
+	// other option declines it.
+	approve int
+
 	draft *field.Draft // the option list's draft; nil for free text
 	typed string       // the free-text draft
 
@@ -57,7 +63,17 @@ type question struct {
 }
 
 func newQuestion(i int, q interaction.Question) *question {
-	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail)}
+	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail), approve: -1}
+	if q.PlanReview() && !q.MultiSelect {
+		// A plan is approved or declined, one or the other: a
+		// multi-select plan review is asked as the list it is.
+		for j, o := range q.Options {
+			if o.Label == q.Intent.Approve {
+				qs.approve = j
+				break
+			}
+		}
+	}
 	qs.title = qs.header
 	if qs.title == "" {
 		qs.title = "Q" + strconv.Itoa(i+1)
@@ -89,7 +105,38 @@ func newQuestion(i int, q interaction.Question) *question {
 // (and for all of them once, when a filter starts), and a question of
 // 100,000 options would otherwise prepare 1.6 MB of labels before its
 // first frame.
-func (q *question) label(i int) string { return SanitizeLine(q.raw.Options[i].Label) }
+func (q *question) label(i int) string {
+	l := SanitizeLine(q.raw.Options[i].Label)
+	if !q.planReview() {
+		return l
+	}
+	// A plan review's choices are named by what they do; the agent's
+	// label, which is what the answer carries, stays beside when it
+	// says more than that.
+	verb := "Decline"
+	if i == q.approve {
+		verb = "Approve the plan"
+	}
+	says := strings.TrimSpace(strings.TrimSuffix(strings.ToLower(strings.TrimSpace(l)), "(recommended)"))
+	if says == "" || says == strings.ToLower(verb) || says == strings.ToLower(strings.Fields(verb)[0]) {
+		return verb
+	}
+	return verb + " · " + l
+}
+
+// planReview reports whether the question asks the human to approve a
+// plan: one option approves it, every other declines it.
+func (q *question) planReview() bool { return q.approve >= 0 }
+
+// declinesPlan reports whether the question is a plan review answered
+// with an option that declines the plan.
+func (q *question) declinesPlan() bool {
+	if !q.planReview() || q.draft == nil {
+		return false
+	}
+	chosen := q.draft.ChosenIndices()
+	return len(chosen) == 1 && chosen[0] != q.approve
+}
 
 // free reports whether the question takes free text only.
 func (q *question) free() bool { return q.draft == nil }
@@ -136,7 +183,7 @@ func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw boo
 		if q.detail != "" {
 			lines = append(lines, "")
 			if raw {
-				lines = append(lines, wrapPlain(q.detail, width, st.Code.Plain)...)
+				lines = append(lines, wrapExact(q.detail, width, st, st.Code.Plain)...)
 			} else {
 				lines = append(lines, md.Render(q.detail, width)...)
 			}
@@ -172,7 +219,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	}
 	var lines []string
 	if raw {
-		lines = wrapPlain(head, width, st.Code.Plain)
+		lines = wrapExact(head, width, st, st.Code.Plain)
 	} else {
 		lines = md.Render(head, width)
 	}
@@ -206,7 +253,7 @@ func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string
 			LabelCount:   len(q.raw.Options),
 			Descriptions: q.descs,
 			Multi:        q.raw.MultiSelect,
-			NoOther:      q.raw.NoOther,
+			NoOther:      q.raw.NoOther || q.planReview(), // a plan is declined with a note, not other text
 			Draft:        q.draft,
 			Styles:       st,
 			Keys:         keys.Choice,
@@ -399,14 +446,77 @@ func questionCount(rs []*request) int {
 	return n
 }
 
-// what names the request in a few words: its first header, else the first
-// line of its first question.
+// what names the request in a few words, as Markdown on one line: the
+// call a permission is about, else its first header, else the first line
+// of its first question.
 func (r *request) what() string {
+	if c := r.call(); c != "" {
+		return c
+	}
 	q := r.questions[0]
 	if q.header != "" {
 		return q.header
 	}
 	return firstLine(q.text)
+}
+
+// call names the tool call a permission request is about, as Markdown on
+// one line: the tool, then the first line of its command, its first file,
+// its URL or the MCP server's tool, in code, exactly as the question
+// shows it (every character that would act on the terminal or not show
+// made visible); "" when the request is no permission, or its call names
+// none of these. Two permissions of the same tool differ here, where
+// their headers are alike.
+func (r *request) call() string {
+	p := r.perm
+	if p == nil {
+		return ""
+	}
+	exact := func(s string) string { return markdown.Code(SanitizeLine(sanitize.Visible(s))) }
+	var what string
+	switch p.Kind {
+	case interaction.KindExecute:
+		line, more := firstWords(p.Command)
+		if line == "" {
+			return ""
+		}
+		what = exact(line)
+		if more {
+			what += "…"
+		}
+	case interaction.KindEdit, interaction.KindRead:
+		if len(p.Paths) == 0 || strings.TrimSpace(p.Paths[0]) == "" {
+			return ""
+		}
+		what = exact(p.Paths[0])
+		if n := len(p.Paths) - 1; n > 0 {
+			what += " +" + strconv.Itoa(n) + " more"
+		}
+	case interaction.KindFetch:
+		if strings.TrimSpace(p.URL) == "" {
+			return ""
+		}
+		what = exact(p.URL)
+	case interaction.KindMCP:
+		if p.MCPServer == "" || p.MCPTool == "" {
+			return ""
+		}
+		return exact(p.MCPServer + ": " + p.MCPTool)
+	default:
+		return ""
+	}
+	if tool := SanitizeLine(sanitize.Visible(p.Tool)); strings.TrimSpace(tool) != "" {
+		return markdown.Escape(tool) + " " + what
+	}
+	return what
+}
+
+// firstWords is the first line of s that holds more than spaces, trimmed,
+// and whether anything but spaces follows it.
+func firstWords(s string) (line string, more bool) {
+	s = strings.TrimSpace(s)
+	line, rest, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line), strings.TrimSpace(rest) != ""
 }
 
 // summary names the request in one line for the log and notifications: its

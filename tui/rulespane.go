@@ -192,9 +192,9 @@ func (p *rulesPane) View() string {
 	case p.editing:
 		foot = append(foot, "", st.Dialog.Title.Render(cut("Edit rule "+strconv.Itoa(p.edit.Number))), p.input.View())
 		if p.checkErr != "" {
-			foot = append(foot, st.App.Error.Render(ansi.Wrap("✗ "+p.checkErr, width, "")))
+			foot = append(foot, st.App.Error.Render(wrapWords("✗ "+p.checkErr, width, st)))
 		} else {
-			foot = append(foot, st.Dialog.Body.Render(ansi.Wrap("→ "+SanitizeLine(p.check.Words), width, "")))
+			foot = append(foot, st.Dialog.Body.Render(wrapWords("→ "+SanitizeLine(p.check.Words), width, st)))
 		}
 	case p.confirming:
 		if e, ok := p.current(); ok {
@@ -205,15 +205,15 @@ func (p *rulesPane) View() string {
 	}
 	switch {
 	case p.listErr != "":
-		rows = append(rows, st.App.Error.Render(ansi.Wrap("✗ "+p.listErr, width, "")), "",
-			st.App.Bar.Render(ansi.Wrap("No rule answers until the file is fixed (docs/rules.md); this pane reads it again when opened.", width, "")))
+		rows = append(rows, st.App.Error.Render(wrapWords("✗ "+p.listErr, width, st)), "",
+			st.App.Bar.Render(wrapWords("No rule answers until the file is fixed (docs/rules.md); this pane reads it again when opened.", width, st)))
 		return strings.Join(rows, "\n")
 	case p.loading && len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("Reading the rules…")))
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(ansi.Wrap("On a permission, "+keyName(m.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, "")))
+			st.App.Bar.Render(wrapWords("On a permission, "+keyName(m.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
 	room := max((p.height-len(rows)-lineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)

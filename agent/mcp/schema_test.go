@@ -88,6 +88,8 @@ func TestInputSchemaIsPermissiveWhereTheDecoderIsLenient(t *testing.T) {
 		`{"questions":[{"id":"db","question":"Which?","header":"DB","detail":"# Plan\n| a | b |","multiSelect":true,"options":[{"label":"A","description":"d","preview":"x := 1"}]}],"agent":"reviewer"}`,
 		`{"questions":[{"question":"Which?","multi_select":true,"options":[{"label":"A"}]}]}`,
 		`{"questions":[{"question":"Which?","multiple":true}]}`,
+		`{"questions":[{"id":"plan","question":"Approve the plan?","detail":"1. migrate","intent":{"kind":"plan-review","approve":"Approve"},"options":[{"label":"Approve"},{"label":"Revise"}]}]}`,
+		`{"questions":[{"question":"Which?","intent":{"kind":"some-other-kind"}}]}`,
 	} {
 		var v any
 		if err := json.Unmarshal([]byte(args), &v); err != nil {
@@ -164,5 +166,51 @@ func TestLenientArgumentsReachTheDecoder(t *testing.T) {
 	}
 	if want := `{"answers":[{"id":"q1","selected":["Yes","No"]},{"id":"q2","selected":[]}]}`; textOf(t, r.res) != want {
 		t.Errorf("text = %s, want %s", textOf(t, r.res), want)
+	}
+}
+
+// TestArgumentsCarryTheIntent: a plan review's intent reaches the asker
+// as sent, and one whose "approve" names no option is a coded tool error
+// naming the question and the field.
+func TestArgumentsCarryTheIntent(t *testing.T) {
+	asker := interactiontest.NewProvider()
+	_, hs := serve(t, asker, Options{})
+	cs := connect(t, hs, nil)
+	question := func(approve string) map[string]any {
+		return map[string]any{"questions": []any{map[string]any{
+			"id": "plan", "question": "Approve the plan?", "detail": "1. migrate",
+			"intent":  map[string]any{"kind": "plan-review", "approve": approve},
+			"options": []any{map[string]any{"label": "Approve"}, map[string]any{"label": "Revise"}},
+		}}}
+	}
+	ch := callAsync(context.Background(), cs, askParams(question("Approve")))
+	p := asker.Next(t)
+	if in := p.Req.Questions[0].Intent; in == nil || *in != (interaction.Intent{Kind: interaction.IntentPlanReview, Approve: "Approve"}) {
+		t.Errorf("intent = %+v", in)
+	}
+	p.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "plan", Selected: []string{"Revise"}, Note: "split step 2"}}})
+	if r := waitCall(t, ch); r.err != nil || r.res.IsError || textOf(t, r.res) != `{"answers":[{"id":"plan","selected":["Revise"],"note":"split step 2"}]}` {
+		t.Fatalf("call = %+v, %v", r.res, r.err)
+	}
+	r := waitCall(t, callAsync(context.Background(), cs, askParams(question("Go"))))
+	if r.err != nil || !r.res.IsError {
+		t.Fatalf("call = %+v, %v", r.res, r.err)
+	}
+	if got := textOf(t, r.res); !strings.HasPrefix(got, "INVALID_REQUEST: ") || !strings.Contains(got, `question 1 (id "plan"): the "intent"'s "approve" is "Go"`) {
+		t.Errorf("error text = %s", got)
+	}
+}
+
+// The input schema lists the intent, generated from interaction.Intent,
+// so a model reads it among the fields.
+func TestInputSchemaListsTheIntent(t *testing.T) {
+	in, _, err := toolSchemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	intent := in.Properties["questions"].Items.Properties["intent"]
+	if intent == nil || intent.Type != "object" || intent.Properties["kind"] == nil || intent.Properties["approve"] == nil ||
+		!strings.Contains(intent.Properties["kind"].Description, "plan-review") {
+		t.Fatalf("intent schema = %+v", intent)
 	}
 }

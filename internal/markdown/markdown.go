@@ -506,12 +506,13 @@ func (r *renderer) segments(b *strings.Builder, lines *text.Segments) {
 }
 
 // wrap breaks styled text into lines of at most width cells, each styled
-// on its own.
+// on its own, only at spaces (see [Wrap]).
 func (r *renderer) wrap(s string, width int) []string {
 	if s == "" {
 		return []string{""}
 	}
-	return strings.Split(lipgloss.Wrap(s, max(width, 1), ""), "\n")
+	lines, cut := wrapLines(s, width)
+	return marked(lines, cut, r.mark())
 }
 
 // wrapLine is wrap for one line of code.
@@ -524,11 +525,19 @@ func (r *renderer) wrapLine(s string, width int) []string {
 
 // wrapStyled wraps plain text and styles each line with st.
 func (r *renderer) wrapStyled(s string, width int, st lipgloss.Style) []string {
-	lines := strings.Split(ansi.Wrap(s, max(width, 1), ""), "\n")
+	lines, cut := wrapLines(s, width)
 	for i, l := range lines {
 		lines[i] = st.Render(l)
 	}
-	return lines
+	return marked(lines, cut, r.mark())
+}
+
+// mark is the mark of a cut word, styled.
+func (r *renderer) mark() string {
+	if m := r.md.Break.String(); m != "" {
+		return m
+	}
+	return breakMark
 }
 
 // plainLines draws text as written, wrapped, in st.
@@ -562,6 +571,25 @@ func Code(s string) string {
 		s = " " + s + " "
 	}
 	return ticks + s + ticks
+}
+
+// Escape is s as Markdown text that shows s exactly: every ASCII
+// punctuation character is escaped, so none of them starts emphasis, a
+// link or code.
+func Escape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c > ' ' && c < 0x7f && !alnum(c) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// alnum reports whether c is an ASCII letter or digit.
+func alnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // Fence is text in a Markdown code block of language lang that its own

@@ -185,3 +185,13 @@ func BenchmarkRender(b *testing.B) {
 		Render(string(corpus), 80, st)
 	}
 }
+
+// Escape shows text exactly: no emphasis, link or code out of its marks.
+func TestEscape(t *testing.T) {
+	st := styles.For(styles.ThemeMono, true)
+	for _, s := range []string{"mcp__github__create_issue", "*a* _b_ `c` [d](e) <f> # g \\h", "plain 123"} {
+		if got := ansi.Strip(Line(Escape(s), st, st.Markdown.Text)); got != s {
+			t.Errorf("Line(Escape(%q)) = %q", s, got)
+		}
+	}
+}

@@ -248,6 +248,20 @@ func (c *Choice) Typing() bool {
 // clears it, so the caller should leave Esc to the field.
 func (c *Choice) Filtering() bool { return c.filterEditing || c.filtered }
 
+// PickRows is how many rows a digit picks now: the rows shown (a filter's
+// matches, and Other), at most nine; 0 while the keys type text (on the
+// filter line or the Other row), where a digit is text.
+func (c *Choice) PickRows() int {
+	if c.filterEditing || c.onOther() {
+		return 0
+	}
+	return min(c.nRows(), len(pickKeys))
+}
+
+// EditingFilter reports whether the filter line has the keys: typing
+// filters the options.
+func (c *Choice) EditingFilter() bool { return c.filterEditing }
+
 // nf is the number of option rows displayed.
 func (c *Choice) nf() int {
 	if c.filtered {

@@ -61,8 +61,12 @@ func DefaultKeyMap() *KeyMap {
 var pickKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // pickRows is Pick for the first rows rows only (fewer than nine),
-// named after them: "1-3".
+// named after them: "1-3", or "1" for one.
 func pickRows(rows int) key.Binding {
 	rows = min(max(rows, 1), len(pickKeys))
-	return key.NewBinding(key.WithKeys(pickKeys[:rows]...), key.WithHelp("1-"+pickKeys[rows-1], ""))
+	name := "1-" + pickKeys[rows-1]
+	if rows == 1 {
+		name = pickKeys[0]
+	}
+	return key.NewBinding(key.WithKeys(pickKeys[:rows]...), key.WithHelp(name, ""))
 }
