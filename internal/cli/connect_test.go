@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -98,6 +99,22 @@ func TestStdioBridgeForwardsToTheInbox(t *testing.T) {
 	}
 }
 
+// TestStdioBridgeTellsTheAgentNotToAskAgain: a decline reaches asktui
+// mcp through the socket with its message for a person, and the agent is
+// told, as over HTTP, not to ask the same again (issue 35).
+func TestStdioBridgeTellsTheAgentNotToAskAgain(t *testing.T) {
+	inbox := interactiontest.NewProvider()
+	cs := bridge(t, serveSocket(t, inbox))
+	called := make(chan *sdk.CallToolResult, 1)
+	go func() { called <- callAsk(t, cs) }()
+	inbox.Next(t).Fail(interaction.Declined())
+	res := <-called
+	want := "ASK_DECLINED: declined by the human; do not ask the same questions again unless the user asks you to"
+	if text := res.Content[0].(*sdk.TextContent).Text; !res.IsError || text != want {
+		t.Fatalf("result %q (error %v), want %q", text, res.IsError, want)
+	}
+}
+
 func TestAskConnectWithoutInbox(t *testing.T) {
 	var out, errOut strings.Builder
 	code := run(context.Background(), []string{"ask", "--connect=" + shortSocket(t), "Go on?"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
@@ -147,13 +164,17 @@ func TestAskConnectTimeout(t *testing.T) {
 		t.Error("the inbox got no deadline, so it shows no countdown")
 	}
 	<-ctx.Done()
+	// The same timeout is worded one way, whichever side ended it first
+	// (issue 35: the history had "(--timeout)" and ", the client's
+	// timeout").
+	want := interaction.TimeoutAfter(100 * time.Millisecond)
 	if err := interaction.ContextError(ctx); interaction.CodeOf(err) != interaction.CodeTimeout ||
-		interaction.Classify(interaction.Answer{}, err) != interaction.OutcomeTimeout {
-		t.Errorf("the request ended in the inbox with %v, want ASK_TIMEOUT", err)
+		interaction.Classify(interaction.Answer{}, err) != interaction.OutcomeTimeout || err.Error() != want.Error() {
+		t.Errorf("the request ended in the inbox with %v, want %v", err, want)
 	}
 	o := <-done
-	if o.code != exitTimeout || envelope(t, o.stderr).Code != interaction.CodeTimeout || o.stdout != "" {
-		t.Errorf("exit %d, stdout %q, stderr %q; want %d and ASK_TIMEOUT", o.code, o.stdout, o.stderr, exitTimeout)
+	if e := envelope(t, o.stderr); o.code != exitTimeout || e.Code != interaction.CodeTimeout || e.Message != want.Message || o.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %v", o.code, o.stdout, o.stderr, exitTimeout, want)
 	}
 }
 
