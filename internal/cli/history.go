@@ -30,7 +30,7 @@ it here.
 
 The records come in the order they ended, the newest last (a question
 still waiting, or left waiting when asktui stopped, where it arrived);
--n keeps the last N.`,
+-n (--limit) keeps the last N.`,
 		Example: `  asktui history -n 5
   asktui history --json | jq -c '.answer'`,
 		Args: noArgs,
@@ -43,7 +43,7 @@ still waiting, or left waiting when asktui stopped, where it arrived);
 			if path == "" {
 				return fmt.Errorf("no history file: pass --history PATH")
 			}
-			if asJSON && !cmd.Flags().Changed("n") {
+			if asJSON && !cmd.Flags().Changed("limit") {
 				n = 0 // a program reading the records gets every one
 			}
 			recs, skipped, err := history.ReadFile(path, n)
@@ -76,7 +76,7 @@ still waiting, or left waiting when asktui stopped, where it arrived);
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
-	cmd.Flags().IntVarP(&n, "n", "n", 20, "show the last N records (0: all); --json prints all unless -n is given")
+	cmd.Flags().IntVarP(&n, "limit", "n", 20, "show the last N records (0: all); --json prints all unless -n is given")
 	cmd.Flags().StringVar(&file, "history", "", "the history file (default: $XDG_STATE_HOME/asktui/history.jsonl)")
 	return cmd
 }
