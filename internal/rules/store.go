@@ -72,6 +72,12 @@ type Store struct {
 	err   error
 
 	hitsMu sync.Mutex
+
+	// waiting are the permission requests Wrap has put to the human, by
+	// their permission, with the rules saved from each meanwhile
+	// (Remembered).
+	savedMu sync.Mutex
+	waiting map[*interaction.Permission]*waitingCall
 }
 
 // stamp is what a stat tells of the file and its directory: when any of
