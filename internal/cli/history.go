@@ -23,10 +23,13 @@ func newHistoryCmd(e env) *cobra.Command {
 		Short: "Show the questions asked through asktui serve and what became of them",
 		Long: `Show the history asktui serve keeps of every request: when it ended,
 the agent, the outcome (answered, skipped, declined, withdrawn, elsewhere,
-timeout, closed, failed), when it was asked and how long it waited, and the
-answers, including what you had typed when an agent withdrew its question.
-Nothing you answered is lost when an agent's client gave up waiting: find
-it here.
+timeout, closed, failed), when it was asked and how long it waited; what
+was asked (a permission request by its call: the command's first line, the
+files, the URL or the MCP tool); the answers, including what you had typed
+when an agent withdrew its question; and what settled it (you, and on
+which screen; one of your rules, and which; the rule you saved with your
+answer; or why it ended unanswered). Nothing you answered is lost when an
+agent's client gave up waiting: find it here.
 
 The records come in the order they ended, the newest last (a question
 still waiting, or left waiting when asktui stopped, where it arrived);
