@@ -167,10 +167,15 @@ func TimeoutAfter(d time.Duration) *Error {
 	return Errorf(CodeTimeout, "no answer within %s", d)
 }
 
-// agentAdvice is what an agent should do about an error of each code,
-// where there is something to say: what [Error.ForAgent] adds.
-var agentAdvice = map[Code]string{
-	CodeDeclined: "do not ask the same questions again unless the user asks you to",
+// agentAdvice is what an agent should do about an error of code, where
+// there is something to say: what [Error.ForAgent] adds.
+func agentAdvice(code Code) string {
+	switch code {
+	case CodeDeclined:
+		return "do not ask the same questions again unless the user asks you to"
+	default:
+		return ""
+	}
 }
 
 // Error is a coded failure of the interaction machinery.
@@ -206,7 +211,7 @@ func (e *Error) Error() string {
 // says what happened, for a person; the advice is for the model.
 func (e *Error) ForAgent() string {
 	s := e.Error()
-	if advice := agentAdvice[e.Code]; advice != "" {
+	if advice := agentAdvice(e.Code); advice != "" {
 		s += "; " + advice
 	}
 	return s

@@ -79,7 +79,7 @@ func HandleGemini(ctx context.Context, in Input, ask Asker) (out []byte, err err
 
 // errOwnTool is HandleGemini's error for a call of asktui's own tool,
 // which it leaves to Gemini's policy (no output).
-var errOwnTool = notMine("BeforeTool for asktui's own ask_user_question: the call is the question itself; Gemini CLI's policy decides as usual")
+var errOwnTool error = notMineError("BeforeTool for asktui's own ask_user_question: the call is the question itself; Gemini CLI's policy decides as usual")
 
 // GeminiAsk is Gemini CLI's "ask the user" output, {"decision":"ask"},
 // with why asktui could not decide as its systemMessage: what `asktui hook
