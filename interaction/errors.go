@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Code classifies an [Error]. Codes are stable strings that callers, and
@@ -129,7 +130,7 @@ func Codes() []CodeDoc { return slices.Clone(codeDocs) }
 // makes Ask return ErrTimeout itself. Do not change them.
 var (
 	// ErrDeclined matches ASK_DECLINED: the human declined to answer.
-	ErrDeclined = &Error{Code: CodeDeclined, Message: "the user declined to answer"}
+	ErrDeclined = &Error{Code: CodeDeclined, Message: "declined by the human"}
 	// ErrTimeout matches ASK_TIMEOUT: no answer came in the time allowed.
 	ErrTimeout = &Error{Code: CodeTimeout, Message: "no answer in the time allowed"}
 	// ErrAborted matches ASK_ABORTED: the caller withdrew the request (its
@@ -150,10 +151,31 @@ var (
 )
 
 // Declined returns the error a provider gives its caller when the human
-// declines a request: ASK_DECLINED, with a message that tells an agent
-// what to do about it.
+// declines a request: ASK_DECLINED, "declined by the human". Its message
+// is for a person (a program's log, the history); what an agent is told
+// is [Error.ForAgent].
 func Declined() *Error {
-	return &Error{Code: CodeDeclined, Message: "the user declined to answer; do not ask the same questions again unless the user asks you to"}
+	return &Error{Code: CodeDeclined, Message: "declined by the human"}
+}
+
+// TimeoutAfter returns the error of a request that got no answer within
+// d, the time its asker gave it: ASK_TIMEOUT, "no answer within 1m30s".
+// Every timeout asktui sets has this one wording, whichever side of a
+// connection ends first (the client's own deadline or the inbox's timer
+// for it), so the history says the same of the same timeout.
+func TimeoutAfter(d time.Duration) *Error {
+	return Errorf(CodeTimeout, "no answer within %s", d)
+}
+
+// agentAdvice is what an agent should do about an error of code, where
+// there is something to say: what [Error.ForAgent] adds.
+func agentAdvice(code Code) string {
+	switch code {
+	case CodeDeclined:
+		return "do not ask the same questions again unless the user asks you to"
+	default:
+		return ""
+	}
 }
 
 // Error is a coded failure of the interaction machinery.
@@ -180,6 +202,19 @@ func (e *Error) Error() string {
 		return string(e.Code)
 	}
 	return string(e.Code) + ": " + e.Message
+}
+
+// ForAgent returns the error as an agent is told it, such as in an MCP
+// tool error: Error's "CODE: message", and for a code that calls for it
+// what the agent should do next ("ASK_DECLINED: declined by the human; do
+// not ask the same questions again unless the user asks you to"). Error
+// says what happened, for a person; the advice is for the model.
+func (e *Error) ForAgent() string {
+	s := e.Error()
+	if advice := agentAdvice(e.Code); advice != "" {
+		s += "; " + advice
+	}
+	return s
 }
 
 // Unwrap returns the underlying cause, if any.

@@ -189,6 +189,27 @@ func TestSentinels(t *testing.T) {
 	}
 }
 
+// TestDeclinedSaysWhatHappened: the error of a human's decline says what
+// happened, for a person (a library program's log.Fatal, the history), and
+// only what an agent is told (ForAgent) carries the advice meant for a
+// model (issue 35: "ASK_DECLINED: … do not ask the same questions again"
+// was printed to people).
+func TestDeclinedSaysWhatHappened(t *testing.T) {
+	for _, e := range []*Error{Declined(), ErrDeclined} {
+		if got, want := e.Error(), "ASK_DECLINED: declined by the human"; got != want {
+			t.Errorf("Error() = %q, want %q", got, want)
+		}
+		if got, want := e.ForAgent(), "ASK_DECLINED: declined by the human; do not ask the same questions again unless the user asks you to"; got != want {
+			t.Errorf("ForAgent() = %q, want %q", got, want)
+		}
+	}
+	// A code without advice is told as Error says it.
+	e := Errorf(CodeTimeout, "no answer within 1s")
+	if got := e.ForAgent(); got != e.Error() {
+		t.Errorf("ForAgent() of a timeout = %q, want %q", got, e.Error())
+	}
+}
+
 // TestSentinelAsContextCause checks that a context ended with a sentinel
 // as its cause makes ContextError (and so Ask) return that sentinel.
 func TestSentinelAsContextCause(t *testing.T) {

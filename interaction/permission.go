@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // PermissionKind says what a tool call that asks for permission does: the
@@ -308,6 +311,53 @@ func (p *problems) checkPermissionQuestion(r Request) {
 			p.addf(`the permission's %s option %s is not an option of its question`, l.what, quote(l.label))
 		}
 	}
+}
+
+// maxSummaryPaths is how many paths [Permission.Summary] names before
+// it counts the rest.
+const maxSummaryPaths = 3
+
+// Summary names what the call works on, for a person, on one line: the
+// shell command's first line (" …" when more lines follow), the files
+// ("a.go, b.go and 2 more"), the URL, or the MCP tool and its server
+// ("create_issue (MCP server github)"); "" for a call of another kind, or
+// one that names none. Text longer than limit characters (0: no limit) is
+// cut with "…". Control characters, escape sequences and bidirectional
+// controls show as U+FFFD: what the caller sent is visible, and inert.
+func (perm *Permission) Summary(limit int) string {
+	if perm == nil {
+		return ""
+	}
+	switch perm.Kind {
+	case KindExecute:
+		cmd := strings.TrimSpace(perm.Command)
+		first, rest, more := strings.Cut(cmd, "\n")
+		s := sanitize.Replace(strings.TrimSpace(first), limit)
+		if more && strings.TrimSpace(rest) != "" && !strings.HasSuffix(s, "…") {
+			s += " …"
+		}
+		return s
+	case KindEdit, KindRead:
+		n := min(len(perm.Paths), maxSummaryPaths)
+		s := strings.Join(perm.Paths[:n], ", ")
+		if len(perm.Paths) > n {
+			s += " and " + strconv.Itoa(len(perm.Paths)-n) + " more"
+		}
+		return sanitize.Replace(s, limit)
+	case KindFetch:
+		return sanitize.Replace(perm.URL, limit)
+	case KindMCP:
+		if perm.MCPTool == "" {
+			return ""
+		}
+		s := perm.MCPTool
+		if perm.MCPServer != "" {
+			s += " (MCP server " + perm.MCPServer + ")"
+		}
+		return sanitize.Replace(s, limit)
+	case KindOther:
+	}
+	return ""
 }
 
 // textBytes adds up the lengths of the permission's strings.

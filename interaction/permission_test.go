@@ -140,3 +140,34 @@ func TestToolKind(t *testing.T) {
 		}
 	}
 }
+
+// TestPermissionSummary: each kind of call is named by what it works on,
+// on one line, cut at the limit, inert.
+func TestPermissionSummary(t *testing.T) {
+	long := strings.Repeat("x", 30)
+	for _, c := range []struct {
+		name  string
+		p     *Permission
+		limit int
+		want  string
+	}{
+		{"nil", nil, 0, ""},
+		{"command", &Permission{Kind: KindExecute, Command: "go test ./..."}, 0, "go test ./..."},
+		{"first line", &Permission{Kind: KindExecute, Command: "  cd /tmp\n  rm -rf x\n"}, 0, "cd /tmp …"},
+		{"trailing line break", &Permission{Kind: KindExecute, Command: "ls\n\n"}, 0, "ls"},
+		{"cut at the limit", &Permission{Kind: KindExecute, Command: long}, 10, "xxxxxxxxxx…"},
+		{"exactly the limit", &Permission{Kind: KindExecute, Command: long}, 30, long},
+		{"cut and more lines", &Permission{Kind: KindExecute, Command: long + "\necho"}, 10, "xxxxxxxxxx…"},
+		{"escape", &Permission{Kind: KindExecute, Command: "echo \x1b]0;x\x07 \u202e"}, 0, "echo �]0;x� �"},
+		{"one file", &Permission{Kind: KindEdit, Paths: []string{"main.go"}}, 0, "main.go"},
+		{"files", &Permission{Kind: KindRead, Paths: []string{"a", "b", "c", "d", "e"}}, 0, "a, b, c and 2 more"},
+		{"no files", &Permission{Kind: KindEdit}, 0, ""},
+		{"url", &Permission{Kind: KindFetch, URL: "https://example.com/x"}, 0, "https://example.com/x"},
+		{"mcp", &Permission{Kind: KindMCP, MCPServer: "github", MCPTool: "create_issue"}, 0, "create_issue (MCP server github)"},
+		{"other", &Permission{Kind: KindOther, Tool: "Task"}, 0, ""},
+	} {
+		if got := c.p.Summary(c.limit); got != c.want {
+			t.Errorf("%s: Summary = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -28,9 +28,13 @@ func Example() {
 		Options:  []interaction.Option{{Label: "PostgreSQL (Recommended)"}, {Label: "SQLite"}},
 	}}}, tui.AskOptions{})
 	if err != nil {
-		log.Fatal(err) // ASK_DECLINED, PROVIDER_CLOSED (ctrl+c), NO_TTY …
+		log.Fatal(err) // ASK_DECLINED: declined by the human; PROVIDER_CLOSED (ctrl+c), NO_TTY …
 	}
-	fmt.Println(ans.Answers[0].Selected)
+	if db := ans.Answers[0]; db.Custom != "" {
+		fmt.Println(db.Custom) // typed on the "Other" row (NoOther: true leaves it out)
+	} else {
+		fmt.Println(db.Selected)
+	}
 	// Output: [PostgreSQL (Recommended)]
 }
 

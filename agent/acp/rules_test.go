@@ -113,7 +113,7 @@ func TestOneRuleForEveryAgent(t *testing.T) {
 	if got := decision(t, <-runHook(hook.HandleCodex, hookInput("codex", "go test -run TestRefund ./pay", filepath.Join(project, "pay")))); got != "allow" {
 		t.Fatalf("Codex's decision %q, want allow by the rule", got)
 	}
-	if a := human.NextActivity(t); !strings.Contains(a.Text, "allowed by rule 1: Bash(go test:*)") {
+	if a := human.NextActivity(t); !strings.Contains(a.Text, "allowed by rule 1 (Bash(go test:*)): go test -run TestRefund ./pay") {
 		t.Errorf("the activity shows %q", a.Text)
 	}
 

@@ -45,11 +45,13 @@ func HandleClaude(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 		// After the PreToolUse hook left the question to Claude Code (no
 		// inbox, time up), its permission prompt is the question itself:
 		// "Allow once" would dismiss it unanswered.
-		return nil, fmt.Errorf("%w: the permission prompt of AskUserQuestion", ErrNotMine)
+		return nil, notMine("PermissionRequest for AskUserQuestion: its prompt is the question itself; Claude Code asks it as usual")
 	case in.HookEventName == "PermissionRequest":
 		return handleClaudePermission(ctx, in, ask)
+	case in.HookEventName == "PreToolUse":
+		return nil, notMine("PreToolUse for %s: asktui answers Claude Code's permission prompts through PermissionRequest; Claude Code asks as usual", named(in.ToolName))
 	}
-	return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+	return nil, notMine("%s for %s: asktui answers PreToolUse for AskUserQuestion and PermissionRequest only; Claude Code goes on as usual", named(in.HookEventName), named(in.ToolName))
 }
 
 // askQuestion is one question of AskUserQuestion's input.
@@ -102,7 +104,7 @@ func handleQuestions(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 		if seen[q.Question.s] {
 			// Claude Code keys answers by question text: two questions
 			// with one text cannot both be answered.
-			return nil, fmt.Errorf("%w: two questions share the text %q", ErrNotMine, q.Question.s)
+			return nil, notMine("AskUserQuestion: two questions share the text %q, and Claude Code keys answers by text; Claude Code asks as usual", named(q.Question.s))
 		}
 		seen[q.Question.s] = true
 		iq := interaction.Question{ID: fmt.Sprintf("q%d", i+1), Question: q.Question.s, Header: q.Header, MultiSelect: q.MultiSelect}

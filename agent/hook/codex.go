@@ -3,7 +3,6 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/asktui/asktui/interaction"
@@ -27,7 +26,7 @@ const codexCLI = "Codex"
 // shell command, or the patch).
 func HandleCodex(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	if in.HookEventName != "PermissionRequest" {
-		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+		return nil, notMine("%s for %s: asktui answers Codex's PermissionRequest only; Codex goes on as usual", named(in.HookEventName), named(in.ToolName))
 	}
 	tool := in.ToolName
 	if t := mcpTitle(tool, "mcp__", "__"); t != "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/asktui/asktui/interaction"
@@ -41,7 +40,7 @@ func HandleGemini(ctx context.Context, in Input, ask Asker) (out []byte, err err
 		}
 	}()
 	if in.HookEventName != "BeforeTool" {
-		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+		return nil, notMine("%s for %s: asktui answers Gemini CLI's BeforeTool only; Gemini CLI asks as usual", named(in.HookEventName), named(in.ToolName))
 	}
 	server, mcpTool := in.MCPContext.ServerName, in.MCPContext.ToolName
 	if server == "asktui" && mcpTool == "ask_user_question" {
@@ -80,7 +79,7 @@ func HandleGemini(ctx context.Context, in Input, ask Asker) (out []byte, err err
 
 // errOwnTool is HandleGemini's error for a call of asktui's own tool,
 // which it leaves to Gemini's policy (no output).
-var errOwnTool = fmt.Errorf("%w: asktui's own tool", ErrNotMine)
+var errOwnTool error = notMineError("BeforeTool for asktui's own ask_user_question: the call is the question itself; Gemini CLI's policy decides as usual")
 
 // GeminiAsk is Gemini CLI's "ask the user" output, {"decision":"ask"},
 // with why asktui could not decide as its systemMessage: what `asktui hook

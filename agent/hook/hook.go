@@ -120,7 +120,33 @@ type Asker func(ctx context.Context, req interaction.Request) (interaction.Answe
 
 // ErrNotMine reports an input a handler leaves to its CLI: another event
 // or tool, or a question it cannot route (two questions with one text).
+// The errors the handlers return match it (errors.Is) and say, for the
+// person reading the hook's standard error, why the input is not
+// asktui's and what the CLI does instead: "PreToolUse for Bash: asktui
+// answers Claude Code's permission prompts through PermissionRequest;
+// Claude Code asks as usual".
 var ErrNotMine = errors.New("not a hook input asktui answers")
+
+// notMineError is an [ErrNotMine] saying why.
+type notMineError string
+
+func (e notMineError) Error() string        { return string(e) }
+func (e notMineError) Is(target error) bool { return target == ErrNotMine }
+
+// notMine returns an [ErrNotMine] error whose text is the formatted
+// sentence.
+func notMine(format string, args ...any) error {
+	return notMineError(fmt.Sprintf(format, args...))
+}
+
+// named is a name from the hook's input (an event, a tool) as an error
+// message shows it: visible, and at most 60 bytes.
+func named(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return truncate(sanitize.Visible(s), 60)
+}
 
 // agent is who asks, as the inbox shows it: "<CLI> · <project>", and the
 // subagent's type inside one.

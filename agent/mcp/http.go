@@ -227,7 +227,7 @@ func isJSON(contentType string) bool {
 // tools/call, so the model reads it), and otherwise (a notification, a
 // batch, an id never found) with status and the message.
 func answerRefused(w http.ResponseWriter, env envelope, cause *interaction.Error, status int) {
-	msg := interaction.NewErrorEnvelope(cause).Error.Error()
+	msg := interaction.NewErrorEnvelope(cause).Error.ForAgent()
 	if env.batch || len(env.id) == 0 || string(env.id) == "null" {
 		refuse(w, status, http.StatusText(status)+": "+msg)
 		return

@@ -494,12 +494,15 @@ func (s *Server) watchPOST(extra *sdk.RequestExtra, cancel context.CancelCauseFu
 	return func() { stopAfter() }
 }
 
-// toolError is the tool result for a failure: IsError with "CODE: message".
+// toolError is the tool result for a failure: IsError with "CODE:
+// message" and what the model should do about it, as the agent is told
+// (interaction.Error.ForAgent: a decline's message is written for a
+// person, the advice not to ask again is the model's).
 func toolError(err error) *sdk.CallToolResult {
 	env := interaction.NewErrorEnvelope(err)
 	return &sdk.CallToolResult{
 		IsError: true,
-		Content: []sdk.Content{&sdk.TextContent{Text: env.Error.Error()}},
+		Content: []sdk.Content{&sdk.TextContent{Text: env.Error.ForAgent()}},
 	}
 }
 

@@ -291,7 +291,7 @@ func TestMultiSelectSpellings(t *testing.T) {
 
 func TestToolErrors(t *testing.T) {
 	asker := interaction.ProviderFunc(func(context.Context, interaction.Request) (interaction.Answer, error) {
-		return interaction.Answer{}, interaction.Errorf(interaction.CodeDeclined, "the human declined to answer")
+		return interaction.Answer{}, interaction.Declined()
 	})
 	_, hs := serve(t, asker, Options{})
 	cs := connect(t, hs, nil)
@@ -328,9 +328,12 @@ func TestToolErrors(t *testing.T) {
 			has:   []string{`"agent"`},
 		},
 		{
+			// The decline's message is written for a person; the model
+			// is told not to ask again (issue 35).
 			name:  "declined",
 			args:  dbQuestion,
-			start: "ASK_DECLINED:",
+			start: "ASK_DECLINED: declined by the human; ",
+			has:   []string{"do not ask the same questions again unless the user asks you to"},
 		},
 	}
 	for _, tt := range tests {

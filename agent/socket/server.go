@@ -344,8 +344,7 @@ func (c *conn) ask(ctx context.Context, id json.RawMessage, req interaction.Requ
 		// The inbox shows the countdown, and the history the outcome
 		// timeout.
 		var cancelTimer context.CancelFunc
-		actx, cancelTimer = context.WithTimeoutCause(actx, timeout, interaction.Errorf(interaction.CodeTimeout,
-			"no answer within %s, the client's timeout", timeout))
+		actx, cancelTimer = context.WithTimeoutCause(actx, timeout, interaction.TimeoutAfter(timeout))
 		cancelAll := acancel
 		acancel = func(cause error) { cancelAll(cause); cancelTimer() }
 	}

@@ -30,5 +30,8 @@
 // string (see [Duration]). "answer" is present
 // for the outcomes answered and skipped, "error" ({"code","message"}) for
 // the others, and "draft" when a withdrawn request had a partial answer.
-// Readers must ignore fields they do not know.
+// "by" names the view that answered or declined, "permission" is the tool
+// call of a permission request, and "rule" the standing rule that answered
+// it ({"number","rule"}), or with "saved": true the rule the human saved
+// from it while it waited. Readers must ignore fields they do not know.
 package history

@@ -15,16 +15,31 @@ import (
 const (
 	maxQuestionShown = 60
 	maxAnswerShown   = 120
+	maxCallShown     = 120
 	maxErrorShown    = 160
 )
 
 // Format writes recs for a human, one block per record separated by blank
-// lines: a line with the local time the record was written, the agent, the
-// outcome, and when the request was asked and how long it waited; then one line per question (its header, or else its text, cut to
-// one line) with its answer (the selected labels, custom text in quotes, or
-// "skipped"), or else what the draft of a request that ended without an
-// answer held, marked "(draft)", or "-"; the rule that answered, if one
-// did; and the error message.
+// lines:
+//
+//   - a line with the local time the record was written, the agent, the
+//     outcome, and when the request was asked and how long it waited;
+//   - for a permission request, the call it is about (the tool, and the
+//     command's first line, the files, the URL or the MCP tool: see
+//     [interaction.Permission.Summary]) and a line with the answer; for
+//     any other request one line per question (its header, or else its
+//     text, cut to one line) with its answer. An answer is the selected
+//     labels, custom text in quotes, or "skipped"; for a request that
+//     ended without one, what its draft held, marked "(draft)", or "-";
+//   - a line saying what settled it, in words for a person: "answered by
+//     the human on this terminal", "answered by rule 3: allow …" (one of
+//     the human's standing rules answered), "…, saving rule 4: allow …"
+//     (the human saved a rule from it, through the remember dialog),
+//     "declined by the human", "timed out: no answer within 1s",
+//     "withdrawn: …", "settled elsewhere: …", "closed: …", or for any other
+//     failure "failed: CODE: message". The message of a decline is not
+//     shown: it was written for the agent.
+//
 // Agent-supplied text is printed inert: control characters, escape
 // sequences and bidirectional overrides become U+FFFD.
 //
@@ -78,26 +93,102 @@ func formatRecord(w *bufio.Writer, r Record, loc *time.Location) {
 	if ans == nil && r.Draft != nil {
 		ans, draft = r.Draft, true
 	}
-	for _, q := range r.Request.Questions {
-		title := q.Header
-		if strings.TrimSpace(title) == "" {
-			title = q.Question
+	if call := callText(r.Permission); call != "" {
+		_, _ = w.WriteString("  " + call + "\n")
+		if a := itemText(ans, r.Permission.Question, draft); a != "-" {
+			_, _ = w.WriteString("  answer: " + a + "\n")
 		}
-		if strings.TrimSpace(title) == "" {
-			title = q.ID
+	} else {
+		for _, q := range r.Request.Questions {
+			title := q.Header
+			if strings.TrimSpace(title) == "" {
+				title = q.Question
+			}
+			if strings.TrimSpace(title) == "" {
+				title = q.ID
+			}
+			_, _ = w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
 		}
-		_, _ = w.WriteString("  " + clean(title, maxQuestionShown) + ": " + itemText(ans, q.ID, draft) + "\n")
 	}
+	if s := settled(r); s != "" {
+		_, _ = w.WriteString("  " + s + "\n")
+	}
+}
+
+// callText names the call a permission request was about, "Bash: go test
+// ./...", or is "" when p names nothing a person could tell it by (the
+// question then names it).
+func callText(p *interaction.Permission) string {
+	sum := p.Summary(maxCallShown)
+	if sum == "" {
+		return ""
+	}
+	if strings.TrimSpace(p.Tool) == "" {
+		return sum
+	}
+	return clean(p.Tool, maxQuestionShown) + ": " + sum
+}
+
+// settled says what settled the request, for a person: who answered or
+// declined it and where (the human on a view, or one of their standing
+// rules), or why it ended without an answer; "" when the record does not
+// tell (an answer recorded without its view) or the request still waits.
+func settled(r Record) string {
+	on := ""
+	if r.By != "" {
+		on = " on " + clean(r.By, maxQuestionShown)
+	}
+	rule, byRule := "", r.Rule != nil && !r.Rule.Saved
 	if r.Rule != nil {
-		_, _ = w.WriteString("  by rule " + strconv.Itoa(r.Rule.Number) + ": " + clean(r.Rule.Rule, maxAnswerShown) + "\n")
+		rule = "rule " + strconv.Itoa(r.Rule.Number) + ": " + clean(r.Rule.Rule, maxAnswerShown)
 	}
+	msg := ""
 	if r.Error != nil {
-		msg := r.Error.Message
-		if msg == "" {
-			msg = string(r.Error.Code)
-		}
-		_, _ = w.WriteString("  error: " + clean(msg, maxErrorShown) + "\n")
+		msg = r.Error.Message
 	}
+	var what string
+	switch r.Outcome {
+	case Asked:
+		return ""
+	case interaction.OutcomeAnswered, interaction.OutcomeSkipped, interaction.OutcomeDeclined:
+		verb := string(r.Outcome)
+		switch {
+		case byRule:
+			return verb + " by " + rule
+		case r.Rule != nil:
+			return verb + " by the human" + on + ", saving " + rule
+		case r.By != "" || r.Outcome == interaction.OutcomeDeclined:
+			// The decline's message was the agent's to read.
+			return verb + " by the human" + on
+		}
+		return ""
+	case interaction.OutcomeWithdrawn:
+		if rest, ok := strings.CutPrefix(msg, "the request was withdrawn"); ok {
+			// ASK_ABORTED's own words: "withdrawn by its caller: …".
+			return clean("withdrawn"+rest, maxErrorShown)
+		}
+		what = "withdrawn"
+	case interaction.OutcomeElsewhere:
+		what = "settled elsewhere"
+	case interaction.OutcomeTimeout:
+		what = "timed out"
+	case interaction.OutcomeClosed:
+		what = "closed"
+	case interaction.OutcomeFailed:
+		if r.Error == nil {
+			return "failed"
+		}
+		what, msg = "failed", r.Error.Error()
+	default:
+		if r.Error == nil {
+			return ""
+		}
+		what, msg = "failed", r.Error.Error()
+	}
+	if strings.TrimSpace(msg) == "" {
+		return what
+	}
+	return what + ": " + clean(msg, maxErrorShown)
 }
 
 // itemText shows the answer to question id: "-" with no answer or nothing

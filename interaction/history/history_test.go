@@ -557,11 +557,11 @@ func TestFormat(t *testing.T) {
 2025-06-01 12:01:00  evil�]0;x�bot  withdrawn  asked 12:01:00, waited 250ms
   Pick�[31m red�2J�long long long long long long long long lon…: a, b (draft)
   Skip me?: -
-  error: the request was withdrawn by its caller
+  withdrawn by its caller
 
 2025-06-01 12:02:03  (no agent)  declined  asked 12:02:00, waited 3s
   Proceed?: -
-  error: the human declined
+  declined by the human
 
 2025-06-01 12:03:00  claude  asked  no outcome recorded: still waiting, or asktui stopped first
   Still there?: -

@@ -47,7 +47,10 @@ type Record struct {
 	Drafts map[string]interaction.Answer `json:"drafts,omitempty"`
 	// Rule is the human's standing rule that answered the request in
 	// their stead, when one did (see [Ruler]); the answer is then the
-	// option the human would have chosen, and By is empty.
+	// option the human would have chosen, and By is empty. When
+	// Rule.Saved is set it is instead the rule the human saved from this
+	// request while it waited (asktui serve's remember dialog, which then
+	// answers it): the answer is the human's, given on the view By names.
 	Rule *Ruling `json:"rule,omitempty"`
 	// Permission is the tool call a permission request was about, when
 	// the request came from asktui's hooks or asktui run (see
@@ -71,6 +74,11 @@ type Ruling struct {
 	// "allow ~/src/app Bash(go test:*)". When several rules together
 	// allowed a compound command, they are joined by "; ".
 	Rule string `json:"rule"`
+	// Saved says the human saved the rule from this request while it
+	// waited (the remember dialog), rather than the rule answering it:
+	// the answer is the human's. When several were saved, Number is the
+	// last one's and Rule joins them by "; ".
+	Saved bool `json:"saved,omitempty"`
 }
 
 // Duration is a time.Duration that encodes in JSON as a Go duration string

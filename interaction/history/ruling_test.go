@@ -67,8 +67,10 @@ func TestRecordsTheRuleAndThePermission(t *testing.T) {
 	if err := format(&b, recs, time.UTC); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "  by rule 3: allow ~/src/app Bash(go test:*)\n") {
-		t.Errorf("Format does not show the rule:\n%s", b.String())
+	// The call, the answer, and that a rule gave it, which one (issue 35:
+	// "Bash: Allow once" named neither the command nor who answered).
+	if !strings.Contains(b.String(), "  Bash: go test ./...\n  answer: Allow once\n  answered by rule 3: allow ~/src/app Bash(go test:*)\n") {
+		t.Errorf("Format does not show the call and the rule:\n%s", b.String())
 	}
 }
 

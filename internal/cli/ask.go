@@ -29,6 +29,7 @@ type askOptions struct {
 	inline     bool
 	agent      string
 	connect    string
+	noOther    bool
 
 	// The question flags build a one-question request.
 	options      []string
@@ -90,6 +91,11 @@ The request comes from:
              argument ending in .json that names no file is an error, not a
              question.
 
+A question with options also offers an "Other" row for free text;
+--no-other leaves it out, for the question built from --option flags and
+for every question with options of a request file (as its "noOther": true
+does).
+
 The UI draws on the controlling terminal, not on standard output, so
 asktui works in pipes. Without a terminal asktui fails at once with NO_TTY.
 
@@ -139,6 +145,7 @@ terminal closed), 130 interrupted (Ctrl+C, SIGINT), 143 terminated
 	f.DurationVarP(&o.timeout, "timeout", "t", 0, "give up after this long (e.g. 30s, 5m) with ASK_TIMEOUT, exit 124; 0 waits forever")
 	f.BoolVar(&o.accessible, "accessible", false, "plain, linear prompts for screen readers (also when ACCESSIBLE is set)")
 	f.BoolVar(&o.inline, "inline", false, "draw below the prompt instead of on the alternate screen")
+	f.BoolVar(&o.noOther, "no-other", false, `offer only the options: no "Other" row for free text (every question with options)`)
 	f.StringVar(&o.agent, "agent", "", "name of the asking agent, shown in the UI when the request names none")
 	f.StringVar(&o.connect, "connect", "", "ask through the inbox of the running asktui serve instead of drawing a UI: --connect for its default socket, --connect=PATH for another")
 	cmd.Flags().Lookup("connect").NoOptDefVal = connectDefault
@@ -185,6 +192,11 @@ func runAsk(cmd *cobra.Command, args []string, o askOptions, e env) error {
 	if o.agent != "" && req.Agent == nil {
 		req.Agent = &interaction.Agent{ID: o.agent, Name: o.agent}
 		if err := req.Validate(); err != nil {
+			return err
+		}
+	}
+	if o.noOther {
+		if err := onlyOptions(req); err != nil {
 			return err
 		}
 	}
@@ -344,6 +356,23 @@ func fromFlags(text string, o askOptions) (interaction.Request, error) {
 		return interaction.Request{}, err
 	}
 	return req, nil
+}
+
+// onlyOptions leaves out the "Other" row of every question of req that
+// has options (--no-other); a request with no such question is refused:
+// there would be nothing to leave out.
+func onlyOptions(req interaction.Request) error {
+	n := 0
+	for i := range req.Questions {
+		if len(req.Questions[i].Options) > 0 {
+			req.Questions[i].NoOther = true
+			n++
+		}
+	}
+	if n == 0 {
+		return errors.New(`--no-other leaves out the "Other" row of a question with options, and no question has options: add --option flags`)
+	}
+	return req.Validate()
 }
 
 // askGCPercent is the garbage collector's GOGC while ask runs, unless the

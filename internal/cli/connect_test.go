@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -98,6 +100,72 @@ func TestStdioBridgeForwardsToTheInbox(t *testing.T) {
 	}
 }
 
+// TestStdioBridgeTellsTheAgentNotToAskAgain: a decline reaches asktui
+// mcp through the socket with its message for a person, and the agent is
+// told, as over HTTP, not to ask the same again (issue 35).
+func TestStdioBridgeTellsTheAgentNotToAskAgain(t *testing.T) {
+	inbox := interactiontest.NewProvider()
+	cs := bridge(t, serveSocket(t, inbox))
+	called := make(chan *sdk.CallToolResult, 1)
+	go func() { called <- callAsk(t, cs) }()
+	inbox.Next(t).Fail(interaction.Declined())
+	res := <-called
+	want := "ASK_DECLINED: declined by the human; do not ask the same questions again unless the user asks you to"
+	if text := res.Content[0].(*sdk.TextContent).Text; !res.IsError || text != want {
+		t.Fatalf("result %q (error %v), want %q", text, res.IsError, want)
+	}
+}
+
+// TestAskNoOther: --no-other leaves out the Other row of the question
+// built from --option flags, and of every question with options of a
+// request file (issue 35: no flag could), the request reaching the inbox
+// so and the answer coming back; with no options it is a usage error.
+func TestAskNoOther(t *testing.T) {
+	inbox := interactiontest.NewProvider()
+	path := serveSocket(t, inbox)
+	file := filepath.Join(t.TempDir(), "req.json")
+	if err := os.WriteFile(file, []byte(`{"questions":[{"id":"db","question":"Which database?","options":[{"label":"Postgres"},{"label":"SQLite"}]},{"id":"notes","question":"Anything else?"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []string
+		want   []bool // each question's NoOther, as the inbox got it
+		answer interaction.Answer
+		stdout string
+	}{
+		{[]string{"Deploy?", "--id", "deploy", "-o", "Yes", "-o", "No", "--no-other"}, []bool{true},
+			interaction.Answer{Answers: []interaction.AnswerItem{{ID: "deploy", Selected: []string{"No"}}}},
+			`{"answers":[{"id":"deploy","selected":["No"]}]}` + "\n"},
+		{[]string{file, "--no-other"}, []bool{true, false},
+			interaction.Answer{Answers: []interaction.AnswerItem{{ID: "db", Selected: []string{"SQLite"}}, {ID: "notes", Custom: "none"}}},
+			`{"answers":[{"id":"db","selected":["SQLite"]},{"id":"notes","selected":[],"custom":"none"}]}` + "\n"},
+		{[]string{"Deploy?", "-o", "Yes", "-o", "No"}, []bool{false},
+			interaction.Answer{Answers: []interaction.AnswerItem{{ID: "q1", Custom: "tomorrow"}}},
+			`{"answers":[{"id":"q1","selected":[],"custom":"tomorrow"}]}` + "\n"},
+	} {
+		done := make(chan outcome, 1)
+		go func() {
+			done <- runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), append([]string{"ask", "--connect=" + path}, c.args...)...)
+		}()
+		call := inbox.Next(t)
+		var got []bool
+		for _, q := range call.Req.Questions {
+			got = append(got, q.NoOther)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: the inbox got NoOther %v, want %v", c.args, got, c.want)
+		}
+		call.Answer(c.answer)
+		if o := <-done; o.code != 0 || o.stdout != c.stdout {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 0 and %q", c.args, o.code, o.stdout, o.stderr, c.stdout)
+		}
+	}
+	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "ask", "--connect="+path, "Notes?", "--no-other")
+	if e := envelope(t, o.stderr); o.code != exitUsage || !strings.Contains(e.Message, "--no-other") {
+		t.Errorf("--no-other without options: exit %d, %+v; want %d, a usage error naming it", o.code, e, exitUsage)
+	}
+}
+
 func TestAskConnectWithoutInbox(t *testing.T) {
 	var out, errOut strings.Builder
 	code := run(context.Background(), []string{"ask", "--connect=" + shortSocket(t), "Go on?"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
@@ -147,13 +215,17 @@ func TestAskConnectTimeout(t *testing.T) {
 		t.Error("the inbox got no deadline, so it shows no countdown")
 	}
 	<-ctx.Done()
+	// The same timeout is worded one way, whichever side ended it first
+	// (issue 35: the history had "(--timeout)" and ", the client's
+	// timeout").
+	want := interaction.TimeoutAfter(100 * time.Millisecond)
 	if err := interaction.ContextError(ctx); interaction.CodeOf(err) != interaction.CodeTimeout ||
-		interaction.Classify(interaction.Answer{}, err) != interaction.OutcomeTimeout {
-		t.Errorf("the request ended in the inbox with %v, want ASK_TIMEOUT", err)
+		interaction.Classify(interaction.Answer{}, err) != interaction.OutcomeTimeout || err.Error() != want.Error() {
+		t.Errorf("the request ended in the inbox with %v, want %v", err, want)
 	}
 	o := <-done
-	if o.code != exitTimeout || envelope(t, o.stderr).Code != interaction.CodeTimeout || o.stdout != "" {
-		t.Errorf("exit %d, stdout %q, stderr %q; want %d and ASK_TIMEOUT", o.code, o.stdout, o.stderr, exitTimeout)
+	if e := envelope(t, o.stderr); o.code != exitTimeout || e.Code != interaction.CodeTimeout || e.Message != want.Message || o.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %v", o.code, o.stdout, o.stderr, exitTimeout, want)
 	}
 }
 

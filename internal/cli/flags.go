@@ -68,8 +68,7 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	if d <= 0 {
 		return ctx, func() {}
 	}
-	return context.WithTimeoutCause(ctx, d,
-		interaction.Errorf(interaction.CodeTimeout, "no answer within %s (--timeout)", d))
+	return context.WithTimeoutCause(ctx, d, interaction.TimeoutAfter(d))
 }
 
 // noArgs is the Args check of a command that takes no arguments: it says

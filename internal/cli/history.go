@@ -23,14 +23,17 @@ func newHistoryCmd(e env) *cobra.Command {
 		Short: "Show the questions asked through asktui serve and what became of them",
 		Long: `Show the history asktui serve keeps of every request: when it ended,
 the agent, the outcome (answered, skipped, declined, withdrawn, elsewhere,
-timeout, closed, failed), when it was asked and how long it waited, and the
-answers, including what you had typed when an agent withdrew its question.
-Nothing you answered is lost when an agent's client gave up waiting: find
-it here.
+timeout, closed, failed), when it was asked and how long it waited; what
+was asked (a permission request by its call: the command's first line, the
+files, the URL or the MCP tool); the answers, including what you had typed
+when an agent withdrew its question; and what settled it (you, and on
+which screen; one of your rules, and which; the rule you saved with your
+answer; or why it ended unanswered). Nothing you answered is lost when an
+agent's client gave up waiting: find it here.
 
 The records come in the order they ended, the newest last (a question
 still waiting, or left waiting when asktui stopped, where it arrived);
--n keeps the last N.`,
+-n (--limit) keeps the last N.`,
 		Example: `  asktui history -n 5
   asktui history --json | jq -c '.answer'`,
 		Args: noArgs,
@@ -43,7 +46,7 @@ still waiting, or left waiting when asktui stopped, where it arrived);
 			if path == "" {
 				return fmt.Errorf("no history file: pass --history PATH")
 			}
-			if asJSON && !cmd.Flags().Changed("n") {
+			if asJSON && !cmd.Flags().Changed("limit") {
 				n = 0 // a program reading the records gets every one
 			}
 			recs, skipped, err := history.ReadFile(path, n)
@@ -76,7 +79,7 @@ still waiting, or left waiting when asktui stopped, where it arrived);
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
-	cmd.Flags().IntVarP(&n, "n", "n", 20, "show the last N records (0: all); --json prints all unless -n is given")
+	cmd.Flags().IntVarP(&n, "limit", "n", 20, "show the last N records (0: all); --json prints all unless -n is given")
 	cmd.Flags().StringVar(&file, "history", "", "the history file (default: $XDG_STATE_HOME/asktui/history.jsonl)")
 	return cmd
 }

@@ -49,6 +49,7 @@ func TestHistoryJSONPrintsEveryRecord(t *testing.T) {
 		{[]string{"--json"}, 25},
 		{[]string{"--json", "-n", "3"}, 3},
 		{[]string{"--json", "-n", "0"}, 25},
+		{[]string{"--json", "--limit", "2"}, 2},
 	} {
 		o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), append([]string{"history", "--history", path}, c.args...)...)
 		if got := strings.Count(o.stdout, "\n"); o.code != 0 || got != c.want {
@@ -58,6 +59,15 @@ func TestHistoryJSONPrintsEveryRecord(t *testing.T) {
 	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--history", path)
 	if got := strings.Count(o.stdout, "answered"); o.code != 0 || got != 20 {
 		t.Errorf("history: exit %d, %d records; want 0 and the last 20", o.code, got)
+	}
+}
+
+// TestHistoryHelpNamesTheLimit: the help lists -n with a long name that
+// reads (issue 35: it listed "-n --n").
+func TestHistoryHelpNamesTheLimit(t *testing.T) {
+	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--help")
+	if o.code != 0 || !strings.Contains(o.stdout, "-n --limit") || strings.Contains(o.stdout, "--n ") {
+		t.Errorf("history --help: exit %d, stdout:\n%s\nwant -n --limit and no --n", o.code, o.stdout)
 	}
 }
 

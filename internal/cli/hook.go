@@ -219,15 +219,19 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 			return
 		}
 		switch {
-		case out != nil:
-			if herr != nil && !errors.Is(herr, hook.ErrNotMine) {
-				_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v; %s asks as usual\n", herr, c.name)
-			}
+		case errors.Is(herr, hook.ErrNotMine):
+			// Not asktui's to answer: its error says why, and what the
+			// CLI does instead, in one line.
+			_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v\n", herr)
+		case out != nil && herr != nil:
+			_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v; %s asks as usual\n", herr, c.name)
+		case herr != nil:
+			c.leave(e, herr)
+		}
+		if out != nil {
 			if _, werr := e.stdout.Write(out); werr != nil {
 				_, _ = fmt.Fprintf(e.stderr, "asktui hook: %v\n", werr)
 			}
-		case herr != nil && !errors.Is(herr, hook.ErrNotMine):
-			c.leave(e, herr)
 		}
 	}()
 	// The CLI ends its hook with a signal when the human acted in the

@@ -125,6 +125,32 @@ func TestHookClaudeMalformedInput(t *testing.T) {
 	}
 }
 
+// TestHookSaysWhyItLeavesAnInput: an input that is not asktui's to answer
+// (a PreToolUse for Bash sent to asktui hook claude, a Codex PreToolUse,
+// Gemini's call of asktui's own tool) is left to the CLI as before, and
+// the hook says why on standard error in one line, as its help says
+// (issue 35: it said nothing).
+func TestHookSaysWhyItLeavesAnInput(t *testing.T) {
+	for _, c := range []struct{ cli, fixture, stdout, stderr string }{
+		{"claude", "other-tool", "", "asktui hook: PreToolUse for Bash: asktui answers Claude Code's permission prompts through PermissionRequest; Claude Code asks as usual\n"},
+		{"claude", "ask-permission", "", "asktui hook: PermissionRequest for AskUserQuestion: its prompt is the question itself; Claude Code asks it as usual\n"},
+		{"codex", "pre-tool-use", "", "asktui hook: PreToolUse for Bash: asktui answers Codex's PermissionRequest only; Codex goes on as usual\n"},
+		{"gemini", "asktui", "", "asktui hook: BeforeTool for asktui's own ask_user_question: the call is the question itself; Gemini CLI's policy decides as usual\n"},
+	} {
+		input, err := os.ReadFile("../../agent/hook/testdata/" + c.cli + "/in/" + c.fixture + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"hook", c.cli, "--socket", filepath.Join(t.TempDir(), "none.sock")}, env{
+			stdin: bytes.NewReader(input), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+		})
+		if code != 0 || stdout.String() != c.stdout || stderr.String() != c.stderr {
+			t.Errorf("%s/%s: exit %d, stdout %q, stderr %q; want 0, %q and %q", c.cli, c.fixture, code, stdout.String(), stderr.String(), c.stdout, c.stderr)
+		}
+	}
+}
+
 // serveHookInbox serves a test inbox on a socket for the hook commands.
 func serveHookInbox(t *testing.T) (string, *interactiontest.Provider) {
 	t.Helper()

@@ -19,17 +19,20 @@ import (
 // with a rule (a, the broader suggestion, enter): the rule is in the
 // rules file and the permission allowed; the same permission again is
 // answered by the rule, which the activity shows; the rule revoked in the
-// rules pane (ctrl+k, d, y), the next one is asked again.
+// rules pane (ctrl+k, d, y), the next one is asked again. The history
+// names the call and what answered it each time: the human saving the
+// rule, the rule, the human (issue 35).
 func TestPTYServeRemembers(t *testing.T) {
 	skipUnderRace(t)
 	home, _ := rulesEnv(t)
 	app := filepath.Join(home, "src", "app")
 	term := ptytest.New(t, ptytest.Options{})
 	sock := shortSocket(t)
+	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--socket", sock, "--history", "off", "--theme", "dark", "--bell=false", "--notify=false"}, env{
+		done <- run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--socket", sock, "--history", hist, "--theme", "dark", "--bell=false", "--notify=false"}, env{
 			stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr,
 			environ: []string{"TERM=xterm-256color", "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")},
 			openTTY: term.OpenTTY,
@@ -129,4 +132,20 @@ func TestPTYServeRemembers(t *testing.T) {
 	term.WaitSeen(mark)
 	term.Type("2")
 	answered(third, "Deny", func() string { return term.Text(0) })
+
+	o := runCLI(t, context.Background(), strings.NewReader(""), mustNotOpenTTY(t), "history", "--history", hist)
+	var got []string
+	for _, l := range strings.Split(o.stdout, "\n") {
+		if strings.HasPrefix(l, "  ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"  Bash: go test ./...", "  answer: Allow once", "  answered by the human on this terminal, saving rule 1: allow ~/src/app Bash(go test:*)",
+		"  Bash: go test ./...", "  answer: Allow once", "  answered by rule 1: allow ~/src/app Bash(go test:*)",
+		"  Bash: go test ./...", "  answer: Deny", "  answered by the human on this terminal",
+	}
+	if o.code != 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("history: exit %d\n%s\nwant the lines\n%s", o.code, o.stdout, strings.Join(want, "\n"))
+	}
 }

@@ -75,7 +75,9 @@ func (b rulebook) ruleOf(p *interaction.Permission, c tui.RuleChoice) (rules.Rul
 	return rules.RuleFor(p, action(c), spec, c.Session, b.store.Home())
 }
 
-// Save adds the rule of c for p, unless it is there already.
+// Save adds the rule of c for p, unless it is there already, and notes
+// it as saved from p's request (Store.Remembered): the history records
+// it with the human's answer.
 func (b rulebook) Save(p *interaction.Permission, c tui.RuleChoice) (tui.RuleEntry, bool, error) {
 	r, err := b.ruleOf(p, c)
 	if err != nil {
@@ -85,6 +87,7 @@ func (b rulebook) Save(p *interaction.Permission, c tui.RuleChoice) (tui.RuleEnt
 	if err != nil {
 		return tui.RuleEntry{}, false, err
 	}
+	b.store.Remembered(p, n)
 	return entry(n, rules.Hits{}), added, nil
 }
 

@@ -218,7 +218,7 @@ func TestRulesOverTheSocket(t *testing.T) {
 		if item, _ := ans.Get("permission"); err != nil || len(item.Selected) != 1 || item.Selected[0] != req.Permission.Allow {
 			t.Errorf("%s: %+v, %v; want %q by the rule", req.Permission.Client, ans, err, req.Permission.Allow)
 		}
-		if a := human.NextActivity(t); a.Text != "allowed by rule 1: Bash(go test:*)" {
+		if a := human.NextActivity(t); a.Text != "allowed by rule 1 (Bash(go test:*)): "+req.Permission.Command {
 			t.Errorf("activity %q", a.Text)
 		}
 	}

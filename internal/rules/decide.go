@@ -56,10 +56,19 @@ func (d Decision) Ruling() *history.Ruling {
 	return &history.Ruling{Number: d.Rules[0].Number, Rule: strings.Join(lines, "; ")}
 }
 
-// Activity returns the line the activity shows for the decision:
-// "allowed by rule 3: Bash(go test:*)", "denied by rule 1: Bash(rm:*)",
-// "allowed by rules 3 and 5: Bash(go test:*), Bash(go vet:*)".
-func (d Decision) Activity() string {
+// maxActivityCall is how many characters of the call an activity line
+// shows.
+const maxActivityCall = 120
+
+// Activity returns the line the activity shows for the decision about
+// the call p: which rules answered, and the call, so that what was
+// allowed or denied is seen: "allowed by rule 3 (Bash(go test:*)): go
+// test ./...", "denied by rule 1 (Bash(rm:*)): rm -rf build", "allowed by
+// rules 3 and 5 (Bash(go test:*), Bash(go vet:*)): go vet && go test". The
+// call is p's [interaction.Permission.Summary], one line and inert (for a
+// tool of no known kind the rule's pattern names it); "" when no rule
+// decided.
+func (d Decision) Activity(p *interaction.Permission) string {
 	verb := map[Verdict]string{Allowed: "allowed", Denied: "denied"}[d.Verdict]
 	if verb == "" || len(d.Rules) == 0 {
 		return ""
@@ -70,10 +79,15 @@ func (d Decision) Activity() string {
 		nums[i] = strconv.Itoa(n.Number)
 		specs[i] = n.Rule.Spec.String()
 	}
-	if len(nums) == 1 {
-		return verb + " by rule " + nums[0] + ": " + specs[0]
+	s := verb + " by rule " + nums[0]
+	if len(nums) > 1 {
+		s = verb + " by rules " + strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
 	}
-	return verb + " by rules " + strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1] + ": " + strings.Join(specs, ", ")
+	s += " (" + strings.Join(specs, ", ") + ")"
+	if call := p.Summary(maxActivityCall); call != "" {
+		s += ": " + call
+	}
+	return s
 }
 
 // Decide returns the rules' answer to the call p describes. Only rules of

@@ -409,7 +409,7 @@ func TestRedirectionsAreEdits(t *testing.T) {
 		}
 	}
 	d := s.Decide(w.exec("go test > sub/log"))
-	if got, want := d.Activity(), "allowed by rules 1 and 3: Bash(go test:*), Edit(sub/**)"; got != want {
+	if got, want := d.Activity(w.exec("go test > sub/log")), "allowed by rules 1 and 3 (Bash(go test:*), Edit(sub/**)): go test > sub/log"; got != want {
 		t.Errorf("activity %q, want %q", got, want)
 	}
 	edit := func(path string) *interaction.Permission {
@@ -432,20 +432,37 @@ func TestRedirectionsAreEdits(t *testing.T) {
 func TestDecisionNamesTheRules(t *testing.T) {
 	w := newWorld(t)
 	s := w.set(t, commandRules...)
-	d := s.Decide(w.exec("go vet ./... && go test ./... && go test -race ./..."))
+	call := w.exec("go vet ./... && go test ./... && go test -race ./...")
+	d := s.Decide(call)
 	if d.Verdict != Allowed || len(d.Rules) != 2 || d.Rules[0].Number != 1 || d.Rules[1].Number != 2 {
 		t.Fatalf("decision %+v", d)
 	}
-	if got, want := d.Activity(), "allowed by rules 1 and 2: Bash(go test:*), Bash(go vet ./...)"; got != want {
+	if got, want := d.Activity(call), "allowed by rules 1 and 2 (Bash(go test:*), Bash(go vet ./...)): go vet ./... && go test ./... && go test -race ./..."; got != want {
 		t.Errorf("activity %q, want %q", got, want)
 	}
 	r := d.Ruling()
 	if r.Number != 1 || r.Rule != "allow ~/src/app Bash(go test:*); allow ~/src/app Bash(go vet ./...)" {
 		t.Errorf("ruling %+v", r)
 	}
-	d = s.Decide(w.exec("rm -rf build"))
-	if got, want := d.Activity(), "denied by rule 8: Bash(rm:*)"; got != want {
+	d = s.Decide(w.exec("rm -rf build\necho done"))
+	if got, want := d.Activity(w.exec("rm -rf build\necho done")), "denied by rule 8 (Bash(rm:*)): rm -rf build …"; got != want {
 		t.Errorf("activity %q, want %q", got, want)
+	}
+}
+
+// TestActivityIsOneInertLine: the call in the activity line is its first
+// line, its escape sequences inert, cut at 120 characters.
+func TestActivityIsOneInertLine(t *testing.T) {
+	w := newWorld(t)
+	s := w.set(t, commandRules...)
+	for cmd, want := range map[string]string{
+		"rm -rf \x1b[2J x":                   "denied by rule 8 (Bash(rm:*)): rm -rf \ufffd[2J x",
+		"rm -rf " + strings.Repeat("y", 200): "denied by rule 8 (Bash(rm:*)): rm -rf " + strings.Repeat("y", 113) + "…",
+	} {
+		call := w.exec(cmd)
+		if got := s.Decide(call).Activity(call); got != want {
+			t.Errorf("%q: activity %q, want %q", cmd, got, want)
+		}
 	}
 }
 

@@ -77,6 +77,12 @@ type Store struct {
 	// file does the same between processes (and between Stores).
 	editMu sync.Mutex
 	hitsMu sync.Mutex
+
+	// waiting are the permission requests Wrap has put to the human, by
+	// their permission, with the rules saved from each meanwhile
+	// (Remembered).
+	savedMu sync.Mutex
+	waiting map[*interaction.Permission]*waitingCall
 }
 
 // stamp is what a stat tells of the file: when any of it changes the

@@ -21,8 +21,9 @@ import (
 // chosen (the permission's Allow or Deny label; a deny without a Deny
 // label declines, ASK_DECLINED), the rule's count goes up, and when p
 // shows activity
-// ([interaction.ActivitySink]) it shows "allowed by rule 3:
-// Bash(go test:*)" under the asking agent. An allow is answered exactly
+// ([interaction.ActivitySink]) it shows "allowed by rule 3
+// (Bash(go test:*)): go test ./..." under the asking agent
+// ([Decision.Activity]). An allow is answered exactly
 // as the human's would be; a deny carries a note that names the rule
 // ([RuleDenied]…), so that the agent is told the call was refused by a
 // standing rule of the user's, not in the moment, and the decline's
@@ -30,10 +31,11 @@ import (
 // (once per change), and the human is asked.
 //
 // The returned provider is a [history.Ruler], so [history.Wrap] around it
-// records the rule; it forwards Report to p when p is an ActivitySink,
-// and asks p through AskSettlement when p is a [history.Settler] (an
-// inbox), so the history still records the view that answered. With a
-// nil store Wrap returns p itself.
+// records the rule, or the rule the human saved from a request while
+// answering it ([Store.Remembered]); it forwards Report to p when p is an
+// ActivitySink, and asks p through AskSettlement when p is a
+// [history.Settler] (an inbox), so the history still records the view
+// that answered. With a nil store Wrap returns p itself.
 func Wrap(p interaction.Provider, store *Store) interaction.Provider {
 	if store == nil {
 		return p
@@ -69,16 +71,17 @@ func (w *wrapper) Ask(ctx context.Context, req interaction.Request) (interaction
 	return s.Answer, s.Err
 }
 
-// AskRuled is Ask, also saying which rule answered, if one did.
+// AskRuled is Ask, also saying which rule answered, if one did, or else
+// which rule the human saved from the request while answering it.
 func (w *wrapper) AskRuled(ctx context.Context, req interaction.Request) (inbox.Settlement, *history.Ruling) {
 	perm := req.Permission
 	if perm == nil || interaction.ContextError(ctx) != nil || req.Validate() != nil {
-		return w.human(ctx, req), nil
+		return w.human(ctx, req)
 	}
 	d, err := w.store.Decide(perm)
 	if err != nil {
 		w.showProblem(req, err)
-		return w.human(ctx, req), nil
+		return w.human(ctx, req)
 	}
 	w.showProblem(req, nil)
 	var s inbox.Settlement
@@ -91,10 +94,10 @@ func (w *wrapper) AskRuled(ctx context.Context, req interaction.Request) (inbox.
 	case d.Verdict == Denied:
 		s.Err = interaction.Errorf(interaction.CodeDeclined, "%s", denyNote(d))
 	default:
-		return w.human(ctx, req), nil
+		return w.human(ctx, req)
 	}
 	_ = w.store.Hit(d) // best effort: a count lost is no answer lost
-	w.show(req, d.Activity())
+	w.show(req, d.Activity(perm))
 	return s, d.Ruling()
 }
 
@@ -123,13 +126,17 @@ func choose(id, label string) interaction.Answer {
 }
 
 // human asks the wrapped provider, through AskSettlement when it has
-// several views.
-func (w *wrapper) human(ctx context.Context, req interaction.Request) inbox.Settlement {
-	if s, ok := w.p.(history.Settler); ok {
-		return s.AskSettlement(ctx, req)
+// several views, and says which rules the human saved from the request
+// while it waited (Store.Remembered), if any.
+func (w *wrapper) human(ctx context.Context, req interaction.Request) (inbox.Settlement, *history.Ruling) {
+	done := w.store.asking(req.Permission)
+	var s inbox.Settlement
+	if settler, ok := w.p.(history.Settler); ok {
+		s = settler.AskSettlement(ctx, req)
+	} else {
+		s.Answer, s.Err = w.p.Ask(ctx, req)
 	}
-	ans, err := w.p.Ask(ctx, req)
-	return inbox.Settlement{Answer: ans, Err: err}
+	return s, done() // once answered: a rule saved before the answer is in
 }
 
 // show reports text as activity of the request's agent.

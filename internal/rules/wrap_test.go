@@ -53,7 +53,8 @@ func TestWrapAnswersByRule(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ans, selected("Allow once")) {
 		t.Fatalf("Ask = %+v, %v; want Allow once", ans, err)
 	}
-	if a := human.NextActivity(t); a.Text != "allowed by rule 1: Bash(go test:*)" || a.Agent.ID != "claude-code:s1" || a.Kind != interaction.ActivityMessage {
+	// The activity names the call, not only the rule (issue 35).
+	if a := human.NextActivity(t); a.Text != "allowed by rule 1 (Bash(go test:*)): go test ./..." || a.Agent.ID != "claude-code:s1" || a.Kind != interaction.ActivityMessage {
 		t.Errorf("activity %+v", a)
 	}
 
@@ -67,7 +68,7 @@ func TestWrapAnswersByRule(t *testing.T) {
 	if !strings.HasPrefix(ans.Answers[0].Note, RuleDenied) {
 		t.Errorf("the note %q does not start with RuleDenied", ans.Answers[0].Note)
 	}
-	if a := human.NextActivity(t); a.Text != "denied by rule 2: Bash(rm:*)" {
+	if a := human.NextActivity(t); a.Text != "denied by rule 2 (Bash(rm:*)): go test ./... && rm -rf ~" {
 		t.Errorf("activity %+v", a)
 	}
 
@@ -167,7 +168,7 @@ func TestWrapFailsClosed(t *testing.T) {
 		t.Fatalf("after the fix: %+v, %v", ans, err)
 	}
 	// The problem was shown once: the next activity is the answer's.
-	if a := human.NextActivity(t); a.Text != "allowed by rule 1: Bash(go test:*)" {
+	if a := human.NextActivity(t); a.Text != "allowed by rule 1 (Bash(go test:*)): go test ./..." {
 		t.Errorf("activity %q", a.Text)
 	}
 }
@@ -247,5 +248,74 @@ func TestWrapNil(t *testing.T) {
 	}
 	if _, ok := Wrap(plain, Open("", "", "")).(interaction.ActivitySink); ok {
 		t.Error("a provider without activity became an activity sink")
+	}
+}
+
+// TestWrapRecordsTheRuleSaved: a rule the human saves from a request
+// while it waits (the remember dialog: Store.Remembered with the
+// request's own permission, then the answer) is recorded with the human's
+// answer as saved, beside the view that answered (issue 35: the history
+// did not say the answer came with a rule). A rule saved from a call no
+// longer waiting is noted nowhere, and leaves nothing behind.
+func TestWrapRecordsTheRuleSaved(t *testing.T) {
+	w := newWorld(t)
+	s := newStore(t, w)
+	box := inbox.New(nil)
+	defer box.Close()
+	arrivals := make(chan *inbox.Request, 1)
+	view := box.Attach("this terminal", viewFunc(func(e inbox.Event) {
+		if e.Kind == inbox.Arrived {
+			arrivals <- e.Request
+		}
+	}))
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	l, err := history.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := history.Wrap(Wrap(box, s), l, nil, nil)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Ask(context.Background(), w.permissionReq("go vet ./..."))
+		done <- err
+	}()
+	r := <-arrivals
+	n, _, err := s.Add(mustRule(t, "allow ~/src/app Bash(go vet:*)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Remembered(r.Request.Permission, n) // as the screen's rulebook does
+	if _, ok := view.Answer(r.ID, selected("Allow once")); !ok {
+		t.Fatal("the answer was refused")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// Too late: the request has ended.
+	s.Remembered(r.Request.Permission, n)
+	s.savedMu.Lock()
+	left := len(s.waiting)
+	s.savedMu.Unlock()
+	if left != 0 {
+		t.Errorf("%d calls still noted as waiting", left)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := history.ReadFile(path, 0)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	want := &history.Ruling{Number: 1, Rule: "allow ~/src/app Bash(go vet:*)", Saved: true}
+	if got := recs[0]; !reflect.DeepEqual(got.Rule, want) || got.By != "this terminal" {
+		t.Errorf("record: rule %+v, by %q; want %+v by this terminal", got.Rule, got.By, want)
+	}
+	var b strings.Builder
+	if err := history.Format(&b, recs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "  answered by the human on this terminal, saving rule 1: allow ~/src/app Bash(go vet:*)\n") {
+		t.Errorf("history:\n%s", b.String())
 	}
 }
