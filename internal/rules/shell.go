@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -15,10 +16,10 @@ import (
 //
 // [analyze] answers "may an allow rule answer this?": it is an allow-list
 // of what it fully understands. It accepts a node of the parser only in
-// the shapes listed in [shapes] (every other field of the node zero, so
+// the shapes listed in the vocabulary (every other field of the node zero, so
 // a field a later parser adds is refused until it is read here), a word
 // only made of literals, quotes and plain $NAME or ${NAME}, and a command
-// that runs another only as the [wrappers] table says. Anything else is
+// that runs another only as the vocabulary's wrappers say. Anything else is
 // an error, and an error means the human is asked.
 //
 // [sight] answers "what does this line show to a deny rule?": it walks
@@ -195,39 +196,9 @@ func (r *reader) stmt(s *syntax.Stmt, st *state) error {
 func (r *reader) command(cmd syntax.Command, st *state) error {
 	switch c := cmd.(type) {
 	case *syntax.CallExpr:
-		if len(c.Assigns) > 0 {
-			return unread("a variable assignment, which can change what a command does (GOFLAGS=, LD_PRELOAD=)")
-		}
-		if err := only(c); err != nil {
-			return err
-		}
-		words := make([]string, len(c.Args))
-		for i, w := range c.Args {
-			v, err := r.word(w, st)
-			if err != nil {
-				return err
-			}
-			words[i] = v
-		}
-		return r.simple(words, st, false)
+		return r.call(c, st)
 	case *syntax.BinaryCmd:
-		if err := only(c); err != nil {
-			return err
-		}
-		switch c.Op {
-		case syntax.AndStmt, syntax.OrStmt:
-			if err := r.stmt(c.X, st); err != nil {
-				return err
-			}
-			return r.stmt(c.Y, st)
-		case syntax.Pipe, syntax.PipeAll: // each side in a subshell
-			if err := r.stmt(c.X, st.sub()); err != nil {
-				return err
-			}
-			return r.stmt(c.Y, st.sub())
-		default:
-			return unreadf("the operator %s, which rules do not read", c.Op)
-		}
+		return r.binary(c, st)
 	case *syntax.Subshell:
 		if err := only(c); err != nil {
 			return err
@@ -257,6 +228,45 @@ func (r *reader) command(cmd syntax.Command, st *state) error {
 		// state rules do not read.
 		return unreadf("%s, a shell construct rules do not read", constructName(cmd))
 	}
+}
+
+// call reads a simple command: its words, and the command it runs.
+func (r *reader) call(c *syntax.CallExpr, st *state) error {
+	if len(c.Assigns) > 0 {
+		return unread("a variable assignment, which can change what a command does (GOFLAGS=, LD_PRELOAD=)")
+	}
+	if err := only(c); err != nil {
+		return err
+	}
+	words := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		v, err := r.word(w, st)
+		if err != nil {
+			return err
+		}
+		words[i] = v
+	}
+	return r.simple(words, st, false)
+}
+
+// binary reads a list (&&, ||) or a pipeline, whose sides run in
+// subshells.
+func (r *reader) binary(c *syntax.BinaryCmd, st *state) error {
+	if err := only(c); err != nil {
+		return err
+	}
+	x, y := st, st
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+	case syntax.Pipe, syntax.PipeAll:
+		x, y = st.sub(), st.sub()
+	default:
+		return unreadf("the operator %s, which rules do not read", c.Op)
+	}
+	if err := r.stmt(c.X, x); err != nil {
+		return err
+	}
+	return r.stmt(c.Y, y)
 }
 
 // constructName names a construct rules do not read, for the reason given.
@@ -306,19 +316,87 @@ type runner struct {
 	xargs bool
 }
 
-// wrappers are the commands that run another command in a way rules
-// read: each with the options it may have. A wrapper is known by its
-// bare name only (docs/nohup is a program of the project's).
-var wrappers = map[string]runner{
-	"nohup":   {},
-	"exec":    {},
-	"command": {},
-	"env":     {assigns: true},
-	"time":    {opts: map[string]int{"-p": 0}},
-	"nice":    {opts: map[string]int{"-n": 1}, number: true},
-	"timeout": {opts: map[string]int{"-s": 1, "-k": 1, "--preserve-status": 0, "--foreground": 0, "-v": 0, "--verbose": 0}, operands: 1, operand: isDuration},
-	"xargs":   {opts: map[string]int{"-0": 0, "-r": 0, "-t": 0, "--null": 0, "--no-run-if-empty": 0, "--verbose": 0}, xargs: true},
+// vocabulary is what the reader knows of commands and of the parser's
+// nodes, built on first use: a program that never decides a shell
+// command allocates nothing for it.
+type vocabulary struct {
+	// wrappers are the commands that run another command in a way rules
+	// read: each with the options it may have. A wrapper is known by its
+	// bare name only (docs/nohup is a program of the project's).
+	wrappers map[string]runner
+	// opaque are the commands that run another command in a way rules do
+	// not read (as another user, from a string, from a file, in another
+	// root, on a schedule): never allowed, whatever follows them.
+	opaque map[string]bool
+	// namers are bash's builtins that take the names of variables, in
+	// which a subscript (a[$(cmd)]) is arithmetic that runs commands:
+	// their words must be written out, without "[".
+	namers map[string]bool
+	// shells are the shells whose -c script is read as a command line of
+	// its own; others' syntax is not bash's.
+	shells map[string]bool
+	// otherShells are shells whose -c script is shown to the deny rules
+	// as far as bash's parser reads it, though analyze never reads it.
+	otherShells map[string]bool
+	// shapes lists, for each node the reader accepts, the fields it
+	// reads: [only] refuses a node with any other field set (positions
+	// and comments aside), so a field the parser gains in a later
+	// version, or one this reader forgot, fails closed.
+	shapes map[reflect.Type][]string
 }
+
+var vocab = sync.OnceValue(func() *vocabulary {
+	set := func(names ...string) map[string]bool {
+		m := make(map[string]bool, len(names))
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	return &vocabulary{
+		wrappers: map[string]runner{
+			"nohup":   {},
+			"exec":    {},
+			"command": {},
+			"env":     {assigns: true},
+			"time":    {opts: map[string]int{"-p": 0}},
+			"nice":    {opts: map[string]int{"-n": 1}, number: true},
+			"timeout": {opts: map[string]int{"-s": 1, "-k": 1, "--preserve-status": 0, "--foreground": 0, "-v": 0, "--verbose": 0}, operands: 1, operand: isDuration},
+			"xargs":   {opts: map[string]int{"-0": 0, "-r": 0, "-t": 0, "--null": 0, "--no-run-if-empty": 0, "--verbose": 0}, xargs: true},
+		},
+		opaque: set("sudo", "doas", "su", "runuser", "pkexec",
+			"eval", "source", ".", "builtin", "trap", "enable",
+			"stdbuf", "setsid", "chroot", "nsenter", "unshare",
+			"ionice", "taskset", "flock", "watch", "script",
+			"parallel", "busybox", "fish", "csh", "tcsh",
+			"zsh", "ksh", "mksh", "ash", "pushd", "popd",
+			"alias", "coproc", "fc", "bind", "complete",
+			"shopt", "set", "hash"),
+		namers: set("test", "[", "printf", "read", "mapfile", "readarray",
+			"unset", "wait", "getopts", "declare", "typeset",
+			"local", "export", "readonly", "let", "shift",
+			"kill", "ulimit", "return", "exit", "break", "continue"),
+		shells:      set("sh", "bash", "dash"),
+		otherShells: set("zsh", "ksh", "mksh", "ash", "fish", "busybox"),
+		shapes: map[reflect.Type][]string{
+			typeOf[syntax.File]():       {"Name", "Stmts"},
+			typeOf[syntax.Stmt]():       {"Cmd", "Negated", "Background", "Redirs"},
+			typeOf[syntax.CallExpr]():   {"Args"},
+			typeOf[syntax.BinaryCmd]():  {"Op", "X", "Y"},
+			typeOf[syntax.Subshell]():   {"Stmts"},
+			typeOf[syntax.Block]():      {"Stmts"},
+			typeOf[syntax.TimeClause](): {"PosixFormat", "Stmt"},
+			typeOf[syntax.Redirect]():   {"Op", "N", "Word", "Hdoc"},
+			typeOf[syntax.Word]():       {"Parts"},
+			typeOf[syntax.Lit]():        {"Value"},
+			typeOf[syntax.SglQuoted]():  {"Dollar", "Value"},
+			typeOf[syntax.DblQuoted]():  {"Dollar", "Parts"},
+			typeOf[syntax.CmdSubst]():   {"Stmts", "Backquotes"},
+			typeOf[syntax.ProcSubst]():  {"Op", "Stmts"},
+			typeOf[syntax.ParamExp]():   {"Short", "Param"},
+		},
+	}
+})
 
 // command returns the command w runs, after the options and operands of
 // args, which must all be written out; ok is false for an option rules
@@ -357,34 +435,6 @@ func (w runner) command(args []string) (rest []string, ok bool) {
 	return args[w.operands:], true
 }
 
-// opaque are the commands that run another command in a way rules do not
-// read (as another user, from a string, from a file, in another root, on
-// a schedule): never allowed, whatever follows them.
-var opaque = map[string]bool{
-	"sudo": true, "doas": true, "su": true, "runuser": true, "pkexec": true,
-	"eval": true, "source": true, ".": true, "builtin": true, "trap": true, "enable": true,
-	"stdbuf": true, "setsid": true, "chroot": true, "nsenter": true, "unshare": true,
-	"ionice": true, "taskset": true, "flock": true, "watch": true, "script": true,
-	"parallel": true, "busybox": true, "fish": true, "csh": true, "tcsh": true,
-	"zsh": true, "ksh": true, "mksh": true, "ash": true, "pushd": true, "popd": true,
-	"alias": true, "coproc": true, "fc": true, "bind": true, "complete": true,
-	"shopt": true, "set": true, "hash": true,
-}
-
-// namers are bash's builtins that take the names of variables, in which
-// a subscript (a[$(cmd)]) is arithmetic that runs commands: their words
-// must be written out, without "[".
-var namers = map[string]bool{
-	"test": true, "[": true, "printf": true, "read": true, "mapfile": true, "readarray": true,
-	"unset": true, "wait": true, "getopts": true, "declare": true, "typeset": true,
-	"local": true, "export": true, "readonly": true, "let": true, "shift": true,
-	"kill": true, "ulimit": true, "return": true, "exit": true, "break": true, "continue": true,
-}
-
-// shells are the shells whose -c script is read as a command line of its
-// own; others' syntax is not bash's.
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true}
-
 // simple reads the command of words run in st; tail says that xargs
 // gives it more words.
 func (r *reader) simple(words []string, st *state, tail bool) error {
@@ -395,10 +445,10 @@ func (r *reader) simple(words []string, st *state, tail bool) error {
 	case strings.Contains(name, "/") && !path.IsAbs(name) && st.moved:
 		return unreadf("%s, named by a relative path after cd", name)
 	}
-	if tail && (name == "cd" || namers[name] || isWrapper(name)) {
+	if tail && (name == "cd" || vocab().namers[name] || isWrapper(name)) {
 		return unreadf("xargs running %s, which rules do not read", name)
 	}
-	if w, ok := wrappers[name]; ok {
+	if w, ok := vocab().wrappers[name]; ok {
 		rest, ok := w.command(words[1:])
 		switch {
 		case !ok:
@@ -420,11 +470,11 @@ func (r *reader) simple(words []string, st *state, tail bool) error {
 	switch {
 	case name == "cd":
 		return r.cd(words[1:], st)
-	case shells[name]:
+	case vocab().shells[name]:
 		return r.shell(name, words[1:], st)
-	case opaque[name]:
+	case vocab().opaque[name]:
 		return unreadf("%s runs a command in a way rules do not read", name)
-	case namers[name]:
+	case vocab().namers[name]:
 		for _, w := range words[1:] {
 			if w == dyn || strings.Contains(w, "[") {
 				return unreadf("%s with a word that is not written out or holds \"[\" (a subscript it would evaluate)", name)
@@ -438,8 +488,9 @@ func (r *reader) simple(words []string, st *state, tail bool) error {
 // isWrapper reports whether name runs other commands, in a way rules read
 // or not.
 func isWrapper(name string) bool {
-	_, ok := wrappers[name]
-	return ok || opaque[name] || shells[name]
+	v := vocab()
+	_, ok := v.wrappers[name]
+	return ok || v.opaque[name] || v.shells[name]
 }
 
 // record adds the command of words, run in st, to the plan.
@@ -503,10 +554,10 @@ func (r *reader) shell(name string, args []string, st *state) error {
 
 // word returns w as the shell will pass it, quotes removed ($'…' decoded
 // as far as ansiC does), or dyn when the shell decides its value (a
-// variable, a substitution, a glob).
-// Substitutions in it are read as commands of their own. A word may hold
-// literals, quotes, $NAME and ${NAME}, and substitutions; anything else
-// (an operator in ${…}, arithmetic, an extended glob) cannot be read.
+// variable, a substitution, a glob). Substitutions in it are read as
+// commands of their own. A word may hold literals, quotes, $NAME and
+// ${NAME}, and substitutions; anything else (an operator in ${…},
+// arithmetic, an extended glob) cannot be read.
 func (r *reader) word(w *syntax.Word, st *state) (string, error) {
 	if err := only(w); err != nil {
 		return "", err
@@ -514,55 +565,70 @@ func (r *reader) word(w *syntax.Word, st *state) (string, error) {
 	var b strings.Builder
 	dynamic := false
 	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if err := only(p); err != nil {
-				return "", err
-			}
-			s, globbing := unquoted(p.Value, i == 0)
-			dynamic = dynamic || globbing
-			b.WriteString(s)
-		case *syntax.SglQuoted:
-			if err := only(p); err != nil {
-				return "", err
-			}
-			v := p.Value
-			if p.Dollar {
-				var err error
-				if v, err = ansiC(v); err != nil {
-					return "", err
-				}
-			}
-			b.WriteString(v)
-		case *syntax.DblQuoted:
-			if err := only(p); err != nil {
-				return "", err
-			}
-			dynamic = dynamic || p.Dollar
-			for _, dp := range p.Parts {
-				if l, ok := dp.(*syntax.Lit); ok {
-					if err := only(l); err != nil {
-						return "", err
-					}
-					b.WriteString(doubleQuoted(l.Value))
-					continue
-				}
-				if err := r.expansion(dp, st); err != nil {
-					return "", err
-				}
-				dynamic = true
-			}
-		default:
-			if err := r.expansion(part, st); err != nil {
-				return "", err
-			}
-			dynamic = true
+		d, err := r.part(part, i == 0, st, &b)
+		if err != nil {
+			return "", err
 		}
+		dynamic = dynamic || d
 	}
 	if dynamic {
 		return dyn, nil
 	}
 	return b.String(), nil
+}
+
+// part reads one part of a word, the first when first, writing its value
+// to b; dynamic says the shell decides it.
+func (r *reader) part(part syntax.WordPart, first bool, st *state, b *strings.Builder) (dynamic bool, err error) {
+	switch p := part.(type) {
+	case *syntax.Lit:
+		if err := only(p); err != nil {
+			return false, err
+		}
+		s, globbing := unquoted(p.Value, first)
+		b.WriteString(s)
+		return globbing, nil
+	case *syntax.SglQuoted:
+		if err := only(p); err != nil {
+			return false, err
+		}
+		v := p.Value
+		if p.Dollar {
+			if v, err = ansiC(v); err != nil {
+				return false, err
+			}
+		}
+		b.WriteString(v)
+		return false, nil
+	case *syntax.DblQuoted:
+		return r.doubleQuoted(p, st, b)
+	default:
+		return true, r.expansion(part, st)
+	}
+}
+
+// doubleQuoted reads a double-quoted part of a word: its literals, and
+// the expansions inside it.
+func (r *reader) doubleQuoted(p *syntax.DblQuoted, st *state, b *strings.Builder) (dynamic bool, err error) {
+	if err := only(p); err != nil {
+		return false, err
+	}
+	dynamic = p.Dollar // $"…": translated by the locale
+	for _, dp := range p.Parts {
+		l, ok := dp.(*syntax.Lit)
+		if !ok {
+			if err := r.expansion(dp, st); err != nil {
+				return false, err
+			}
+			dynamic = true
+			continue
+		}
+		if err := only(l); err != nil {
+			return false, err
+		}
+		b.WriteString(doubleQuoted(l.Value))
+	}
+	return dynamic, nil
 }
 
 // expansion reads a part of a word the shell expands when it runs:
@@ -675,8 +741,15 @@ func doubleQuoted(s string) string {
 	return b.String()
 }
 
-// devices are the files a redirection may name anywhere.
-var devices = map[string]bool{"/dev/null": true, "/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true}
+// isDevice reports whether p is one of the files a redirection may name
+// anywhere.
+func isDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return false
+}
 
 // redirect reads a redirection: a file it names must be written out and
 // is resolved, a write among the plan's writes and a read among its
@@ -712,7 +785,7 @@ func (r *reader) redirect(rd *syntax.Redirect, st *state) error {
 		return nil
 	case syntax.RdrIn:
 		into = &r.plan.reads
-	case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
 		into = &r.plan.writes
 	default:
 		return unreadf("the redirection %s, which rules do not read", rd.Op)
@@ -723,14 +796,14 @@ func (r *reader) redirect(rd *syntax.Redirect, st *state) error {
 		return err
 	case target == dyn || target == "":
 		return unread("a redirection to a file named by an expansion")
-	case devices[target]:
+	case isDevice(target):
 		return nil
 	}
 	p, err := resolveFrom(st.cwd, target)
 	switch {
 	case err != nil:
 		return unread("a redirection to a file that cannot be resolved")
-	case devices[p]:
+	case isDevice(p):
 		return nil
 	}
 	*into = append(*into, p)
@@ -758,28 +831,6 @@ func (r *reader) hereDoc(w *syntax.Word, st *state) error {
 	return nil
 }
 
-// shapes lists, for each node the reader accepts, the fields it reads:
-// [only] refuses a node with any other field set (positions and comments
-// aside), so a field the parser gains in a later version, or one this
-// reader forgot, fails closed.
-var shapes = map[reflect.Type][]string{
-	typeOf[syntax.File]():       {"Name", "Stmts"},
-	typeOf[syntax.Stmt]():       {"Cmd", "Negated", "Background", "Redirs"},
-	typeOf[syntax.CallExpr]():   {"Args"},
-	typeOf[syntax.BinaryCmd]():  {"Op", "X", "Y"},
-	typeOf[syntax.Subshell]():   {"Stmts"},
-	typeOf[syntax.Block]():      {"Stmts"},
-	typeOf[syntax.TimeClause](): {"PosixFormat", "Stmt"},
-	typeOf[syntax.Redirect]():   {"Op", "N", "Word", "Hdoc"},
-	typeOf[syntax.Word]():       {"Parts"},
-	typeOf[syntax.Lit]():        {"Value"},
-	typeOf[syntax.SglQuoted]():  {"Dollar", "Value"},
-	typeOf[syntax.DblQuoted]():  {"Dollar", "Parts"},
-	typeOf[syntax.CmdSubst]():   {"Stmts", "Backquotes"},
-	typeOf[syntax.ProcSubst]():  {"Op", "Stmts"},
-	typeOf[syntax.ParamExp]():   {"Short", "Param"},
-}
-
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
 
 var (
@@ -793,7 +844,7 @@ var (
 func only(n syntax.Node) error {
 	v := reflect.ValueOf(n).Elem()
 	t := v.Type()
-	fields, ok := shapes[t]
+	fields, ok := vocab().shapes[t]
 	if !ok {
 		return unreadf("%s, which rules do not read", t.Name())
 	}
@@ -845,7 +896,8 @@ func sightWords(words []string, depth int, keys *[]string) {
 	for len(words) > 0 {
 		*keys = append(*keys, strings.Join(words, sep))
 		name := path.Base(words[0])
-		w, wrapped := wrappers[name]
+		v := vocab()
+		w, wrapped := v.wrappers[name]
 		switch {
 		case wrapped:
 			rest, ok := w.command(words[1:])
@@ -853,18 +905,18 @@ func sightWords(words []string, depth int, keys *[]string) {
 				rest = skipLoosely(words[1:])
 			}
 			words = rest
-		case shells[name] || otherShells[name]:
+		case v.shells[name] || v.otherShells[name]:
 			sightShell(words[1:], depth, keys)
 			return
 		case name == "eval":
 			sightScript(strings.Join(words[1:], " "), depth+1, keys)
 			return
-		case opaque[name]:
+		case v.opaque[name]:
 			// What runs is somewhere after the name: every suffix is
 			// shown (sudo -u root rm -rf / shows rm -rf /).
 			for i := 1; i < len(words); i++ {
 				*keys = append(*keys, strings.Join(words[i:], sep))
-				if n := path.Base(words[i]); shells[n] || otherShells[n] {
+				if n := path.Base(words[i]); v.shells[n] || v.otherShells[n] {
 					sightShell(words[i+1:], depth, keys)
 				}
 			}
@@ -874,10 +926,6 @@ func sightWords(words []string, depth int, keys *[]string) {
 		}
 	}
 }
-
-// otherShells are shells whose -c script is shown to the deny rules as
-// far as bash's parser reads it, though analyze never reads it.
-var otherShells = map[string]bool{"zsh": true, "ksh": true, "mksh": true, "ash": true, "fish": true, "busybox": true}
 
 // sightShell shows the deny rules the script of a shell's arguments
 // when they have -c and one written out.

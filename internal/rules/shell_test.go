@@ -12,7 +12,7 @@ import (
 // TestShapesNameRealFields: every field the reader says it reads is a
 // field of its node, so a typo cannot let a field through unread.
 func TestShapesNameRealFields(t *testing.T) {
-	for typ, fields := range shapes {
+	for typ, fields := range vocab().shapes {
 		for _, f := range fields {
 			if _, ok := typ.FieldByName(f); !ok {
 				t.Errorf("shapes lists %s.%s, which %s has not", typ.Name(), f, typ.Name())
