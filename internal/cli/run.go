@@ -61,8 +61,8 @@ without a question tool of their own can still ask.
 
 --resume reopens the agent's newest session in this directory, when it
 can list them (session/list), and --resume=ID a given one, when it can
-reopen it (session/load or session/resume); the transcript shows each
-session's id when it starts.`,
+reopen it (session/load or session/resume); the transcript shows the
+session's id when it starts, for an agent that can reopen it.`,
 		Example: `  # Gemini CLI and Claude Code side by side
   asktui run gemini claude
 
