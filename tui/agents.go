@@ -71,7 +71,14 @@ func (p *agentsPane) open() {
 				r.disabled, r.desc = true, SanitizeLine(a.Missing)
 			}
 			p.rows = append(p.rows, r)
-			if a.Missing == "" && a.NoResume == "" {
+			// Resuming is offered wherever the agent can start; where it is
+			// known that its sessions cannot be resumed, the row says why,
+			// and only here: the transcript does not.
+			switch {
+			case a.Missing != "":
+			case a.NoResume != "":
+				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: SanitizeLine(a.NoResume), disabled: true})
+			default:
 				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
 			}
 		}

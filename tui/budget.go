@@ -83,6 +83,9 @@ func (it *convItem) weigh() int64 {
 	for _, p := range it.plan {
 		w += int64(len(p.Content) + 64)
 	}
+	if a := it.ask; a != nil {
+		w += a.size()
+	}
 	return w
 }
 
@@ -189,6 +192,8 @@ func (c *chat) spilledForm(it *convItem) string {
 		b.WriteString("∴ " + it.text.String())
 	case itemNotice:
 		b.WriteString("— " + it.text.String())
+	case itemAsk:
+		b.WriteString(askForm(it.ask))
 	case itemPlan:
 		b.WriteString("Plan")
 		for _, e := range it.plan {

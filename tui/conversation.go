@@ -1,14 +1,18 @@
 package tui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
 // conversation is one agent the human drives (asktui run): what it said and
@@ -56,7 +60,8 @@ const (
 	itemThought
 	itemTool
 	itemPlan
-	itemNotice  // a turn that stopped early, an error, a mode switch
+	itemNotice  // a turn that stopped early, an error, a mode switch, a rule's answer
+	itemAsk     // a question of the agent's and what became of it
 	itemSpilled // earlier items, kept in the spill file (budget.go)
 )
 
@@ -68,6 +73,7 @@ type convItem struct {
 	text      textStream
 	tool      *conversation.ToolCall
 	plan      []conversation.PlanEntry
+	ask       *askRecord
 	failed    bool // a notice that is an error
 	expanded  bool // show the whole tool output, or the thought
 	finished  bool // no more chunks will come
@@ -281,6 +287,135 @@ func (c *chat) notice(text string, failed bool) {
 	it := &convItem{kind: itemNotice, failed: failed, finished: true}
 	it.text.WriteString(text, nil)
 	c.add(it)
+}
+
+// askRecord is a question of the conversation's agent (a permission, an
+// elicitation, an ask_user_question call) and what became of it, as a
+// chat keeps it: each question asked, then the answer given, or how it
+// ended unanswered.
+type askRecord struct {
+	id        uint64 // the request's
+	questions []askedQuestion
+	answers   []string // each question's answer once answered, sanitized, one line each
+	end       askEnd
+	why       string // how it ended, when that needs saying: "declined", "withdrawn: …", "from ssh bob@host"
+}
+
+// askedQuestion is one question as the panel showed it: its header (one
+// line) and its text (Markdown), both sanitized.
+type askedQuestion struct{ header, text string }
+
+// askEnd is what became of a question.
+type askEnd int
+
+const (
+	askWaiting askEnd = iota
+	askAnswered
+	askDeclined
+	askWithdrawn // withdrawn, timed out, settled elsewhere, the window closed
+)
+
+// size is about what the record holds, for the transcript's budget.
+func (a *askRecord) size() int64 {
+	n := len(a.why)
+	for _, q := range a.questions {
+		n += len(q.header) + len(q.text)
+	}
+	for _, s := range a.answers {
+		n += len(s)
+	}
+	return int64(n)
+}
+
+// askForm is the record as plain text, the way the spill file keeps it.
+func askForm(a *askRecord) string {
+	var b strings.Builder
+	for i, q := range a.questions {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("?")
+		if q.header != "" {
+			b.WriteString(" " + q.header + "\n ")
+		}
+		b.WriteString(" " + q.text)
+		if a.end == askAnswered && i < len(a.answers) {
+			b.WriteString("\n  ✓ " + a.answers[i])
+		}
+	}
+	switch a.end {
+	case askWaiting:
+		b.WriteString("\n  … waiting for your answer")
+	case askAnswered:
+		if a.why != "" {
+			b.WriteString("\n  answered " + a.why)
+		}
+	case askDeclined:
+		b.WriteString("\n  ✗ " + a.why)
+	case askWithdrawn:
+		b.WriteString("\n  ⊘ " + a.why)
+	}
+	return b.String()
+}
+
+// asked adds request r, which the conversation's agent asked, to the
+// transcript, waiting for its answer.
+func (c *chat) asked(r *request) {
+	c.finishText()
+	rec := &askRecord{id: r.id, questions: make([]askedQuestion, len(r.questions))}
+	for i, q := range r.questions {
+		rec.questions[i] = askedQuestion{header: q.header, text: q.text}
+	}
+	c.add(&convItem{kind: itemAsk, finished: true, ask: rec})
+}
+
+// askEnded records what became of request r, settled as s: here when
+// this view answered or declined it. A question the transcript no longer
+// holds (spilled, or asked before the conversation was known) is left
+// as it is.
+func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
+	var it *convItem
+	for i := len(c.items) - 1; i >= 0; i-- {
+		if a := c.items[i].ask; a != nil && a.id == r.id {
+			it = c.items[i]
+			break
+		}
+	}
+	if it == nil || it.ask.end != askWaiting {
+		return
+	}
+	a := it.ask
+	from := ""
+	if !here && strings.TrimSpace(s.By) != "" {
+		from = "from " + displayLine(s.By)
+	}
+	switch code := interaction.CodeOf(s.Err); {
+	case s.Err == nil:
+		a.end, a.why = askAnswered, from
+		a.answers = make([]string, len(s.Answer.Answers))
+		for i, item := range s.Answer.Answers {
+			a.answers[i] = itemText(item)
+			if note := strings.TrimSpace(item.Note); note != "" {
+				a.answers[i] += " · “" + SanitizeLine(note) + "”"
+			}
+		}
+	case code == interaction.CodeDeclined:
+		a.end, a.why = askDeclined, strings.TrimSpace("declined "+from)
+	case code == interaction.CodeTimeout:
+		a.end, a.why = askWithdrawn, "timed out"
+	case code == interaction.CodeSettledElsewhere:
+		a.end, a.why = askWithdrawn, "answered in the agent's own terminal"
+	case code == interaction.CodeProviderClosed:
+		a.end, a.why = askWithdrawn, "the window closed"
+	default:
+		a.end, a.why = askWithdrawn, "withdrawn"
+		var e *interaction.Error
+		if errors.As(s.Err, &e) && strings.TrimSpace(e.Message) != "" {
+			a.why += ": " + ansi.Truncate(SanitizeLine(firstLine(e.Message)), 160, "…")
+		}
+	}
+	it.rendering.stale()
+	c.account(it)
 }
 
 // userPrompt records the prompt the human sent.

@@ -287,6 +287,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.rulebook.listed(msg)
 	case activityMsg:
 		m.log.report(msg.activity, m.styles)
+		m.convActivity(msg.activity)
 		return m.spinIfThinking()
 	case spinner.TickMsg:
 		if len(m.log.thinking()) == 0 && !m.working() {
@@ -426,6 +427,7 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	a.thinking = false // connected counts it while the request waits
 	a.waiting++
 	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.styles)
+	m.convAsked(r)
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
@@ -529,6 +531,7 @@ func (m *model) settled(msg settledMsg) tea.Cmd {
 // ended takes r off the screen after it ended as s, and says how.
 func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
 	k := m.requestAgentKey(r)
+	m.convSettled(r, s, false)
 	var notice string
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
@@ -742,6 +745,7 @@ func (m *model) submitWith(r *request, a interaction.Answer, notice string) tea.
 		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.now()})
 	}
 	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)
+	m.convSettled(r, inbox.Settlement{Answer: a}, true)
 	m.summary = m.styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
 	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()
@@ -771,6 +775,7 @@ func (m *model) declineWith(r *request, notice string) tea.Cmd {
 		return m.ended(r, s)
 	}
 	m.log.add(entry{kind: entryDeclined, agent: m.requestAgentKey(r), text: "declined: " + r.summary()}, m.styles)
+	m.convSettled(r, s, true)
 	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
 	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()

@@ -8,8 +8,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/interaction/inbox"
 )
 
 // The conversations with agents the human drives (asktui run) live here:
@@ -65,6 +68,57 @@ func (m *model) applyConvEvents(events []conversation.Event) {
 		if wasTurn && !c.turn {
 			m.log.add(entry{kind: entryInfo, agent: m.convAgentKey(c), text: "turn ended"}, m.styles)
 		}
+	}
+}
+
+// convOf is the conversation whose agent is id, or nil: that agent's
+// questions and the activity shown for it belong in its transcript.
+// Only a conversation already known has them: a question never starts a
+// conversation of its own.
+func (m *model) convOf(id string) *chat {
+	if strings.TrimSpace(id) == "" {
+		return nil
+	}
+	for _, c := range m.convs {
+		if !c.failed && (c.id == id || c.info.Agent.ID == id) {
+			return c
+		}
+	}
+	return nil
+}
+
+// convAsked puts request r in its conversation's transcript, when its
+// agent is a conversation's: after what the agent sent before asking,
+// which may still wait in the link, so that a permission comes below the
+// tool call it is about.
+func (m *model) convAsked(r *request) {
+	if c := m.convOf(r.agentID); c != nil {
+		m.flushConv()
+		c.asked(r)
+	}
+}
+
+// convSettled records in its conversation's transcript what became of
+// request r: settled as s, here when this view answered or declined it.
+func (m *model) convSettled(r *request, s inbox.Settlement, here bool) {
+	if c := m.convOf(r.agentID); c != nil {
+		c.askEnded(r, s, here)
+	}
+}
+
+// convActivity shows a conversation's agent's activity in its
+// transcript: the rules' answers to its permissions ("allowed by rule 3:
+// Bash(go test:*)"), and why the rules were not used. The activity pane,
+// where the session view shows them, is not on the conversation view's
+// screen.
+func (m *model) convActivity(a interaction.Activity) {
+	if a.Kind != interaction.ActivityMessage || strings.TrimSpace(a.Text) == "" {
+		return
+	}
+	if c := m.convOf(a.Agent.ID); c != nil {
+		m.flushConv()
+		c.finishText()
+		c.notice(Sanitize(a.Text), false)
 	}
 }
 

@@ -17,8 +17,9 @@ func (l *noResumeLauncher) Agents() []conversation.AgentChoice {
 }
 
 // TestNoticeAndSessionInPicker: a launcher's notice shows in the
-// transcript; the picker names a conversation's session and offers no
-// resume for an agent that cannot list its sessions.
+// transcript; the picker names a conversation's session, and where
+// resuming is offered, says why an agent cannot list its sessions: a
+// resume that cannot be chosen.
 func TestNoticeAndSessionInPicker(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m, f := testRun(t, 100, 30)
@@ -31,8 +32,11 @@ func TestNoticeAndSessionInPicker(t *testing.T) {
 		mustContain(t, screen(m), "session sess-7 · --resume=sess-7 reopens it")
 		press(m, "ctrl+l")
 		s := screen(m)
-		mustContain(t, s, "session sess-7", "start gemini")
-		mustNotContain(t, s, "resume gemini")
+		mustContain(t, s, "session sess-7", "start gemini", "resume gemini… · gemini cannot list its past sessions")
+		press(m, "down", "down", "enter") // the resume row
+		if m.mode() != modeAgents || m.picker.loading != "" {
+			t.Fatalf("a resume that cannot be was chosen: mode %v, loading %q", m.mode(), m.picker.loading)
+		}
 	})
 }
 

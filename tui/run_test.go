@@ -159,6 +159,20 @@ func busyConversation(m *model, f *fakeConv) {
 	)
 }
 
+// demoDeployRequest is asktui demo --acp deploy's question, as agent/acp
+// asks its form: the field's title as the header, the form's message as
+// the text.
+func demoDeployRequest(f *fakeConv) interaction.Request {
+	return interaction.Request{Agent: &interaction.Agent{ID: f.info.ID, Name: f.info.Agent.Name}, Questions: []interaction.Question{{
+		ID: "deploy", Header: "Deploy 1.8.0 to production?", Question: "Questions from release-agent",
+		Options: []interaction.Option{
+			{Label: "Yes", Description: "Roll out to all 12 pods, 3 at a time"},
+			{Label: "Canary only", Description: "Send 5% of traffic to 1.8.0 for 30 minutes"},
+			{Label: "No", Description: "Keep 1.7.4 in production"},
+		},
+	}}}
+}
+
 func TestRunGolden(t *testing.T) {
 	cases := []struct {
 		name string
@@ -174,6 +188,12 @@ func TestRunGolden(t *testing.T) {
 				Detail:  "```diff\n- host: old\n+ host: new\n```",
 				Options: []interaction.Option{{Label: "Allow this change"}, {Label: "Skip this change"}},
 			}}})
+		}},
+		// Issue 35: the question and the answer stay in the transcript.
+		{name: "answered", then: func(t *testing.T, m *model, f *fakeConv) {
+			ask(t, m, demoDeployRequest(f))
+			glance(m)
+			press(m, "2")
 		}},
 		{name: "commands", then: func(t *testing.T, m *model, _ *fakeConv) { press(m, "/") }},
 		{name: "agents", then: func(t *testing.T, m *model, _ *fakeConv) { press(m, "ctrl+l") }},

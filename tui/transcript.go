@@ -124,6 +124,8 @@ func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles)
 		return wrapPlain("— "+it.text.String(), width, style)
 	case itemPlan:
 		return renderPlan(it.plan, width, st)
+	case itemAsk:
+		return renderAsk(it.ask, width, st)
 	case itemTool:
 		return renderTool(it, width, t, st)
 	case itemSpilled:
@@ -352,6 +354,53 @@ func renderPlan(plan []conversation.PlanEntry, width int, st *styles.Styles) []s
 		lines = append(lines, prefixLines(text, mark, "    ")...)
 	}
 	return lines
+}
+
+// renderAsk draws a question of the agent's as a chat shows it: each
+// question (its header, then its Markdown text, as the panel showed it),
+// under it the human's answer, and how the question ended when it was
+// not answered here. While it waits the panel below shows it whole, and
+// the transcript only names it. The marks are the activity log's.
+func renderAsk(a *askRecord, width int, st *styles.Styles) []string {
+	ac, cs := st.Activity, st.Conversation
+	if a.end == askWaiting {
+		q := a.questions[0]
+		what := q.header
+		if what == "" {
+			what = markdown.Plain(firstLine(q.text))
+		}
+		if n := len(a.questions) - 1; n > 0 {
+			what += " (+" + plural(n, "more question", "more questions") + ")"
+		}
+		line := st.Question.Header.Render(what) + cs.Status.Render(" · waiting for your answer")
+		return []string{ac.Asked.Render("?") + " " + ansi.Truncate(line, max(width-2, 4), "…")}
+	}
+	var lines []string
+	for i, q := range a.questions {
+		var text []string
+		if q.header != "" {
+			text = wrapPlain(q.header, width-2, st.Question.Header)
+		}
+		text = append(text, markdown.Render(q.text, max(width-2, 1), st)...)
+		lines = append(lines, prefixLines(text, ac.Asked.Render("?")+" ", "  ")...)
+		if a.end == askAnswered && i < len(a.answers) {
+			answer := wrapPlain(a.answers[i], width-4, cs.User)
+			lines = append(lines, prefixLines(answer, "  "+ac.Answered.Render("✓")+" ", "    ")...)
+		}
+	}
+	var end []string
+	switch a.end {
+	case askAnswered:
+		if a.why != "" {
+			end = wrapPlain("answered "+a.why, width-2, cs.Status)
+		}
+	case askDeclined:
+		end = prefixLines(wrapPlain(a.why, width-4, ac.Failed), ac.Failed.Render("✗")+" ", "  ")
+	case askWithdrawn:
+		end = prefixLines(wrapPlain(a.why, width-4, ac.Withdrawn), ac.Withdrawn.Render("⊘")+" ", "  ")
+	default: // waiting, above
+	}
+	return append(lines, prefixLines(end, "  ", "  ")...)
 }
 
 // toolGlyph marks a tool call's kind.

@@ -437,25 +437,23 @@ func refusesMCP(err error) bool {
 	return re.Code == -32602 || strings.Contains(strings.ToLower(requestErrorText(re)), "mcp")
 }
 
-// startNotices tell the transcript the session's id, how to reopen it,
-// and what became of asktui's MCP server.
+// startNotices tell the transcript the session's id and how to reopen
+// it (when it can be), and what became of asktui's MCP server.
 func (c *session) startNotices(resumed bool, refused error) {
 	c.mu.Lock()
 	// The agent as the header names it: its own name from initialize,
 	// else the command's.
 	id, caps, name := c.info.Session, c.caps, c.info.Agent.Name
 	c.mu.Unlock()
-	if id != "" {
-		text := "session " + id
-		switch {
-		case resumed:
-			text = "resumed session " + id
-		case resumable(caps):
-			text += " · --resume=" + id + " reopens it"
-		default:
-			text += " · " + name + " cannot resume sessions"
-		}
-		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip(text, 1024)})
+	// A session that cannot be reopened goes unnamed: its id means
+	// nothing to the human, and that it cannot be resumed is said where
+	// resuming is offered (the agent picker, --resume).
+	switch {
+	case id == "":
+	case resumed:
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip("resumed session "+id, 1024)})
+	case resumable(caps):
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: clip("session "+id+" · --resume="+id+" reopens it", 1024)})
 	}
 	if refused != nil {
 		why := refused.Error()

@@ -68,7 +68,6 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 	}
 	want := []string{
 		"started ask ",
-		"notice session s1 · test-agent cannot resume sessions",
 		"user_chunk hi",
 		"thought_chunk thinking",
 		"message_chunk Hello, ",
@@ -85,7 +84,7 @@ func TestEveryUpdateReachesTheSink(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("events:\n got %q\nwant %q", got, want)
 	}
-	tool := r.sink.all()[7].Tool
+	tool := r.sink.all()[6].Tool
 	if len(tool.Content) != 2 || tool.Content[0].Diff == nil || *tool.Content[0].Diff.Old != "old\n" || tool.Content[1].Text != "done" ||
 		len(tool.Locations) != 1 || tool.Locations[0].Line != 3 || tool.Input != `{"path":"/w/main.go"}` {
 		t.Fatalf("tool call state: %+v", tool)

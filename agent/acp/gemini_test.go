@@ -100,7 +100,8 @@ func TestGeminiTrustNoteInTranscript(t *testing.T) {
 			notes = append(notes, e.Text)
 		}
 	}
-	if len(notes) != 2 || !strings.Contains(notes[1], "will not load asktui's MCP server") {
+	// The scenario agent keeps no sessions: no session line, only the note.
+	if len(notes) != 1 || !strings.Contains(notes[0], "will not load asktui's MCP server") {
 		t.Fatalf("notices %q", notes)
 	}
 	for _, a := range l.Agents() {

@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 
 // agentMain plays an agent in a subprocess: "scenario:FILE" serves a
 // scenario; "garbage" prints a line that is not JSON-RPC; "crash" says
-// something on standard error and exits 3; "hang" reads and never answers.
+// something on standard error and exits 3; "hang" reads and never answers;
+// "env:NAME" says on standard error what NAME holds and exits 3.
 func agentMain(mode string) int {
 	switch {
 	case strings.HasPrefix(mode, "scenario:"):
@@ -60,6 +61,12 @@ func agentMain(mode string) int {
 		fmt.Println("Starting agent v1.2 …")
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		return 0
+	case strings.HasPrefix(mode, "env:"):
+		// Says what a variable of its environment holds, and exits.
+		name := strings.TrimPrefix(mode, "env:")
+		v, ok := os.LookupEnv(name)
+		fmt.Fprintf(os.Stderr, "%s=%q set=%v\n", name, v, ok)
+		return 3
 	case mode == "crash":
 		fmt.Fprintln(os.Stderr, "panic: out of cheese")
 		return 3

@@ -89,6 +89,12 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is asktui's version, sent as the client's.
 	Version string
+	// RunEnv, when set, names an environment variable every agent starts
+	// with, set to its conversation's id: it tells the programs the agent
+	// runs that they run under asktui run. asktui's own hooks read it and
+	// step aside (Claude Code under claude-agent-acp loads the user's
+	// hooks), since the conversation asks about the same calls itself.
+	RunEnv string
 	// StartTimeout, SessionTimeout and CancelGrace override the defaults
 	// when positive.
 	StartTimeout, SessionTimeout, CancelGrace time.Duration
@@ -435,11 +441,21 @@ func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sin
 		return nil, interaction.WrapError(interaction.CodeAgentNotFound, err,
 			"cannot start %s: %v; %s", name, err, d.hint)
 	}
-	p, err := startProcess(path, d.args, l.opts.Cwd, l.environ(d.envWithDefaults(l.passedEnv(d))), l.opts.Logger.With("agent", name))
+	id := l.nextID(name)
+	environ := l.environ(d.envWithDefaults(l.passedEnv(d)))
+	if l.opts.RunEnv != "" {
+		if environ == nil {
+			environ = os.Environ()
+		}
+		// Last, so that it wins over an inherited one (asktui run started
+		// inside another's agent).
+		environ = append(environ, l.opts.RunEnv+"="+id)
+	}
+	p, err := startProcess(path, d.args, l.opts.Cwd, environ, l.opts.Logger.With("agent", name))
 	if err != nil {
 		return nil, interaction.WrapError(interaction.CodeAgentExited, err, "cannot start %s: %v", name, err)
 	}
-	c := newConversation(l.opts, l.nextID(name), name, sink, p.stdout, p.stdin, p)
+	c := newConversation(l.opts, id, name, sink, p.stdout, p.stdin, p)
 	if err := c.initialize(ctx); err != nil {
 		return nil, c.startError(err)
 	}

@@ -145,6 +145,43 @@ func TestAgentProcessFailures(t *testing.T) {
 	}
 }
 
+// Issue 35: with RunEnv, every agent starts with that variable set to
+// its conversation's id, over one it inherited; without, it is left as
+// it was.
+func TestAgentKnowsItRunsUnderRun(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{self, "-test.run=^$"}
+	environ := append(os.Environ(), agentModeEnv+"=env:ASKTUI_RUN", "ASKTUI_RUN=outer")
+	start := func(l *Launcher) string {
+		t.Helper()
+		_, err := l.StartCommand(context.Background(), argv, "", nil)
+		if interaction.CodeOf(err) != interaction.CodeAgentExited {
+			t.Fatalf("StartCommand: %v", err)
+		}
+		return err.Error()
+	}
+	l, err := NewLauncher(Options{Asker: interaction.NewService(), Environ: environ, RunEnv: "ASKTUI_RUN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Base(self)
+	for _, id := range []string{base, base + "-2"} {
+		if got := start(l); !strings.Contains(got, `ASKTUI_RUN="`+id+`" set=true`) {
+			t.Fatalf("the agent of conversation %s said: %s", id, got)
+		}
+	}
+	l, err = NewLauncher(Options{Asker: interaction.NewService(), Environ: environ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := start(l); !strings.Contains(got, `ASKTUI_RUN="outer" set=true`) {
+		t.Fatalf("without RunEnv, the agent said: %s", got)
+	}
+}
+
 func TestScenarioOverAProcess(t *testing.T) {
 	scenario, _ := filepath.Abs("testdata/quick.yaml")
 	l, human, argv := launcher(t, "scenario:"+scenario, Options{})

@@ -24,6 +24,12 @@
 // asks as usual; Gemini, which may run without asking at all, is then
 // told to ask ([GeminiAsk]). A hook never blocks its CLI for good, never
 // allows anything on its own and never refuses anything on its own.
+//
+// A CLI that an agent of `asktui run` runs (Claude Code under
+// claude-agent-acp loads the user's hooks) has its calls asked in the
+// run's conversation already: there `asktui hook` steps aside before any
+// handler runs, as when it cannot decide (ASKTUI_RUN, read by
+// internal/cli).
 package hook
 
 import (

@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktui/asktui/agent/hook"
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
 // defaultHookTimeout is how long `asktui hook …` waits for the human:
@@ -203,6 +204,12 @@ func (c hookCLI) leave(e env, err error) {
 	}
 }
 
+// stepAside is why the hook leaves a call to its CLI when the CLI runs
+// under asktui run, in conversation conv (runEnv).
+func stepAside(c hookCLI, conv string) error {
+	return fmt.Errorf("%s runs under asktui run (%s=%s), whose conversation asks about its calls itself", c.name, runEnv, sanitize.Visible(conv))
+}
+
 // runHook answers one hook input. What it cannot answer it leaves to the
 // CLI: the handler's fallback output, if any, on standard output, the
 // reason on standard error. timeout bounds the whole hook, from reading
@@ -246,6 +253,20 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 	defer stop()
 	actx, cancel := withTimeout(hctx, timeout)
 	defer cancel()
+	if conv := e.getenv(runEnv); conv != "" {
+		// Under asktui run, the conversation asks about this call itself
+		// (ACP's request_permission, an elicitation): asking here as well
+		// would ask twice, in two places, and record it twice. Stepping
+		// aside is the CLI asking as usual, never an answer. The input is
+		// read first (bounded as always), so the CLI is not left writing
+		// to a hook that has gone.
+		_, _ = hook.ReadInput(actx, e.stdin)
+		herr = stepAside(c, conv)
+		if c.fallback != nil {
+			out = c.fallback(herr)
+		}
+		return
+	}
 	in, err := hook.ReadInput(actx, e.stdin)
 	if err != nil {
 		// Not ErrNotMine: what could not be read is left to the CLI

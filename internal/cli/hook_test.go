@@ -257,3 +257,59 @@ func TestHookClaudePrintConfigSocket(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stdout.String())
 	}
 }
+
+// Issue 35: under asktui run (ASKTUI_RUN, which run sets for its agents)
+// the hook steps aside: no decision (Gemini is told to ask), a line on
+// standard error, nothing in the inbox; the CLI asks as usual, which
+// under run is ACP's request_permission, asked in the conversation.
+// Without it the same input is asked in the inbox.
+func TestHookStepsAsideUnderRun(t *testing.T) {
+	sock, provider := serveHookInbox(t)
+	for _, c := range []struct{ cli, fixture, name, stdout string }{
+		{"claude", "bash", "Claude Code", ""},
+		{"codex", "bash", "Codex", ""},
+		{"gemini", "shell", "Gemini CLI", `"decision":"ask"`},
+	} {
+		t.Run(c.cli, func(t *testing.T) {
+			input, err := os.ReadFile("../../agent/hook/testdata/" + c.cli + "/in/" + c.fixture + ".json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			// --timeout bounds a hook that would ask after all.
+			code := run(context.Background(), []string{"hook", c.cli, "--socket", sock, "--timeout", "2s"}, env{
+				stdin: bytes.NewReader(input), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+				environ: []string{"ASKTUI_RUN=claude-2"},
+			})
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr.String())
+			}
+			if (c.stdout == "" && stdout.Len() != 0) || !strings.Contains(stdout.String(), c.stdout) ||
+				strings.Contains(stdout.String(), "allow") || strings.Contains(stdout.String(), "deny") {
+				t.Fatalf("stdout %q, want %q: stepping aside decides nothing", stdout.String(), c.stdout)
+			}
+			if want := c.name + " runs under asktui run (ASKTUI_RUN=claude-2)"; !strings.Contains(stderr.String(), want) ||
+				!strings.Contains(stderr.String(), c.name+" asks as usual") {
+				t.Fatalf("stderr %q, want %q", stderr.String(), want)
+			}
+			select {
+			case call := <-provider.Calls():
+				t.Fatalf("asked in the inbox under run: %+v", call.Req)
+			default:
+			}
+			// Without ASKTUI_RUN, the same call is asked in the inbox.
+			stdout.Reset()
+			done := make(chan int, 1)
+			go func() {
+				done <- run(context.Background(), []string{"hook", c.cli, "--socket", sock}, env{
+					stdin: bytes.NewReader(input), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+				})
+			}()
+			call := provider.Next(t)
+			call.Answer(interaction.Answer{Answers: []interaction.AnswerItem{{ID: "permission", Selected: []string{"Deny"}}}})
+			if code := <-done; code != 0 || !strings.Contains(stdout.String(), "deny") {
+				t.Fatalf("without ASKTUI_RUN: exit %d, stdout %q", code, stdout.String())
+			}
+		})
+	}
+}

@@ -61,8 +61,8 @@ without a question tool of their own can still ask.
 
 --resume reopens the agent's newest session in this directory, when it
 can list them (session/list), and --resume=ID a given one, when it can
-reopen it (session/load or session/resume); the transcript shows each
-session's id when it starts.`,
+reopen it (session/load or session/resume); the transcript shows the
+session's id when it starts, for an agent that can reopen it.`,
 		Example: `  # Gemini CLI and Claude Code side by side
   asktui run gemini claude
 
@@ -241,7 +241,7 @@ func runAgents(ctx context.Context, names, argv []string, o runOptions, e env) e
 	defer closeLog()
 	l, err := acp.NewLauncher(acp.Options{
 		Asker: svc, Cwd: cwd, MCP: ends.mcpServer, ConfigPath: configPath,
-		Getenv: e.getenv, Environ: e.environ, Version: e.build.version(), Logger: logger,
+		Getenv: e.getenv, Environ: e.environ, Version: e.build.version(), Logger: logger, RunEnv: runEnv,
 	})
 	if err != nil {
 		return err
@@ -384,6 +384,13 @@ func (a *agentEnds) close() {
 		_ = a.sock.Close()
 	}
 }
+
+// runEnv is set, in the environment of every agent asktui run starts, to
+// its conversation's id: asktui hook, run by the agent's CLI from the
+// user's hooks (Claude Code under claude-agent-acp loads them), steps
+// aside under it, since the conversation asks about the same calls
+// through ACP (hook.go).
+const runEnv = "ASKTUI_RUN"
 
 // conversationEnv carries a conversation's token to the stdio MCP bridge
 // (asktui mcp) that asktui run hands an agent.
