@@ -49,7 +49,8 @@ const (
 	// CodeUntrusted means the other end of a local connection could not be
 	// shown to be the current user's own, such as a socket in a directory
 	// another user created: nothing was sent to it. It also refuses a
-	// rules file that others can write or that is not the user's.
+	// rules file that others can write, could replace, or that is not the
+	// user's.
 	CodeUntrusted Code = "UNTRUSTED"
 	// CodeAddressInUse means the address to listen on (a port, a socket)
 	// is taken by another program, such as another asktui serve.
@@ -111,7 +112,7 @@ var codeDocs = []CodeDoc{
 	{CodeBusy, "`asktui run`: a prompt while the agent is still working on the last one"},
 	{CodeUnsupported, "`asktui run`: the agent cannot do it (resume, list sessions)"},
 	{CodeAddressInUse, "`serve` cannot listen: another program (another `asktui serve`?) holds the port or the socket"},
-	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent. Also the rules file, when others can write it or its directory, or it is not yours: no rule answers"},
+	{CodeUntrusted, "the socket `ask --connect`, `asktui mcp` or `asktui hook` would use is not yours alone (its directory or file belongs to another user or others can write the directory, or another user serves it); nothing was sent. Also the rules file, when it is not yours, others can write it, or others could replace a directory on its way from /: no rule answers"},
 	{CodePermission, "`asktui setup`: a client's configuration file, or its directory, is read-only (its owner may not write it) or the system refused the write; nothing was written"},
 	{CodeInternal, "an unexpected failure"},
 }

@@ -86,7 +86,7 @@ var errOwnTool error = notMineError("BeforeTool for asktui's own ask_user_questi
 // gemini` prints whenever asktui cannot decide, so that Gemini asks in
 // its own terminal even in its yolo mode.
 func GeminiAsk(why error) []byte {
-	out, _ := encode(map[string]any{"decision": "ask", "systemMessage": "asktui could not ask: " + truncate(why.Error(), 300)})
+	out, _ := encode(map[string]any{"decision": "ask", "systemMessage": "asktui leaves this to Gemini CLI: " + truncate(why.Error(), 300)})
 	return out
 }
 
