@@ -103,7 +103,7 @@ func newConversation(opts Options, id, name string, sink conversation.Sink, stdo
 	pr, pw := io.Pipe()
 	stop := make(chan struct{})
 	c.guard = newGuard(stdout, pw, stop)
-	c.conn = sdk.NewClientSideConnection(c, stdin, pr)
+	c.conn = sdk.NewClientSideConnection(c, answersWriter{stdin}, pr)
 	c.conn.SetLogger(opts.Logger)
 	guarded := make(chan error, 1)
 	go func() {
