@@ -62,6 +62,7 @@ type session struct {
 	endErr  error
 	urls    map[string]context.CancelFunc // open URL elicitations by id
 	mcpNote string                        // why the agent may not load asktui's MCP server
+	note    string                        // what to know of the agent when its session starts
 	token   string                        // ties asktui's MCP server to this conversation
 	forget  func()                        // drops the token
 
@@ -470,6 +471,9 @@ func (c *session) startNotices(resumed bool, refused error) {
 	}
 	if c.mcpNote != "" && refused == nil && len(c.mcpServers()) > 0 {
 		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.mcpNote})
+	}
+	if c.note != "" {
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.note})
 	}
 }
 
