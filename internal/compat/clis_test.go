@@ -1,0 +1,194 @@
+package compat
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/asktui/asktui/internal/compat/mockmodel"
+)
+
+// The optional CLIs' packages: scripts/compat/install.sh --copilot,
+// --qwen, --opencode installs each into its directory.
+var (
+	copilotDir  = filepath.Join(installDir, "copilot")
+	qwenDir     = filepath.Join(installDir, "qwen")
+	opencodeDir = filepath.Join(installDir, "opencode")
+)
+
+// needOptional skips the test unless the optional CLI name (its
+// package pkg, installed into dir by install.sh --NAME) is there, and
+// fails it when it was asked for under ASKTUI_CI (ASKTUI_COMPAT_NAME=1)
+// and is missing. It returns the suite's tools and the CLI's
+// node_modules, absolute.
+func needOptional(t *testing.T, name, env, dir, pkg, size string) (tools, string) {
+	t.Helper()
+	tl := need(t)
+	if !installed(dir, pkg) {
+		msg := pkg + " is not installed (it is optional, about " + size + "): run scripts/compat/install.sh --" + name
+		if os.Getenv("ASKTUI_CI") != "" && os.Getenv(env) == "1" {
+			t.Fatal(msg + " (" + env + "=1 asked for it)")
+		}
+		t.Skip(msg)
+	}
+	modules, err := filepath.Abs(filepath.Join(dir, "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl, modules
+}
+
+// needCopilot returns the directory of GitHub Copilot CLI's copilot (its
+// npm loader, which runs the native program for this platform), for the
+// programs' PATH.
+func needCopilot(t *testing.T) (tools, string) {
+	t.Helper()
+	tl, modules := needOptional(t, "copilot", "ASKTUI_COMPAT_COPILOT", copilotDir, "@github/copilot", "190 MB")
+	if _, err := os.Stat(filepath.Join(modules, "@github", "copilot-"+npmPlatform(), "copilot")); err != nil {
+		t.Skipf("GitHub Copilot CLI has no build for %s here: %v", npmPlatform(), err)
+	}
+	return tl, filepath.Join(modules, ".bin")
+}
+
+// npmPlatform names this system as the CLIs' platform packages do:
+// linux-x64, darwin-arm64.
+func npmPlatform() string {
+	switch p := platform(); p {
+	case "linux x86_64":
+		return "linux-x64"
+	case "linux aarch64":
+		return "linux-arm64"
+	case "darwin x86_64":
+		return "darwin-x64"
+	case "darwin arm64":
+		return "darwin-arm64"
+	default:
+		return p
+	}
+}
+
+// copilotEnv is Copilot CLI's environment against mock (its "openai"
+// provider, Chat Completions), offline: no GitHub sign-in, no updates.
+// Its runtime, unpacked on first start (about 235 MB), is kept in one
+// cache for every test.
+func copilotEnv(t *testing.T, w *world, mock *mockmodel.Server) []string {
+	t.Helper()
+	cache := filepath.Join(os.TempDir(), "asktui-compat-copilot-cache")
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return w.with("COPILOT_PROVIDER_BASE_URL="+mock.URL+"/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=compat-mock-key",
+		"COPILOT_MODEL=compat-model", "COPILOT_OFFLINE=true", "COPILOT_HOME="+filepath.Join(w.home, ".copilot"),
+		"COPILOT_CACHE_HOME="+cache, "COPILOT_AUTO_UPDATE=false")
+}
+
+// TestCopilotACP is asktui run copilot (copilot --acp --stdio) against
+// the mock Chat Completions API. Its "Deny" ends the turn, telling the
+// model nothing.
+func TestCopilotACP(t *testing.T) {
+	tl, dir := needCopilot(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	acpRun(t, w, mock, copilotEnv(t, w, mock), acpAgent{denyEndsTurn: "Operation cancelled by user", byName: true}, "copilot")
+}
+
+// needQwen returns the directory of Qwen Code's qwen (run by the suite's
+// Node.js 22), for the programs' PATH.
+func needQwen(t *testing.T) (tools, string) {
+	t.Helper()
+	tl, modules := needOptional(t, "qwen", "ASKTUI_COMPAT_QWEN", qwenDir, "@qwen-code/qwen-code", "125 MB")
+	return tl, filepath.Join(modules, ".bin")
+}
+
+// qwenHome writes Qwen Code's user settings: the OpenAI-compatible mock
+// as its model, its "default" approval mode (it starts in "auto", where a
+// model classifies each call first), no update checks (its first start
+// would update it with npm -g), no usage statistics; plus extra.
+func qwenHome(t *testing.T, w *world, extra map[string]any) {
+	t.Helper()
+	s := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}},
+		"general":  map[string]any{"enableAutoUpdate": false},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false},
+		"tools":    map[string]any{"approvalMode": "default"},
+	}
+	for k, v := range extra {
+		s[k] = v
+	}
+	w.writeJSON(t, ".qwen/settings.json", s)
+}
+
+// qwenEnv is Qwen Code's environment against mock.
+func qwenEnv(w *world, mock *mockmodel.Server) []string {
+	return w.with("OPENAI_BASE_URL="+mock.URL+"/v1", "OPENAI_API_KEY=compat-mock-key", "OPENAI_MODEL=compat-model")
+}
+
+// TestQwenACP is asktui run qwen (qwen --acp) against the mock Chat
+// Completions API: its own ask_user_question answered with Other text
+// (the model gets the text); asktui's tool through its tool_search and
+// tool_call bridge. Its "Reject" ends the turn.
+func TestQwenACP(t *testing.T) {
+	tl, dir := needQwen(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	qwenHome(t, w, nil)
+	acpRun(t, w, mock, qwenEnv(w, mock), acpAgent{denyEndsTurn: "was canceled by the user", ownQuestion: true, byName: true}, "qwen")
+}
+
+// needOpencode returns the directory of opencode's native program for
+// this platform, for the programs' PATH (install.sh runs no install
+// script, and the package's own launcher is what its postinstall would
+// replace).
+func needOpencode(t *testing.T) (tools, string) {
+	t.Helper()
+	tl, modules := needOptional(t, "opencode", "ASKTUI_COMPAT_OPENCODE", opencodeDir, "opencode-ai", "354 MB")
+	dir := filepath.Join(modules, "opencode-"+npmPlatform(), "bin")
+	if _, err := os.Stat(filepath.Join(dir, "opencode")); err != nil {
+		t.Skipf("opencode has no build for %s here: %v", npmPlatform(), err)
+	}
+	return tl, dir
+}
+
+// opencodeConfig writes opencode's user configuration: the mock as an
+// openai-compatible provider and its model, plus extra (its permission
+// settings, an MCP server).
+func opencodeConfig(t *testing.T, w *world, mock *mockmodel.Server, extra map[string]any) {
+	t.Helper()
+	c := map[string]any{
+		"$schema": "https://opencode.ai/config.json",
+		"provider": map[string]any{"mock": map[string]any{
+			"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+			"options": map[string]any{"baseURL": mock.URL + "/v1", "apiKey": "compat-mock-key"}, //nolint:gosec // the mock's key
+			"models":  map[string]any{"compat-model": map[string]any{"name": "Compat model"}},
+		}},
+		"model":      "mock/compat-model",
+		"autoupdate": false,
+		"share":      "disabled",
+	}
+	for k, v := range extra {
+		c[k] = v
+	}
+	w.writeJSON(t, ".config/opencode/opencode.json", c)
+}
+
+// opencodeEnv is opencode's environment: offline, no model list, update,
+// language server download or default plugins.
+func opencodeEnv(w *world) []string {
+	return w.with("OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1")
+}
+
+// opencodeAsks is the permission setting that makes opencode ask before
+// its shell commands and edits (by default it runs them unasked).
+var opencodeAsks = map[string]any{"permission": map[string]any{"bash": "ask", "edit": "ask"}}
+
+// TestOpencodeACP is asktui run opencode (opencode acp) against the mock
+// Chat Completions API, with opencode set to ask before commands and
+// edits. Its "Reject" ends the turn.
+func TestOpencodeACP(t *testing.T) {
+	tl, dir := needOpencode(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	opencodeConfig(t, w, mock, opencodeAsks)
+	acpRun(t, w, mock, opencodeEnv(w), acpAgent{denyEndsTurn: "rejected permission", byName: true}, "opencode")
+}
