@@ -3,6 +3,7 @@ package compat
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/asktui/asktui/internal/compat/mockmodel"
@@ -191,4 +192,92 @@ func TestOpencodeACP(t *testing.T) {
 	w := newWorld(t, tl, dir)
 	opencodeConfig(t, w, mock, opencodeAsks)
 	acpRun(t, w, mock, opencodeEnv(w), acpAgent{denyEndsTurn: "rejected permission", byName: true}, "opencode")
+}
+
+// TestCopilotHooks is copilot -p with asktui's permissionRequest hook
+// (`asktui hook copilot --print-config`, in $COPILOT_HOME/hooks),
+// answered in asktui serve's inbox: a shell command denied (the model
+// sees the reason), then one allowed (the model sees its output). Under
+// -p nothing else could approve it: without the hook Copilot denies.
+func TestCopilotHooks(t *testing.T) {
+	tl, dir := needCopilot(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	w.writeJSON(t, ".copilot/hooks/asktui.json", hookConfig(t, w, "copilot"))
+	inbox := w.serve(t)
+
+	mark, mmark := inbox.Mark(), mock.Mark()
+	p := w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptShell2)
+
+	t.Log("the first command, denied in the inbox")
+	waitQuestion(inbox, mark)
+	inbox.WaitScreen("Copilot CLI")
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+
+	t.Log("the second, allowed in the inbox")
+	mark = inbox.Mark()
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), allow...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	w.removeShellFile(t)
+
+	if code := p.Wait(func() string { return "" }); code != 0 || !strings.Contains(p.Stdout.String(), resulted) {
+		t.Fatalf("copilot -p exited %d; stdout %q; stderr %s", code, p.Stdout.String(), p.Stderr.String())
+	}
+}
+
+// TestQwenHooks is interactive Qwen Code with asktui's PermissionRequest
+// hook (`asktui hook qwen --print-config`, in ~/.qwen/settings.json),
+// answered in asktui serve's inbox: a shell command allowed (the model
+// sees its output), then one denied (the model sees the refusal). Qwen
+// waits for the hook: its own dialog never shows.
+func TestQwenHooks(t *testing.T) {
+	tl, dir := needQwen(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	qwenHome(t, w, hookConfig(t, w, "qwen"))
+	inbox := w.serve(t)
+
+	term := newVTerm(t)
+	w.start(t, term, qwenEnv(w, mock), filepath.Join(dir, "qwen"))
+	term.WaitScreen("Type your message")
+	// Qwen draws its cursor after the text: the prompt shows once the
+	// line holds it.
+	prompt := func(text string) int {
+		t.Helper()
+		mmark := mock.Mark()
+		term.Type(text)
+		term.WaitScreen("> " + text)
+		term.Type("\r")
+		return mmark
+	}
+
+	t.Log("a command, allowed in the inbox")
+	mark := inbox.Mark()
+	mmark := prompt(promptShell)
+	waitQuestion(inbox, mark)
+	inbox.WaitScreen("Qwen Code")
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	term.WaitScreen(resulted)
+	w.removeShellFile(t)
+
+	t.Log("a command, denied in the inbox")
+	mark = inbox.Mark()
+	mmark = prompt(promptShell)
+	inbox.WaitUntil("the second permission", func() bool {
+		return strings.Contains(inbox.Screen(), "compat-%s") && optionKey(inbox.Screen(), deny...) != ""
+	})
+	inbox.WaitSeen(mark)
+	inbox.Type(pick(t, inbox, deny...))
+	mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
+	w.noShellFile(t)
+	if strings.Contains(term.Screen(), "Waiting for user confirmation") {
+		t.Fatalf("Qwen Code asked in its own dialog too:\n%s", term.Screen())
+	}
 }
