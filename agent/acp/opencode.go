@@ -21,9 +21,23 @@ const OpencodeAsks = `"permission": {"bash": "ask", "edit": "ask"}`
 // asktui does not guess). asktui never changes the setting itself: it is
 // the human's policy.
 func opencodeAskNote(l *Launcher, d agentDef) string {
-	perm, ok := opencodePermission(l.agentEnv(d), l.opts.Cwd)
-	if !ok {
+	unasked := OpencodeUnasked(l.agentEnv(d), l.opts.Cwd)
+	if len(unasked) == 0 {
 		return ""
+	}
+	return "opencode " + strings.Join(unasked, " and ") + " without asking (its permission settings do not say \"ask\"), " +
+		"so none of those permissions come here. To be asked here, add " + OpencodeAsks + " to opencode.json " +
+		"(~/.config/opencode/opencode.json, or the project's), or run asktui setup opencode --permissions."
+}
+
+// OpencodeUnasked says what opencode, by its settings as it merges them
+// for the directory dir (getenv its environment), does without asking:
+// "runs shell commands", "edits files"; nil when it asks before both (or
+// denies them), or when a settings file cannot be read.
+func OpencodeUnasked(getenv func(string) string, dir string) []string {
+	perm, ok := opencodePermission(getenv, dir)
+	if !ok {
+		return nil
 	}
 	var unasked []string
 	for _, tool := range []string{"bash", "edit"} {
@@ -31,12 +45,7 @@ func opencodeAskNote(l *Launcher, d agentDef) string {
 			unasked = append(unasked, map[string]string{"bash": "runs shell commands", "edit": "edits files"}[tool])
 		}
 	}
-	if len(unasked) == 0 {
-		return ""
-	}
-	return "opencode " + strings.Join(unasked, " and ") + " without asking (its permission settings do not say \"ask\"), " +
-		"so none of those permissions come here. To be asked here, add " + OpencodeAsks + " to opencode.json " +
-		"(~/.config/opencode/opencode.json, or the project's), or run asktui setup opencode --permissions."
+	return unasked
 }
 
 // opencodePermission is opencode's "permission" setting as it merges it
