@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/asktui/asktui/internal/compat/mockmodel"
+	"github.com/asktui/asktui/internal/ptytest"
 )
 
 // The optional CLIs' packages: scripts/compat/install.sh --copilot,
@@ -280,4 +281,108 @@ func TestQwenHooks(t *testing.T) {
 	if strings.Contains(term.Screen(), "Waiting for user confirmation") {
 		t.Fatalf("Qwen Code asked in its own dialog too:\n%s", term.Screen())
 	}
+}
+
+// TestSetupCopilot is `asktui setup copilot` (asktui mcp in
+// mcp-config.json, the hook in hooks/asktui.json) on Copilot CLI's own
+// files, then copilot -p calling asktui's tool: it finds the inbox on the
+// default socket and the question is answered there; its permission is
+// Copilot's own to give (the hook leaves asktui's tool alone), then a
+// shell command is allowed in the inbox through the hook.
+func TestSetupCopilot(t *testing.T) {
+	tl, dir := needCopilot(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	// setup reads COPILOT_HOME as Copilot does.
+	w.env = append(w.env, "COPILOT_HOME="+filepath.Join(w.home, ".copilot"))
+	setup(t, w, "copilot")
+	inbox := w.serve(t)
+
+	mark, mmark := inbox.Mark(), mock.Mark()
+	p := w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptAsk)
+	answerAsk(t, inbox, mark)
+	mock.WaitFor(mmark, "ask_user_question's answer", answered)
+	if code := p.Wait(func() string { return "" }); code != 0 || !strings.Contains(p.Stdout.String(), resulted) {
+		t.Fatalf("copilot -p exited %d; stdout %q; stderr %s", code, p.Stdout.String(), p.Stderr.String())
+	}
+
+	mark, mmark = inbox.Mark(), mock.Mark()
+	p = w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptShell)
+	waitQuestion(inbox, mark)
+	inbox.Type(pick(t, inbox, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	w.removeShellFile(t)
+	p.Wait(func() string { return "" })
+}
+
+// TestSetupQwen is `asktui setup qwen` (asktui mcp, always loaded, and
+// the hook, in ~/.qwen/settings.json) on Qwen Code's own settings, then
+// interactive Qwen calling asktui's tool by its name, no tool_search
+// first: the question is answered in the inbox.
+func TestSetupQwen(t *testing.T) {
+	tl, dir := needQwen(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	qwenHome(t, w, nil)
+	setup(t, w, "qwen")
+	inbox := w.serve(t)
+
+	term := newVTerm(t)
+	w.start(t, term, qwenEnv(w, mock), filepath.Join(dir, "qwen"))
+	term.WaitScreen("Type your message")
+	mark, mmark := inbox.Mark(), mock.Mark()
+	term.Type(promptAsk)
+	term.WaitScreen("> " + promptAsk)
+	term.Type("\r")
+	answerAsk(t, inbox, mark)
+	got := mock.WaitFor(mmark, "ask_user_question's answer", answered)
+	if r, _ := lastResult(got); r.Name != "mcp__asktui__ask_user_question" {
+		t.Fatalf("the answer came back as %q's result, not asktui's tool called by name", r.Name)
+	}
+	term.WaitScreen(resulted)
+}
+
+// TestSetupOpencode is `asktui setup opencode --mcp --permissions`
+// (asktui mcp in opencode.json's "mcp", and bash and edit "ask") on
+// opencode's own file: before it, opencode run runs the shell command
+// unasked; after it, opencode run calls asktui's tool through the bridge
+// (answered in the inbox), and under asktui run opencode the shell
+// command is asked about (allowed, then denied: acpRun).
+func TestSetupOpencode(t *testing.T) {
+	tl, dir := needOpencode(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	opencodeConfig(t, w, mock, nil)
+
+	// opencode run reads a standard input that is no terminal to its end.
+	run := func(prompt string) *ptytest.Process {
+		return w.start(t, nil, opencodeEnv(w), "sh", "-c", `exec "$0" "$@" </dev/null`, filepath.Join(dir, "opencode"), "run", prompt)
+	}
+
+	t.Log("before: opencode runs the command unasked")
+	mmark := mock.Mark()
+	p := run(promptShell)
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	w.removeShellFile(t)
+	p.Wait(func() string { return "" })
+
+	setup(t, w, "opencode", "--mcp", "--permissions")
+	inbox := w.serve(t)
+
+	t.Log("asktui's tool through the bridge setup wrote")
+	mark, mmark := inbox.Mark(), mock.Mark()
+	p = run(promptAsk)
+	answerAsk(t, inbox, mark)
+	mock.WaitFor(mmark, "ask_user_question's answer", answered)
+	p.Wait(func() string { return "" })
+
+	t.Log("after: asktui run opencode, whose commands are now asked about")
+	// asktui serve holds the default socket: asktui run gets one of its own.
+	sockDir, err := os.MkdirTemp("", "acs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(sockDir) })
+	w.socket = filepath.Join(sockDir, "r.sock")
+	acpRun(t, w, mock, opencodeEnv(w), acpAgent{denyEndsTurn: "rejected permission", byName: true}, "opencode")
 }
