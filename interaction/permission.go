@@ -36,10 +36,12 @@ const (
 // The clients a [Permission] names: the programs whose tool calls asktui
 // asks about.
 const (
-	ClientClaude = "claude-code" // Claude Code, through asktui hook claude
-	ClientCodex  = "codex"       // Codex, through asktui hook codex
-	ClientGemini = "gemini-cli"  // Gemini CLI, through asktui hook gemini
-	ClientACP    = "acp"         // an ACP agent of asktui run
+	ClientClaude  = "claude-code" // Claude Code, through asktui hook claude
+	ClientCodex   = "codex"       // Codex, through asktui hook codex
+	ClientGemini  = "gemini-cli"  // Gemini CLI, through asktui hook gemini
+	ClientCopilot = "copilot-cli" // GitHub Copilot CLI, through asktui hook copilot
+	ClientQwen    = "qwen-code"   // Qwen Code, through asktui hook qwen
+	ClientACP     = "acp"         // an ACP agent of asktui run
 )
 
 // Limits on a [Permission], in bytes of UTF-8 (and paths). Commands and
@@ -73,7 +75,8 @@ const (
 // Question; [Request.Validate] checks it.
 type Permission struct {
 	// Client is the program whose tool call it is: [ClientClaude],
-	// [ClientCodex], [ClientGemini] or [ClientACP].
+	// [ClientCodex], [ClientGemini], [ClientCopilot], [ClientQwen] or
+	// [ClientACP].
 	Client string `json:"client"`
 	// Tool is the tool's name as the client calls it ("Bash",
 	// "apply_patch", "run_shell_command", "mcp__github__create_issue"), or
@@ -136,6 +139,18 @@ var toolKinds = sync.OnceValue(func() []ClientTools {
 			KindRead:    {"read_file", "read_many_files", "glob", "search_file_content", "list_directory"},
 			KindFetch:   {"web_fetch"},
 		}},
+		{ClientCopilot, "SERVER/TOOL", map[PermissionKind][]string{
+			KindExecute: {"bash"},
+			KindEdit:    {"edit", "create"},
+			KindRead:    {"view", "glob", "grep"},
+			KindFetch:   {"web_fetch"},
+		}},
+		{ClientQwen, "mcp__SERVER__TOOL", map[PermissionKind][]string{
+			KindExecute: {"run_shell_command"},
+			KindEdit:    {"edit", "write_file", "notebook_edit"},
+			KindRead:    {"read_file", "glob", "grep_search", "list_directory"},
+			KindFetch:   {"web_fetch"},
+		}},
 		{ClientACP, "", map[PermissionKind][]string{
 			KindExecute: {"execute"},
 			KindEdit:    {"edit"},
@@ -168,8 +183,12 @@ func ToolKinds() []ClientTools { return append([]ClientTools(nil), toolKinds()..
 // its commands are not shell commands a rule can read.
 func ToolKind(client, tool string) PermissionKind {
 	switch client {
-	case ClientClaude, ClientCodex:
+	case ClientClaude, ClientCodex, ClientQwen:
 		if strings.HasPrefix(tool, "mcp__") {
+			return KindMCP
+		}
+	case ClientCopilot:
+		if strings.Contains(tool, "/") {
 			return KindMCP
 		}
 	case ClientGemini:

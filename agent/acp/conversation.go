@@ -62,6 +62,7 @@ type session struct {
 	endErr  error
 	urls    map[string]context.CancelFunc // open URL elicitations by id
 	mcpNote string                        // why the agent may not load asktui's MCP server
+	note    string                        // what to know of the agent when its session starts
 	token   string                        // ties asktui's MCP server to this conversation
 	forget  func()                        // drops the token
 
@@ -103,7 +104,7 @@ func newConversation(opts Options, id, name string, sink conversation.Sink, stdo
 	pr, pw := io.Pipe()
 	stop := make(chan struct{})
 	c.guard = newGuard(stdout, pw, stop)
-	c.conn = sdk.NewClientSideConnection(c, stdin, pr)
+	c.conn = sdk.NewClientSideConnection(c, answersWriter{stdin}, pr)
 	c.conn.SetLogger(opts.Logger)
 	guarded := make(chan error, 1)
 	go func() {
@@ -468,6 +469,9 @@ func (c *session) startNotices(resumed bool, refused error) {
 	}
 	if c.mcpNote != "" && refused == nil && len(c.mcpServers()) > 0 {
 		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.mcpNote})
+	}
+	if c.note != "" {
+		c.emit(conversation.Event{Kind: conversation.EventNotice, Text: c.note})
 	}
 }
 

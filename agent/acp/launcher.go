@@ -114,6 +114,10 @@ type agentDef struct {
 	// mcpNote, when set, says why the agent may leave asktui's MCP
 	// server out, and the fix; "" when it will load it.
 	mcpNote func(*Launcher, agentDef) string
+	// note, when set, says what the human should know of the agent when
+	// its session starts (opencode asking about nothing), and the fix;
+	// "" when there is nothing to say.
+	note func(*Launcher, agentDef) string
 }
 
 // builtins are the agents asktui knows by name.
@@ -130,8 +134,12 @@ func builtins() []agentDef {
 			// request decides its approvals and none reaches the human.
 			defaults: map[string]string{"INITIAL_AGENT_MODE": "workspace-write"},
 			hint:     "install Node.js (for npx) and sign in with codex once; npx fetches the adapter"},
+		{name: "copilot", description: "GitHub Copilot CLI (copilot --acp --stdio)", command: "copilot", args: []string{"--acp", "--stdio"},
+			hint: "install GitHub Copilot CLI: npm install -g @github/copilot, and sign in with copilot once (/login)"},
+		{name: "qwen", description: "Qwen Code (qwen --acp)", command: "qwen", args: []string{"--acp"},
+			hint: "install Qwen Code: npm install -g @qwen-code/qwen-code, and sign in or set its model with qwen once"},
 		{name: "opencode", description: "opencode (opencode acp)", command: "opencode", args: []string{"acp"},
-			hint: "install opencode: npm install -g opencode-ai"},
+			hint: "install opencode: npm install -g opencode-ai", note: opencodeAskNote},
 		{name: "goose", description: "Goose (goose acp)", command: "goose", args: []string{"acp"},
 			hint: "install Goose: https://block.github.io/goose/docs/getting-started/installation"},
 	}
@@ -234,7 +242,7 @@ func (l *Launcher) loadConfig(path string) error {
 			if i < 0 {
 				return interaction.Errorf(interaction.CodeInvalidRequest,
 					"%s: line %d: agent %q has no \"command\"; give one, or use a built-in name (%s) to add env only",
-					path, lineOf(data, int64(bytes.Index(data, raw))), name, strings.Join(builtinNames(), ", "))
+					path, lineOf(data, int64(bytes.Index(data, raw))), name, strings.Join(BuiltinNames(), ", "))
 			}
 			l.agents[i].env = e.Env
 			continue
@@ -242,7 +250,7 @@ func (l *Launcher) loadConfig(path string) error {
 		def := agentDef{name: name, description: strings.Join(append([]string{e.Command}, e.Args...), " "),
 			command: e.Command, args: e.Args, env: e.Env, hint: "check \"command\" in " + path}
 		if i >= 0 {
-			def.mcpNote = l.agents[i].mcpNote // the same program, started another way
+			def.mcpNote, def.note = l.agents[i].mcpNote, l.agents[i].note // the same program, started another way
 			l.agents[i] = def
 		} else {
 			l.agents = append(l.agents, def)
@@ -277,7 +285,8 @@ func lineOf(data []byte, off int64) int {
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
 
-func builtinNames() []string {
+// BuiltinNames lists the agents asktui knows by name, in order.
+func BuiltinNames() []string {
 	var names []string
 	for _, a := range builtins() {
 		names = append(names, a.name)
@@ -467,6 +476,9 @@ func (l *Launcher) start(ctx context.Context, name string, sink conversation.Sin
 	l.mu.Unlock()
 	if d.mcpNote != nil {
 		c.mcpNote = d.mcpNote(l, d)
+	}
+	if d.note != nil {
+		c.note = d.note(l, d)
 	}
 	return c, nil
 }

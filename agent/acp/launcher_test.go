@@ -42,8 +42,8 @@ func TestMissingExecutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	agents := l.Agents()
-	if len(agents) != 5 {
-		t.Fatalf("agents %+v, want the five built-ins", agents)
+	if len(agents) != len(BuiltinNames()) || len(agents) != 7 {
+		t.Fatalf("agents %+v, want the seven built-ins", agents)
 	}
 	for _, a := range agents {
 		if a.Missing == "" {

@@ -30,6 +30,11 @@ const permissionID = "permission"
 func (c *session) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	cancelled := sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
 	tool := c.mergeTool(p.ToolCall, true)
+	if qs, submit := qwenQuestions(p); qs != nil { // Qwen Code's own question (qwen.go)
+		if resp, ok := c.askQwen(ctx, qs, submit); ok {
+			return resp, nil
+		}
+	}
 	req, offered := permissionRequest(tool, p.Options)
 	if req == nil {
 		return cancelled, nil

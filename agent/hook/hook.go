@@ -1,7 +1,7 @@
 // Package hook answers coding agents' own questions and approval prompts
 // from the asktui inbox: it is the logic of `asktui hook claude`, `asktui
-// hook codex` and `asktui hook gemini`, the commands those CLIs run as
-// hooks.
+// hook codex`, `asktui hook gemini`, `asktui hook copilot` and `asktui
+// hook qwen`, the commands those CLIs run as hooks.
 //
 // Each CLI gives a hook one JSON object on standard input ([Input]; the
 // three share most field names) and reads a JSON decision on standard
@@ -17,6 +17,11 @@
 //     [HandleCodex].
 //   - Gemini CLI: BeforeTool (deny with a reason; it cannot approve, so an
 //     approval lets Gemini's own policy decide). See [HandleGemini].
+//   - GitHub Copilot CLI: permissionRequest, in its own camelCase input
+//     ([DecodeCopilot]) and output (allow, or deny with a reason). See
+//     [HandleCopilot].
+//   - Qwen Code: PermissionRequest, Claude Code's shape with Qwen's tool
+//     names (allow, or deny with a reason). See [HandleQwen].
 //
 // Whenever asktui cannot decide (no inbox running, the inbox closed, the
 // hook's time ran out, an input it does not understand or that is not
@@ -83,13 +88,19 @@ type Input struct {
 // cause at once. The read goes on in the background until r ends; the
 // `asktui hook` process exits first.
 func ReadInput(ctx context.Context, r io.Reader) (Input, error) {
+	return readWith(ctx, r, Decode)
+}
+
+// readWith is ReadInput with decode in place of Decode, for a CLI whose
+// input is shaped otherwise (Copilot CLI's).
+func readWith(ctx context.Context, r io.Reader, decode func(io.Reader) (Input, error)) (Input, error) {
 	type result struct {
 		in  Input
 		err error
 	}
 	ch := make(chan result, 1)
 	go func() {
-		in, err := Decode(r)
+		in, err := decode(r)
 		ch <- result{in, err}
 	}()
 	select {

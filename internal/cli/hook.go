@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,7 +31,9 @@ func newHookCmd(e env) *cobra.Command {
 		Short: "Answer coding agents' own questions and approval prompts from the asktui inbox",
 		Args:  cobra.NoArgs,
 	}
-	cmd.AddCommand(newHookCLICmd(e, hookCLIs[0]), newHookCLICmd(e, hookCLIs[1]), newHookCLICmd(e, hookCLIs[2]))
+	for _, c := range hookCLIs {
+		cmd.AddCommand(newHookCLICmd(e, c))
+	}
 	return cmd
 }
 
@@ -40,6 +43,9 @@ type hookCLI struct {
 	short, long string
 	example     string
 	handle      func(context.Context, hook.Input, hook.Asker) ([]byte, error)
+	// read reads the CLI's input under a deadline; nil is hook.ReadInput
+	// (Claude Code's shape, which Codex, Gemini CLI and Qwen Code share).
+	read func(context.Context, io.Reader) (hook.Input, error)
 	// fallback is the output that makes the CLI ask as usual when asktui
 	// cannot decide before the handler could (its flags, its input, a
 	// failure of asktui's own); nil prints nothing.
@@ -131,6 +137,61 @@ Gemini loads a project's .gemini/settings.json only in a trusted folder.`,
 		fallback: hook.GeminiAsk,
 		config: func(_ string, _ []string, command string, t time.Duration) []byte {
 			return hook.GeminiConfig(command, t)
+		},
+		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
+	},
+	{
+		use: "copilot", name: "Copilot CLI",
+		short: "GitHub Copilot CLI's hook: its permission requests, answered in the inbox",
+		long: `Run by GitHub Copilot CLI as a permissionRequest hook: reads the hook's
+JSON on standard input, puts the permission request (the command, the
+diff, the MCP tool's arguments) in the inbox of the running asktui serve,
+and prints Copilot's decision on standard output. Copilot runs the hook
+before its own rules and prompt, and asks only when no hook decided.
+
+Whenever asktui cannot decide (no inbox running, the inbox closed, the
+time ran out, an event it does not handle, an input it cannot read, a
+flag it does not know) it prints nothing, says why on standard error and
+exits 0: Copilot then goes on as usual, with its own rules and prompt
+(in copilot -p, which cannot prompt, that denies). It never exits 2,
+which Copilot reads as a denial.
+
+--print-config prints the hook file for ~/.copilot/hooks/asktui.json
+($COPILOT_HOME/hooks), or a repository's .github/hooks/asktui.json, which
+Copilot loads once you trust the folder.`,
+		example: `  # The hook file for ~/.copilot/hooks/asktui.json
+  asktui hook copilot --print-config`,
+		handle: hook.HandleCopilot,
+		read:   hook.ReadCopilotInput,
+		config: func(_ string, _ []string, command string, t time.Duration) []byte {
+			return hook.CopilotConfig(command, t)
+		},
+		configFlag: "print the hook file that registers this hook, and exit",
+	},
+	{
+		use: "qwen", name: "Qwen Code",
+		short: "Qwen Code's hook: its permission prompts, answered in the inbox",
+		long: `Run by Qwen Code as a PermissionRequest hook: reads the hook's JSON on
+standard input, puts the permission prompt (the command, the diff, the
+file) in the inbox of the running asktui serve, and prints Qwen's
+decision on standard output. Qwen waits for the hook before it shows its
+own dialog. Its own ask_user_question is left to Qwen, which asks it in
+its dialog whatever a hook says.
+
+Whenever asktui cannot decide (no inbox running, the inbox closed, the
+time ran out, an event it does not handle, an input it cannot read, a
+flag it does not know) it prints nothing, says why on standard error and
+exits 0: Qwen then shows its own dialog as usual. --timeout covers reading
+the input too.
+
+--print-config prints the "hooks" block for ~/.qwen/settings.json, with
+its timeout in milliseconds (Qwen Code reads a hook timeout of 1000 or
+more so).`,
+		example: `  # The hooks block for ~/.qwen/settings.json
+  asktui hook qwen --print-config`,
+		handle: hook.HandleQwen,
+		config: func(_ string, _ []string, command string, t time.Duration) []byte {
+			return hook.QwenConfig(command, t)
 		},
 		configFlag: `print the settings.json "hooks" block that registers this hook, and exit`,
 	},
@@ -253,6 +314,10 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 	defer stop()
 	actx, cancel := withTimeout(hctx, timeout)
 	defer cancel()
+	read := hook.ReadInput
+	if c.read != nil {
+		read = c.read
+	}
 	if conv := e.getenv(runEnv); conv != "" {
 		// Under asktui run, the conversation asks about this call itself
 		// (ACP's request_permission, an elicitation): asking here as well
@@ -260,14 +325,14 @@ func runHook(ctx context.Context, e env, c hookCLI, socketPath string, timeout t
 		// aside is the CLI asking as usual, never an answer. The input is
 		// read first (bounded as always), so the CLI is not left writing
 		// to a hook that has gone.
-		_, _ = hook.ReadInput(actx, e.stdin)
+		_, _ = read(actx, e.stdin)
 		herr = stepAside(c, conv)
 		if c.fallback != nil {
 			out = c.fallback(herr)
 		}
 		return
 	}
-	in, err := hook.ReadInput(actx, e.stdin)
+	in, err := read(actx, e.stdin)
 	if err != nil {
 		// Not ErrNotMine: what could not be read is left to the CLI
 		// with its fallback.

@@ -18,15 +18,26 @@ import (
 
 // TestHookFailsClosed: whatever the input and whatever becomes of the
 // inbox, a hook that cannot decide leaves the decision to its CLI in the
-// CLI's own words (Claude Code and Codex: nothing on standard output;
-// Gemini CLI: {"decision":"ask"}), exits 0 (2 is Claude Code's and
-// Gemini's "block"), never allows, and returns within --timeout, reading
+// CLI's own words (Claude Code, Codex, Copilot CLI and Qwen Code: nothing
+// on standard output; Gemini CLI: {"decision":"ask"}), exits 0 (2 is
+// Claude Code's and Gemini's "block", Copilot's "deny"), never allows,
+// and returns within --timeout, reading
 // the input included. An inbox is running for every case but the one
 // without it, so nothing here passes for want of an inbox.
 func TestHookFailsClosed(t *testing.T) {
-	fixtures := map[string]string{"claude": "claude/in/bash.json", "codex": "codex/in/bash.json", "gemini": "gemini/in/shell.json"}
-	events := map[string]string{"claude": "PermissionRequest", "codex": "PermissionRequest", "gemini": "BeforeTool"}
-	tools := map[string]string{"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command"}
+	fixtures := map[string]string{"claude": "claude/in/bash.json", "codex": "codex/in/bash.json", "gemini": "gemini/in/shell.json",
+		"copilot": "copilot/in/bash.json", "qwen": "qwen/in/shell.json"}
+	events := map[string]string{"claude": "PermissionRequest", "codex": "PermissionRequest", "gemini": "BeforeTool",
+		"copilot": "permissionRequest", "qwen": "PermissionRequest"}
+	tools := map[string]string{"claude": "Bash", "codex": "Bash", "gemini": "run_shell_command", "copilot": "bash", "qwen": "run_shell_command"}
+	// shape is a hook input as cli writes it (Copilot CLI in camelCase):
+	// its event, its tool's name and input as JSON.
+	shape := func(cli, event, tool, input string) []byte {
+		if cli == "copilot" {
+			return []byte(`{"hookName":"` + event + `","toolName":` + tool + `,"toolInput":` + input + `}`)
+		}
+		return []byte(`{"hook_event_name":"` + event + `","tool_name":` + tool + `,"tool_input":` + input + `}`)
+	}
 	const timeout = 500 * time.Millisecond
 
 	type inboxCase int
@@ -44,28 +55,25 @@ func TestHookFailsClosed(t *testing.T) {
 		inbox     inboxCase
 	}{
 		{name: "oversized", input: func(cli string, _ []byte) []byte {
-			b := []byte(`{"hook_event_name":"` + events[cli] + `","tool_name":"` + tools[cli] + `","tool_input":{"command":"ls","pad":"`)
-			b = append(b, bytes.Repeat([]byte("x"), hook.MaxInputBytes)...)
-			return append(b, `"}}`...)
+			return shape(cli, events[cli], `"`+tools[cli]+`"`, `{"command":"ls","pad":"`+strings.Repeat("x", hook.MaxInputBytes)+`"}`)
 		}, inbox: inboxAnswerer},
 		{name: "truncated", input: func(_ string, valid []byte) []byte { return valid[:len(valid)/2] }, inbox: inboxAnswerer},
 		{name: "garbage", input: func(string, []byte) []byte { return []byte("\x00\xff\x1b[31mnot json at all\n") }, inbox: inboxAnswerer},
 		{name: "too deep", input: func(cli string, _ []byte) []byte {
 			const depth = 100_000
-			return []byte(`{"hook_event_name":"` + events[cli] + `","tool_name":"` + tools[cli] + `","tool_input":{"command":"ls","x":` +
-				strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}}`)
+			return shape(cli, events[cli], `"`+tools[cli]+`"`, `{"command":"ls","x":`+strings.Repeat("[", depth)+strings.Repeat("]", depth)+`}`)
 		}, inbox: inboxAnswerer},
 		{name: "wrong types", input: func(cli string, _ []byte) []byte {
-			return []byte(`{"hook_event_name":"` + events[cli] + `","tool_name":["` + tools[cli] + `"],"tool_input":{"command":"ls"}}`)
+			return shape(cli, events[cli], `["`+tools[cli]+`"]`, `{"command":"ls"}`)
 		}, inbox: inboxAnswerer},
 		{name: "wrong types in tool_input", input: func(cli string, _ []byte) []byte {
-			return []byte(`{"hook_event_name":"` + events[cli] + `","tool_name":"` + tools[cli] + `","tool_input":{"command":["rm","-rf","/"]}}`)
+			return shape(cli, events[cli], `"`+tools[cli]+`"`, `{"command":["rm","-rf","/"]}`)
 		}, inbox: inboxAnswerer},
 		{name: "tool_input not an object", input: func(cli string, _ []byte) []byte {
-			return []byte(`{"hook_event_name":"` + events[cli] + `","tool_name":"` + tools[cli] + `","tool_input":"rm -rf /"}`)
+			return shape(cli, events[cli], `"`+tools[cli]+`"`, `"rm -rf /"`)
 		}, inbox: inboxAnswerer},
-		{name: "unknown event", input: func(string, []byte) []byte {
-			return []byte(`{"hook_event_name":"SessionStart","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+		{name: "unknown event", input: func(cli string, _ []byte) []byte {
+			return shape(cli, "SessionStart", `"`+tools[cli]+`"`, `{"command":"ls"}`)
 		}, inbox: inboxAnswerer},
 		{name: "stdin never closes", input: func(_ string, valid []byte) []byte { return valid[:len(valid)/2] }, stdinOpen: true, inbox: inboxAnswerer},
 		{name: "complete input, stdin never closes", input: func(_ string, valid []byte) []byte { return valid }, stdinOpen: true, inbox: inboxAnswerer},
@@ -73,7 +81,7 @@ func TestHookFailsClosed(t *testing.T) {
 		{name: "inbox closing mid-question", input: func(_ string, valid []byte) []byte { return valid }, inbox: inboxCloses},
 		{name: "timeout", input: func(_ string, valid []byte) []byte { return valid }, inbox: inboxServed},
 	}
-	for _, cli := range []string{"claude", "codex", "gemini"} {
+	for _, cli := range []string{"claude", "codex", "gemini", "copilot", "qwen"} {
 		valid, err := os.ReadFile("../../agent/hook/testdata/" + fixtures[cli])
 		if err != nil {
 			t.Fatal(err)
@@ -175,7 +183,7 @@ func TestHookFailsClosed(t *testing.T) {
 // asktui) and a bad --timeout leave the call to the CLI too, never with
 // exit 2; --print-config still fails as a command does.
 func TestHookBadFlagsFailClosed(t *testing.T) {
-	for _, cli := range []string{"claude", "codex", "gemini"} {
+	for _, cli := range []string{"claude", "codex", "gemini", "copilot", "qwen"} {
 		for _, args := range [][]string{{"--no-such-flag"}, {"--timeout", "-3s"}, {"--timeout", "soon"}} {
 			var stdout, stderr bytes.Buffer
 			code := run(context.Background(), append([]string{"hook", cli}, args...), env{

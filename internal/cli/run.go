@@ -52,8 +52,8 @@ func newRunCmd(e env) *cobra.Command {
 		Long: `Start agents that speak the Agent Client Protocol and talk to them in the
 conversation view: write a prompt, watch the reply stream in, and answer their
 permission requests and questions in the same inbox as every other
-agent's. AGENT is a built-in name (gemini, claude, codex, opencode,
-goose) or one from ` + acp.ConfigFile + ` in asktui's configuration directory
+agent's. AGENT is a built-in name (` + strings.Join(acp.BuiltinNames(), ", ") + `)
+or one from ` + acp.ConfigFile + ` in asktui's configuration directory
 (Zed's agent_servers shape); after -- comes any other ACP agent's command.
 
 Each agent also gets asktui's own ask_user_question tool (MCP), so agents
@@ -77,7 +77,7 @@ session's id when it starts, for an agent that can reopen it.`,
 				names, argv = args[:at], args[at:]
 			}
 			if len(names) == 0 && len(argv) == 0 && !o.list {
-				return errors.New("name an agent to run (gemini, claude, codex, opencode, goose), or give a command after --")
+				return errors.New("name an agent to run (" + strings.Join(acp.BuiltinNames(), ", ") + "), or give a command after --")
 			}
 			return runAgents(cmd.Context(), names, argv, *o, e)
 		},
@@ -93,7 +93,7 @@ session's id when it starts, for an agent that can reopen it.`,
 	addThemeFlag(cmd, &o.theme)
 	addAlertFlags(cmd, &o.alerts)
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"gemini", "claude", "codex", "opencode", "goose"}, cobra.ShellCompDirectiveNoFileComp
+		return acp.BuiltinNames(), cobra.ShellCompDirectiveNoFileComp
 	}
 	return cmd
 }

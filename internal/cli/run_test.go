@@ -58,8 +58,27 @@ func TestRunList(t *testing.T) {
 		environ: []string{"PATH=" + dir, "HOME=" + dir}, openTTY: mustNotOpenTTY(t),
 	})
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "gemini") || !strings.Contains(lines[0], "not installed") {
+	if code != 0 || len(lines) != 7 || !strings.HasPrefix(lines[0], "gemini") || !strings.Contains(lines[0], "not installed") {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	// GitHub Copilot CLI and Qwen Code by name, with how to install them.
+	for _, want := range []string{"npm install -g @github/copilot", "npm install -g @qwen-code/qwen-code"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("asktui run --list does not say %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+// asktui run completes every agent it knows by name.
+func TestRunCompletesAgentNames(t *testing.T) {
+	var stdout, stderr strings.Builder
+	run(context.Background(), []string{"__complete", "run", ""}, env{
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, openTTY: mustNotOpenTTY(t),
+	})
+	for _, name := range []string{"gemini", "claude", "codex", "copilot", "qwen", "opencode", "goose"} {
+		if !strings.Contains(stdout.String(), name+"\n") {
+			t.Errorf("no completion %q:\n%s", name, stdout.String())
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/asktui/asktui/agent/acp"
 	"github.com/asktui/asktui/agent/mcp"
 	"github.com/asktui/asktui/agent/socket"
 	"github.com/asktui/asktui/interaction"
@@ -57,7 +58,7 @@ type serveOptions struct {
 }
 
 // Clients whose configuration --print-config knows.
-var configClients = []string{"claude", "codex", "gemini", "json"}
+var configClients = []string{"claude", "codex", "gemini", "copilot", "qwen", "opencode", "json"}
 
 func newServeCmd(e env) *cobra.Command { return serveCommand(e, new(serveOptions), runServe) }
 
@@ -494,19 +495,29 @@ func writeConfig(w, hint io.Writer, client string, s mcpServer) error {
 		if s.token != "" {
 			b.WriteString("# http_headers = { Authorization = " + tomlString("Bearer "+s.token) + " }\n")
 		}
-	case "gemini", "json":
-		entry := s.geminiEntry()
-		if client == "json" {
-			entry = s.jsonEntry()
-		}
+	case "gemini", "json", "copilot", "qwen":
+		entry := map[string]func() map[string]any{"gemini": s.geminiEntry, "json": s.jsonEntry, "copilot": s.copilotEntry, "qwen": s.qwenEntry}[client]()
 		cfg, _ := jsonl.MarshalIndent(map[string]any{"mcpServers": map[string]any{"asktui": entry}}) // strings always encode
 		b.Write(cfg)
 		if client == "json" && s.token != "" {
 			_, _ = fmt.Fprintln(hint, tokenHint(s.token))
 		}
-		if client == "gemini" {
+		switch client {
+		case "gemini":
 			_, _ = fmt.Fprintln(hint, geminiTrustHint)
+		case "copilot":
+			_, _ = fmt.Fprintln(hint, "asktui: the \"mcpServers\" of ~/.copilot/mcp-config.json ($COPILOT_HOME); Copilot CLI shows its folder-trust dialog on its first start in a folder")
+		case "qwen":
+			_, _ = fmt.Fprintln(hint, "asktui: the \"mcpServers\" of ~/.qwen/settings.json ($QWEN_HOME); alwaysLoadTools offers the tool without Qwen's tool_search")
 		}
+	case "opencode":
+		cfg, _ := jsonl.MarshalIndent(map[string]any{"mcp": map[string]any{"asktui": s.opencodeEntry()}}) // strings always encode
+		b.Write(cfg)
+		if s.token != "" {
+			_, _ = fmt.Fprintln(hint, tokenHint(s.token))
+		}
+		_, _ = fmt.Fprintln(hint, "asktui: the \"mcp\" of opencode.json (~/.config/opencode, or the project's); opencode asks about commands and edits only where it says "+
+			acp.OpencodeAsks+" (asktui setup opencode --permissions)")
 	default:
 		return fmt.Errorf("invalid --print-config %q: use one of %s", client, strings.Join(configClients, ", "))
 	}
@@ -590,6 +601,51 @@ func (s mcpServer) geminiEntry() map[string]any {
 	e["httpUrl"] = s.url
 	if s.token != "" {
 		e["headers"] = map[string]any{"Authorization": "Bearer " + s.token}
+	}
+	return e
+}
+
+// copilotEntry is the entry for GitHub Copilot CLI's mcp-config.json:
+// .mcp.json's, with every tool of the server enabled. Copilot CLI 1.0.102
+// passes its whole environment to a stdio server (its documentation says
+// PATH alone), and expands ${VAR} in an entry.
+func (s mcpServer) copilotEntry() map[string]any {
+	e := s.jsonEntry()
+	if !s.stdio() && s.token != "" {
+		e["headers"] = map[string]any{"Authorization": "Bearer " + s.token}
+	}
+	e["tools"] = []any{"*"}
+	return e
+}
+
+// qwenEntry is the entry for Qwen Code's settings.json: Gemini CLI's,
+// whose format Qwen keeps, with alwaysLoadTools, without which Qwen
+// defers an MCP server's tools until the model looks them up with its
+// tool_search (and calls them through its tool_call).
+func (s mcpServer) qwenEntry() map[string]any {
+	e := s.geminiEntry()
+	e["alwaysLoadTools"] = true
+	return e
+}
+
+// opencodeEntry is the entry for opencode's "mcp": a local command line,
+// or a remote URL with the token from ASKTUI_TOKEN ({env:…}, which
+// opencode expands). Its timeout (ms) covers each call, which otherwise
+// waits for the human 60 s at most between progress notifications (5 s,
+// its documentation says).
+func (s mcpServer) opencodeEntry() map[string]any {
+	e := map[string]any{"enabled": true, "timeout": 3600000}
+	if s.stdio() {
+		cmd := []any{s.exe}
+		for _, a := range s.args {
+			cmd = append(cmd, a)
+		}
+		e["type"], e["command"] = "local", cmd
+		return e
+	}
+	e["type"], e["url"] = "remote", s.url
+	if s.token != "" {
+		e["headers"] = map[string]any{"Authorization": "Bearer {env:ASKTUI_TOKEN}"}
 	}
 	return e
 }

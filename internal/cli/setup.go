@@ -22,23 +22,25 @@ import (
 )
 
 // setupClients are the clients asktui setup configures.
-var setupClients = []string{"claude", "codex", "gemini"}
+var setupClients = []string{"claude", "codex", "gemini", "copilot", "qwen", "opencode"}
 
 // setupOptions are the flags of `asktui setup`.
 type setupOptions struct {
 	mcp, hooks, all bool
-	project         bool
-	dryRun          bool
-	undo            bool
-	transport       string
-	socket          string
+	// permissions is opencode's "permission" settings that make it ask.
+	permissions bool
+	project     bool
+	dryRun      bool
+	undo        bool
+	transport   string
+	socket      string
 }
 
 func newSetupCmd(e env) *cobra.Command {
 	o := &setupOptions{}
 	cmd := &cobra.Command{
-		Use:   "setup claude|codex|gemini",
-		Short: "Write asktui into Claude Code's, Codex's or Gemini CLI's own configuration",
+		Use:   "setup claude|codex|gemini|copilot|qwen|opencode",
+		Short: "Write asktui into a coding agent CLI's own configuration",
 		Long: `Add asktui to a client's own configuration files: its MCP server (the
 ask_user_question tool) and its hooks (the client's own questions and
 approval prompts, answered in the inbox), the same entries --print-config
@@ -50,9 +52,18 @@ prints for serve, mcp and hook.
            with --project, .codex/config.toml and .codex/hooks.json
   gemini   ~/.gemini/settings.json (mcpServers and hooks); with --project,
            .gemini/settings.json
+  copilot  ~/.copilot/mcp-config.json and ~/.copilot/hooks/asktui.json; with
+           --project, .github/mcp.json and .github/hooks/asktui.json
+  qwen     ~/.qwen/settings.json (mcpServers and hooks, its timeout in
+           milliseconds); with --project, .qwen/settings.json
+  opencode ~/.config/opencode/opencode.json (mcp; it has no command hooks);
+           with --project, opencode.json. --permissions adds
+           "permission": {"bash": "ask", "edit": "ask"} where the file
+           does not decide them, for opencode to ask (by default it runs
+           both unasked); it never changes a setting of yours.
 
-CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME move the user's files
-as they move the clients' own.
+CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, COPILOT_HOME, QWEN_HOME and
+XDG_CONFIG_HOME move the user's files as they move the clients' own.
 
 The MCP server is the stdio bridge, asktui mcp, unless --transport http
 names the HTTP server of asktui serve: the bridge needs no token in any
@@ -77,7 +88,10 @@ was (and removes one setup created), else takes asktui's entries out.`,
   asktui setup gemini --hooks --project
 
   # Take asktui out of Codex's configuration
-  asktui setup codex --undo`,
+  asktui setup codex --undo
+
+  # opencode's MCP server, and opencode asking before commands and edits
+  asktui setup opencode --mcp --permissions`,
 		ValidArgs: setupClients,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || !slices.Contains(setupClients, args[0]) {
@@ -93,6 +107,7 @@ was (and removes one setup created), else takes asktui's entries out.`,
 	f.BoolVar(&o.mcp, "mcp", false, "the MCP server entry only")
 	f.BoolVar(&o.hooks, "hooks", false, "the hooks only")
 	f.BoolVar(&o.all, "all", false, "the MCP server entry and the hooks (the default)")
+	f.BoolVar(&o.permissions, "permissions", false, `opencode only: its "permission" settings, bash and edit "ask", where the file does not decide them`)
 	f.BoolVar(&o.project, "project", false, "write the project's files in the current directory instead of the user's")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the changes as a unified diff and write nothing")
 	f.BoolVar(&o.undo, "undo", false, "take asktui's entries out of the files")
@@ -110,6 +125,9 @@ type setupTarget struct {
 	edits []setupEdit
 	// token is set when the file is to hold asktui's token.
 	token bool
+	// note is said of the file whether or not setup changes it (opencode's
+	// settings that --permissions left as they are).
+	note string
 }
 
 // setupEdit is one entry of a setupTarget: what it is (for the report),
@@ -126,11 +144,17 @@ func runSetup(client string, o setupOptions, e env) error {
 	if o.transport != "stdio" && o.transport != "http" {
 		return fmt.Errorf(`invalid --transport %q: use "stdio" or "http"`, o.transport)
 	}
-	if !o.mcp && !o.hooks {
+	if o.permissions && client != "opencode" {
+		return fmt.Errorf("--permissions is for opencode only: %s asks as its own settings say, and asktui's hooks answer it", clientName(client))
+	}
+	if client == "opencode" && o.hooks {
+		return setupHooksRefused(client)
+	}
+	if !o.mcp && !o.hooks && !o.permissions {
 		o.all = true
 	}
 	if o.all {
-		o.mcp, o.hooks = true, true
+		o.mcp, o.hooks = true, client != "opencode"
 	}
 	exe, err := e.executablePath()
 	if err != nil {
@@ -183,6 +207,9 @@ func runSetup(client string, o setupOptions, e env) error {
 	if o.project {
 		undo += " --project"
 	}
+	if o.permissions {
+		undo += " --permissions"
+	}
 	_, _ = fmt.Fprintf(e.stdout, "Restart %s to load it. To take it out again: %s\n", clientName(client), undo)
 	return nil
 }
@@ -191,6 +218,9 @@ func runSetup(client string, o setupOptions, e env) error {
 // and says on w what it did; it reports whether it wrote the file.
 func (t setupTarget) apply(w io.Writer, c configfile.Change, o setupOptions, home string, records *setupRecords) (bool, error) {
 	name := tildePath(t.path, home)
+	if t.note != "" && !o.undo {
+		defer func() { _, _ = fmt.Fprintf(w, "  %s\n", t.note) }()
+	}
 	if !c.Changed() || c.Before == nil && o.undo {
 		_, _ = fmt.Fprintf(w, "%s: %s, unchanged\n", name, t.unchanged(o.undo))
 		return false, nil
@@ -277,6 +307,14 @@ func setupTargets(client string, o setupOptions, e env, exe string, s mcpServer)
 	case "gemini":
 		t, notes := p.gemini() // one file holds both
 		return []setupTarget{t}, notes, nil
+	case "copilot":
+		mcpT, hooksT, notes = p.copilot()
+	case "qwen":
+		t, notes := p.qwen() // one file holds both
+		return []setupTarget{t}, notes, nil
+	case "opencode":
+		t, notes := p.opencode() // one file, and no hooks
+		return []setupTarget{t}, notes, nil
 	}
 	var targets []setupTarget
 	if o.mcp {
@@ -313,14 +351,13 @@ func newSetupPlan(client string, o setupOptions, e env, exe string, s mcpServer)
 	} else if err != nil {
 		return nil, interaction.WrapError(interaction.CodeInternal, err, "cannot find your home directory: %v", err)
 	}
-	var c hookCLI
 	for _, h := range hookCLIs {
-		if h.use == client {
-			c = h
+		if h.use != client {
+			continue // opencode has none
 		}
-	}
-	if p.hooks, err = hookGroups(c.hooksBlock(exe, o.socket, defaultHookTimeout)); err != nil {
-		return nil, err
+		if p.hooks, err = hookGroups(h.hooksBlock(exe, o.socket, defaultHookTimeout)); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -571,7 +608,7 @@ func hookGroups(block []byte) (map[string][]any, error) {
 // asktuiHook matches the command line of a hook that runs `asktui hook
 // <cli>`, under any path: one written by an older asktui, or from
 // another install, is replaced rather than doubled.
-var asktuiHook = regexp.MustCompile(`(^|[/\\'"\s])asktui(\.exe)?['"]?\s+hook\s+(claude|codex|gemini)(\s|$)`)
+var asktuiHook = regexp.MustCompile(`(^|[/\\'"\s])asktui(\.exe)?['"]?\s+hook\s+(claude|codex|gemini|copilot|qwen)(\s|$)`)
 
 // ourHook reports whether a hook handler runs asktui's hook: by its
 // command line (Claude Code's "command" with its "args", or the shell
@@ -618,6 +655,12 @@ func clientName(client string) string {
 		return "Claude Code"
 	case "codex":
 		return "Codex"
+	case "copilot":
+		return "Copilot CLI"
+	case "qwen":
+		return "Qwen Code"
+	case "opencode":
+		return "opencode"
 	}
 	return "Gemini CLI"
 }

@@ -26,9 +26,12 @@ func TestSetupPropertyUndoIsIdentity(t *testing.T) {
 		rel  string
 		toml bool
 	}{
-		"claude": {{rel: ".claude.json"}, {rel: ".claude/settings.json"}},
-		"codex":  {{rel: ".codex/config.toml", toml: true}, {rel: ".codex/hooks.json"}},
-		"gemini": {{rel: ".gemini/settings.json"}},
+		"claude":   {{rel: ".claude.json"}, {rel: ".claude/settings.json"}},
+		"codex":    {{rel: ".codex/config.toml", toml: true}, {rel: ".codex/hooks.json"}},
+		"gemini":   {{rel: ".gemini/settings.json"}},
+		"copilot":  {{rel: ".copilot/mcp-config.json"}, {rel: ".copilot/hooks/asktui.json"}},
+		"qwen":     {{rel: ".qwen/settings.json"}},
+		"opencode": {{rel: ".config/opencode/opencode.json"}},
 	}
 	for _, client := range setupClients {
 		for round := range rounds {

@@ -195,6 +195,38 @@ func TestSetupWritesWhatPrintConfigPrints(t *testing.T) {
 	if p := printedHooks("hook", "gemini", "--print-config", "--socket", "/run/a b.sock"); !reflect.DeepEqual(g["mcpServers"], servers.MCPServers) || !reflect.DeepEqual(g["hooks"], p) {
 		t.Errorf("gemini settings.json:\n%v\nprinted\n%v\n%v", g, servers.MCPServers, p)
 	}
+	// Copilot CLI: mcp-config.json, and the hook file whole.
+	servers.MCPServers = nil
+	if err := json.Unmarshal(printed("mcp", "--print-config", "copilot", "--socket", "/run/a b.sock"), &servers); err != nil {
+		t.Fatal(err)
+	}
+	if got := settings(".copilot/mcp-config.json")["mcpServers"]; !reflect.DeepEqual(got, servers.MCPServers) {
+		t.Errorf("copilot mcp-config.json:\n%v\nprinted\n%v", got, servers.MCPServers)
+	}
+	var hookFile map[string]any
+	if err := json.Unmarshal(printed("hook", "copilot", "--print-config", "--socket", "/run/a b.sock"), &hookFile); err != nil {
+		t.Fatal(err)
+	}
+	if got := settings(".copilot/hooks/asktui.json"); !reflect.DeepEqual(got, hookFile) {
+		t.Errorf("copilot hooks/asktui.json:\n%v\nprinted\n%v", got, hookFile)
+	}
+	// Qwen Code: both in one file.
+	servers.MCPServers = nil
+	if err := json.Unmarshal(printed("mcp", "--print-config", "qwen", "--socket", "/run/a b.sock"), &servers); err != nil {
+		t.Fatal(err)
+	}
+	q := settings(".qwen/settings.json")
+	if p := printedHooks("hook", "qwen", "--print-config", "--socket", "/run/a b.sock"); !reflect.DeepEqual(q["mcpServers"], servers.MCPServers) || !reflect.DeepEqual(q["hooks"], p) {
+		t.Errorf("qwen settings.json:\n%v\nprinted\n%v\n%v", q, servers.MCPServers, p)
+	}
+	// opencode: its "mcp".
+	var oc struct{ MCP map[string]any }
+	if err := json.Unmarshal(printed("mcp", "--print-config", "opencode", "--socket", "/run/a b.sock"), &oc); err != nil {
+		t.Fatal(err)
+	}
+	if got := settings(".config/opencode/opencode.json")["mcp"]; !reflect.DeepEqual(got, oc.MCP) {
+		t.Errorf("opencode.json:\n%v\nprinted\n%v", got, oc.MCP)
+	}
 }
 
 // TestSetupRefusesBrokenFile: a file that does not parse is refused with

@@ -26,10 +26,16 @@ import (
 func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpAgent, agent ...string) {
 	t.Helper()
 	log := filepath.Join(w.home, "run.log")
+	run := []string{"--"}
+	if a.byName {
+		run = nil
+	}
 	if d := os.Getenv("ASKTUI_COMPAT_DUMP"); d != "" {
 		// The log, and the ACP messages each way, kept for reading.
 		log = filepath.Join(d, t.Name()+"-run.log")
-		agent = append([]string{"sh", "-c", `tee -a "$0.in" | "$@" | tee -a "$0.out"`, filepath.Join(d, t.Name()+"-acp")}, agent...)
+		if !a.byName {
+			agent = append([]string{"sh", "-c", `tee -a "$0.in" | "$@" | tee -a "$0.out"`, filepath.Join(d, t.Name()+"-acp")}, agent...)
+		}
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -45,7 +51,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 	for try := 1; ; try++ {
 		term = newVTerm(t)
 		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
-			"--socket", w.socket, "--log", log, "--"}, agent...)...)
+			"--socket", w.socket, "--log", log}, append(run, agent...)...)...)
 		started := false
 		var idle time.Time // since when the screen has shown no agent, and no start
 		term.WaitUntil("the session's id, or the agent's failure", func() bool {
@@ -103,8 +109,8 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 	mark, mmark = prompt(promptShell)
 	waitQuestion(term, mark)
 	term.Type(pick(t, term, deny...))
-	if a.denyEndsTurn {
-		turnEnd(mark, "turn cancelled")
+	if a.denyEndsTurn != "" {
+		turnEnd(mark, a.denyEndsTurn)
 	} else {
 		mock.WaitFor(mmark, "the shell command's refusal", refusedShell)
 		turnEnd(mark, resulted)
@@ -161,12 +167,16 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 type acpAgent struct {
 	// denyEndsTurn is for an agent whose only way to deny stops the turn
 	// instead of telling the model (codex-acp's "No, and tell Codex what
-	// to do differently"): the turn ends cancelled, and the command did
-	// not run.
-	denyEndsTurn bool
+	// to do differently", Copilot CLI's "Deny"): what the screen shows
+	// when the turn ends, and the command did not run.
+	denyEndsTurn string
 	// ownQuestion is for an agent whose question tool the model may call
-	// (claude-agent-acp's AskUserQuestion, sent as a form elicitation).
+	// (claude-agent-acp's AskUserQuestion, sent as a form elicitation;
+	// Qwen Code's ask_user_question, sent as a permission request).
 	ownQuestion bool
+	// byName starts the agent by its built-in name (asktui run NAME),
+	// found on the environment's PATH, rather than as a command.
+	byName bool
 }
 
 // otherText is what the human types in a question's "Other" row.
@@ -235,7 +245,7 @@ func TestCodexACP(t *testing.T) {
 	codexHome(t, w, mock)
 	// codex-acp starts in its "Auto review" mode, where a model reviews
 	// the approvals instead of the human; "Workspace access" asks.
-	acpRun(t, w, mock, w.with("COMPAT_MOCK_KEY=compat-mock-key", "INITIAL_AGENT_MODE=workspace-write"), acpAgent{denyEndsTurn: true}, filepath.Join(cx.bin, "codex-acp"))
+	acpRun(t, w, mock, w.with("COMPAT_MOCK_KEY=compat-mock-key", "INITIAL_AGENT_MODE=workspace-write"), acpAgent{denyEndsTurn: "turn cancelled"}, filepath.Join(cx.bin, "codex-acp"))
 }
 
 // codexHome writes Codex's config.toml: the mock as its model provider,

@@ -378,7 +378,13 @@ func script(t mockmodel.Turn) mockmodel.Reply {
 	case strings.Contains(t.Prompt, promptAsk):
 		return askCall(t, searched > 0)
 	case strings.Contains(t.Prompt, promptQuestion):
-		return mockmodel.Reply{Call: &mockmodel.Call{Name: "AskUserQuestion", Args: map[string]any{
+		// Claude Code's AskUserQuestion; Qwen Code's ask_user_question
+		// takes the same arguments.
+		name := t.Tool("AskUserQuestion", "ask_user_question")
+		if name == "" {
+			name = "AskUserQuestion"
+		}
+		return mockmodel.Reply{Call: &mockmodel.Call{Name: name, Args: map[string]any{
 			"questions": []any{map[string]any{"question": question, "header": "Database", "multiSelect": false,
 				"options": []any{
 					map[string]any{"label": "Postgres", "description": "relational"},
@@ -399,14 +405,20 @@ const claudeAskTool = "mcp__asktui__ask_user_question"
 
 // askCall calls asktui's ask_user_question. Claude Code defers MCP
 // tools: the model sees only their names until it loads one with
-// ToolSearch, which it does first.
+// ToolSearch, which it does first. Qwen Code defers them too: the model
+// reads the tool's schema with tool_search, then calls it through its
+// tool_call bridge.
 func askCall(t mockmodel.Turn, searched bool) mockmodel.Reply {
-	name := t.Find("ask_user_question")
+	name := asktuiTool(t)
 	switch {
 	case name == "" && !searched && t.Tool("ToolSearch") != "":
 		return mockmodel.Reply{Call: &mockmodel.Call{Name: "ToolSearch", Args: map[string]any{"query": "select:" + claudeAskTool, "max_results": 1}}}
 	case name == "" && searched && t.Tool("ToolSearch") != "":
 		name = claudeAskTool
+	case name == "" && !searched && t.Tool("tool_search") != "" && t.Tool("tool_call") != "":
+		return mockmodel.Reply{Call: &mockmodel.Call{Name: "tool_search", Args: map[string]any{"query": "select:" + claudeAskTool, "max_results": 1}}}
+	case name == "" && searched && t.Tool("tool_call") != "":
+		return mockmodel.Reply{Text: []string{"Asking you."}, Call: &mockmodel.Call{Name: "tool_call", Args: map[string]any{"name": claudeAskTool, "arguments": askArgs}}}
 	case name == "":
 		return mockmodel.Text("compat: asktui's tool is not offered")
 	}
@@ -415,6 +427,18 @@ func askCall(t mockmodel.Turn, searched bool) mockmodel.Reply {
 		call.Namespace, call.Name = ns, n // Codex's MCP tools
 	}
 	return mockmodel.Reply{Text: []string{"Asking you."}, Call: call}
+}
+
+// asktuiTool is the name of asktui's ask_user_question among the turn's
+// tools (each CLI prefixes it with the server's name its own way), or "":
+// not the CLI's own tool of the same name (Qwen Code's).
+func asktuiTool(t mockmodel.Turn) string {
+	for _, name := range t.Tools {
+		if strings.Contains(name, "ask_user_question") && name != "ask_user_question" {
+			return name
+		}
+	}
+	return ""
 }
 
 // askArgs are the arguments of asktui's ask_user_question.
@@ -427,7 +451,7 @@ var askArgs = map[string]any{"questions": []any{map[string]any{
 
 // shellCall calls the turn's shell tool with shellCommand.
 func shellCall(t mockmodel.Turn) mockmodel.Reply {
-	switch name := t.Tool("Bash", "run_shell_command", "exec_command", "shell_command", "shell"); name {
+	switch name := t.Tool("Bash", "run_shell_command", "exec_command", "shell_command", "shell", "bash"); name {
 	case "":
 		return mockmodel.Text("compat: no shell tool offered")
 	case "Bash":

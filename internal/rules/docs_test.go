@@ -27,7 +27,8 @@ func kindTable() string {
 	var b strings.Builder
 	b.WriteString("| kind | rule | ")
 	cts := interaction.ToolKinds()
-	names := map[string]string{interaction.ClientClaude: "Claude Code", interaction.ClientCodex: "Codex", interaction.ClientGemini: "Gemini CLI", interaction.ClientACP: "ACP (tool-call kind)"}
+	names := map[string]string{interaction.ClientClaude: "Claude Code", interaction.ClientCodex: "Codex", interaction.ClientGemini: "Gemini CLI",
+		interaction.ClientCopilot: "Copilot CLI", interaction.ClientQwen: "Qwen Code", interaction.ClientACP: "ACP (tool-call kind)"}
 	for _, ct := range cts {
 		b.WriteString(names[ct.Client] + " | ")
 	}

@@ -8,9 +8,10 @@
 // dialect, and keeps every turn for the test to wait on.
 //
 // The dialects: Anthropic Messages (Claude Code, the Agent SDK,
-// claude-agent-acp), Gemini streamGenerateContent (Gemini CLI) and
-// OpenAI Responses (Codex). Only tests import it; like net/http/httptest
-// it imports only the standard library.
+// claude-agent-acp), Gemini streamGenerateContent (Gemini CLI), OpenAI
+// Responses (Codex) and OpenAI Chat Completions (GitHub Copilot CLI, Qwen
+// Code, opencode). Only tests import it; like net/http/httptest it
+// imports only the standard library.
 package mockmodel
 
 import (
