@@ -87,13 +87,13 @@ func ReadCopilotInput(ctx context.Context, r io.Reader) (Input, error) {
 // and a call of asktui's own ask_user_question, are left to Copilot.
 func HandleCopilot(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	if in.HookEventName != copilotPermissionRequest {
-		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+		return nil, notMine("%s for %s: asktui answers Copilot CLI's permissionRequest only; Copilot CLI goes on as usual", named(in.HookEventName), named(in.ToolName))
 	}
 	server, mcpTool, isMCP := strings.Cut(in.ToolName, "/")
 	isMCP = isMCP && server != "" && mcpTool != ""
 	if isMCP && server == "asktui" && mcpTool == "ask_user_question" {
 		// Asking permission to ask: the question itself is the prompt.
-		return nil, fmt.Errorf("%w: asktui's own tool", ErrNotMine)
+		return nil, notMine("permissionRequest for asktui's own ask_user_question: the call is the question itself; Copilot CLI asks as usual")
 	}
 	c, err := copilotCall(in.ToolName, in.ToolInput)
 	if err != nil {

@@ -3,7 +3,6 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/asktui/asktui/interaction"
@@ -30,12 +29,12 @@ const qwenCLI = "Qwen Code"
 func HandleQwen(ctx context.Context, in Input, ask Asker) ([]byte, error) {
 	switch {
 	case in.HookEventName != "PermissionRequest":
-		return nil, fmt.Errorf("%w: %s on %s", ErrNotMine, in.HookEventName, in.ToolName)
+		return nil, notMine("%s for %s: asktui answers Qwen Code's PermissionRequest only; Qwen Code goes on as usual", named(in.HookEventName), named(in.ToolName))
 	case in.ToolName == "ask_user_question":
-		return nil, fmt.Errorf("%w: the permission prompt of ask_user_question", ErrNotMine)
+		return nil, notMine("PermissionRequest for ask_user_question: Qwen Code asks its own questions in its dialog whatever a hook says; it asks as usual")
 	case in.ToolName == "mcp__asktui__ask_user_question":
 		// Asking permission to ask: the question itself is the prompt.
-		return nil, fmt.Errorf("%w: asktui's own tool", ErrNotMine)
+		return nil, notMine("PermissionRequest for asktui's own ask_user_question: the call is the question itself; Qwen Code asks as usual")
 	}
 	c, err := qwenCall(in.ToolName, in.ToolInput)
 	if err != nil {
