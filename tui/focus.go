@@ -318,9 +318,14 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 }
 
 // holds reports whether the hold drops p's answering and typing keys
-// now. The rules pane's keys act on the rules file, never on a request:
-// a question arriving while a rule is edited does not take the typing.
+// now: the arrival hold, or the panel's while the call of the question
+// shown has not been on screen. The rules pane's keys act on the rules
+// file, never on a request: a question arriving while a rule is edited
+// does not take the typing.
 func (m *model) holds(p pane) bool {
+	if p == pane(&m.qpane) && m.callHeld(m.activeRequest()) {
+		return true
+	}
 	return p != pane(&m.rulebook) && m.holding()
 }
 

@@ -149,6 +149,7 @@ func (m *model) targetVisible() bool {
 // hold when the program made it, and counts the time on screen. chose is
 // set by the human's own moves during the Update.
 func (m *model) observe() tea.Cmd {
+	defer m.seeCall() // with the hold as this Update leaves it
 	h := &m.hold
 	now := m.clock()
 	if t := m.target(); t != h.target {
@@ -265,6 +266,43 @@ func (m *model) checkHold(msg holdMsg) tea.Cmd {
 		return nil
 	}
 	return m.holdTimer(now)
+}
+
+// The call on screen. A question that comes with a detail (for a
+// permission, the call it approves: the command, the file, the URL) is
+// not answered before the detail's first line has been seen: the layout
+// gives that line rows before the options' descriptions, the inbox list
+// and the transcript (layoutFor, roomFor); where even then it cannot
+// show (a tiny screen, a long question), or the screen changed under it
+// before the human saw it, the keys that answer or type are held while
+// it is off screen, the panel says to scroll to it, and the scroll keys
+// bring it into view. It counts as seen once it has been on screen with
+// the keys free: past the arrival hold, or at once when the human opened
+// the question. Like the arrival hold it is decided here, for every view,
+// and holds no scripted keys; unlike it, time does not end it.
+
+// callHeld reports whether the keys that answer request r's question
+// shown are held because the first line of its call is off screen and
+// has not been seen.
+func (m *model) callHeld(r *request) bool {
+	if r == nil || m.mode() != modeQuestion || r != m.activeRequest() {
+		return false
+	}
+	q := r.current()
+	return q != nil && !q.callSeen && !m.qpane.lay.showsCall(r.scroll)
+}
+
+// seeCall marks the call of the question shown seen when the panel
+// shows its first line and the arrival hold is off. observe calls it
+// after the layout pass, so the line is on the screen drawn next.
+func (m *model) seeCall() {
+	r := m.activeRequest()
+	if r == nil || m.hold.held || m.mode() != modeQuestion || !m.targetVisible() {
+		return
+	}
+	if q := r.current(); q != nil && m.qpane.lay.hasCall && m.qpane.lay.showsCall(r.scroll) {
+		q.callSeen = true
+	}
 }
 
 // heldFor reports whether the keys held are request r's, for the cue on

@@ -253,7 +253,19 @@ func (m *model) frameFor(w, h int) frame {
 		if waiting+1 > f.inboxRows {
 			f.inboxRows++ // the "more" line
 		}
-		used += f.inboxRows + 1 // and a gap
+		// The call the panel asks about comes first: the list shrinks
+		// to its title, the row shown and the count of the rest, then
+		// goes (the title bar still counts what waits).
+		for f.inboxRows > 0 && !m.qpane.roomFor(w, h-f.inboxRows-1) {
+			if f.inboxRows > 3 {
+				f.inboxRows = 3
+			} else {
+				f.inboxRows = 0
+			}
+		}
+		if f.inboxRows > 0 {
+			used += f.inboxRows + 1 // and a gap
+		}
 	}
 	rest := h - used
 	f.panelH = max(rest, 1)
@@ -318,9 +330,23 @@ func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
 	if len(m.requests) > 1 {
 		inboxRows = min(len(m.requests)+1, 4)
 	}
-	room := max(h*3/5-inboxRows, min(h-inboxRows-2, 8))
+	// The most the bottom takes: the transcript keeps a row and the gap
+	// under it, and the agents' row stays.
+	most := h - 2
+	if len(m.convs) > 1 {
+		most--
+	}
+	room := max(h*3/5-inboxRows, min(most-inboxRows, 8))
 	if m.mode() == modeRemember {
-		room = max(h-inboxRows-2, 1) // the dialog is about the question only: the transcript can wait
+		room = max(most-inboxRows, 1) // the dialog is about the question only: the transcript can wait
+	}
+	// The call the panel asks about comes first: the transcript gives
+	// way, then the inbox list.
+	if !m.qpane.roomFor(w, room) {
+		room = max(room, most-inboxRows, 1)
+		if inboxRows > 0 && !m.qpane.roomFor(w, room) {
+			inboxRows, room = 0, max(most, 1)
+		}
 	}
 	panelH = room
 	if m.activeRequest() != nil {

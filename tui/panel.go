@@ -22,6 +22,8 @@ type panelLayout struct {
 	header        bool     // the header row of a lone question
 	text          []string // the question text, wrapped
 	textRows      int      // rows of question text shown
+	hasCall       bool     // the question has a call (a detail) to show
+	callAt        int      // the line of text where it starts
 	moreText      bool     // the text does not fit: its scroll state is shown
 	hint          bool     // the row saying what kind of answer it takes
 	formGap       bool     // a gap above the form
@@ -46,10 +48,12 @@ const (
 
 // layoutFor fits request r's panel in w×h. The rows go, in this order:
 // the agent row, the tabs, one row of question text and formMinRows of
-// form; then the header and the hint; then the form up to formWantRows;
-// then the rest of the text; then the gaps; whatever is left goes to the
-// form. With fit, the form gets only the rows it needs (an inline prompt,
-// or a panel sharing a narrow screen).
+// form; then the text down to the first line of the call (the detail: for
+// a permission, the command or file approved); then the header and the
+// hint; then the form up to formWantRows; then the rest of the text; then
+// the gaps; whatever is left goes to the form. With fit, the form gets
+// only the rows it needs (an inline prompt, or a panel sharing a narrow
+// screen).
 func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 	m := p.m
 	l := panelLayout{width: w, height: h}
@@ -73,6 +77,8 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		return l
 	}
 	l.text = q.context(w, m.styles, m.md, p.raw)
+	l.callAt = q.callLine()
+	l.hasCall = l.callAt >= 0
 	l.listW = w
 	if q.previews != nil && q.draft != nil {
 		if m.width >= previewSideFrom && w >= 70 {
@@ -83,13 +89,27 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 	natural := q.naturalRows(l.listW)
 	formMin := min(natural, formMinRows)
 	rest -= formMin + 1
+	// What is approved is seen before anything else the panel could
+	// show: the call's first line comes before the header, the hint and
+	// the options' descriptions.
+	call := 0
+	if l.hasCall {
+		call = min(l.callAt, max(rest, 0))
+	}
+	rest -= call
 	l.header = r.single() && q.header != "" && take()
 	l.hint = take()
 	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
 	rest -= more
-	extra := min(len(l.text)-1, max(rest, 0))
+	extra := min(len(l.text)-1-call, max(rest, 0))
 	rest -= extra
-	l.textRows = 1 + extra
+	l.textRows = 1 + call + extra
+	if l.hasCall && !l.showsCall(0) && !l.hint && l.textRows > 1 {
+		// The call cannot show: the hint row, which says to scroll to
+		// it, comes before a row of text that scrolls anyway.
+		l.textRows--
+		l.hint = true
+	}
 	l.moreText = l.textRows < len(l.text)
 	l.formGap = take()
 	l.tabsGap = l.tabs && take()
@@ -105,6 +125,12 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		}
 	}
 	return l
+}
+
+// showsCall reports whether the text, scrolled to line scroll, shows the
+// first line of the call; true when the question has none.
+func (l panelLayout) showsCall(scroll int) bool {
+	return !l.hasCall || scroll <= l.callAt && l.callAt < scroll+l.textRows
 }
 
 // naturalRows is the rows the question's form would use with room for
@@ -197,6 +223,23 @@ func (p *questionPane) SetSize(width, height int) {
 	} else {
 		r.scroll = min(max(r.scroll, 0), max(len(r.questions)-reviewRoom(room), 0))
 	}
+}
+
+// roomFor reports whether a panel of width×height shows the request
+// shown as it first shows: its call, and as many rows of options as the
+// form wants before the rest of the text. A screen the panel shares (the
+// inbox list above it, a transcript) gives way until it does.
+func (p *questionPane) roomFor(width, height int) bool {
+	r := p.m.activeRequest()
+	if r == nil || r.current() == nil {
+		return true
+	}
+	q := r.current()
+	l := p.layoutFor(r, width, height, false)
+	if !l.hasCall {
+		return true
+	}
+	return l.showsCall(0) && l.formRows >= min(q.naturalRows(l.listW), formWantRows)
 }
 
 // need is the rows the request shown would use in width×height, its
@@ -319,17 +362,41 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		}
 	}
 	rows = append(rows, text...)
+	cue := ""
 	switch {
+	case m.callHeld(r):
+		what := "the details"
+		if r.perm != nil {
+			what = "the call"
+		}
+		cue = "⏸ scroll to see " + what + ": " + keyName(m.keys.Question.ScrollDown)
 	case m.heldFor(r):
-		cue := "⏸ keys held a moment: " + r.agent + "'s question just came up"
+		cue = "⏸ keys held a moment: " + r.agent + "'s question just came up"
 		if cellWidth(cue) > l.width {
 			cue = "⏸ keys held a moment: new question"
 		}
+	}
+	switch {
+	case cue != "":
 		cue = ansi.Truncate(st.App.Notice.Render(cue), l.width, "…")
 		if l.hint {
 			rows = append(rows, cue)
-		} else {
-			rows[0] = cue
+			break
+		}
+		// No row to spare: the cue takes the first row, or the last
+		// when the first is the call's, which no cue covers.
+		at, call := 0, -1
+		if l.hasCall && l.showsCall(r.scroll) {
+			call = l.callAt - r.scroll
+			if l.header {
+				call++
+			}
+		}
+		if call == 0 {
+			at = len(rows) - 1
+		}
+		if at != call && at >= 0 && at < len(rows) {
+			rows[at] = cue
 		}
 	case l.hint:
 		rows = append(rows, st.Question.Hint.Render(ansi.Truncate(hint, l.width, "…")))

@@ -38,6 +38,11 @@ type question struct {
 	previews []string // sanitized previews, nil when no option has one
 	note     string   // the human's note on the answer
 
+	// callSeen is set once the first line of the detail (for a
+	// permission, the call) has been on screen: until then the keys that
+	// answer the question are held (see hold.go, callHeld).
+	callSeen bool
+
 	// approve is, in a plan review (interaction.IntentPlanReview), the
 	// option that approves the plan; -1 for any other question. Every
 	// other option declines it.
@@ -59,6 +64,7 @@ type question struct {
 		styles *styles.Styles
 		raw    bool
 		lines  []string
+		call   int // the detail's first line in lines, -1 without one
 	}
 }
 
@@ -180,17 +186,37 @@ func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw boo
 		if len(lines) == 0 {
 			lines = []string{""}
 		}
+		q.wrap.call = -1
 		if q.detail != "" {
 			lines = append(lines, "")
+			at := len(lines)
 			if raw {
 				lines = append(lines, wrapExact(q.detail, width, st, st.Code.Plain)...)
 			} else {
 				lines = append(lines, md.Render(q.detail, width)...)
 			}
+			for i := at; i < len(lines); i++ {
+				if strings.TrimSpace(ansi.Strip(lines[i])) != "" {
+					q.wrap.call = i
+					break
+				}
+			}
 		}
 		q.wrap.lines = lines
 	}
 	return q.wrap.lines
+}
+
+// callLine is the line of the question's context (as context last
+// rendered it) where its detail starts: for a permission, the call the
+// human approves (the command, the file, the URL), which the panel never
+// lets an answer go without (see layoutFor and hold.go's callHeld); -1
+// when the question has no detail, or one with nothing to show.
+func (q *question) callLine() int {
+	if q.wrap.lines == nil {
+		return -1
+	}
+	return q.wrap.call
 }
 
 // previewLines is option opt's preview drawn in width×rows: only its
