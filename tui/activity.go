@@ -412,22 +412,38 @@ func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
 // thinking.
 type activityPane struct {
 	box
-	m   *model
-	log *activityLog
+	*common
+	host activityHost
+	log  *activityLog
+}
+
+// activityHost is what the activity pane asks of the program.
+type activityHost interface {
+	globals
+	// Spinner is the spinner's frame beside who is thinking.
+	Spinner() string
+	// Page is the rows a page key scrolls.
+	Page() int
+	// ShowPanel gives the question panel the keys (esc).
+	ShowPanel()
+}
+
+func newActivityPane(com *common, host activityHost, log *activityLog) activityPane {
+	return activityPane{common: com, host: host, log: log}
 }
 
 // View draws the pane: a title, the log and who is thinking.
 func (p *activityPane) View() string {
-	st, width, height := p.m.styles, p.width, p.height
+	st, width, height := p.styles, p.width, p.height
 	title := st.Activity.Title.Render("Activity")
 	hint := ""
 	if p.focused {
 		title = st.Activity.TitleFocused.Render("Activity")
-		k := p.m.keys.Activity
+		k := p.keys.Activity
 		hint = st.Activity.Info.Render("  " + keyName(k.Scroll) + " scroll · " + keyName(k.Back) + " back")
 	}
 	var live []string
-	spinner := p.m.spin.View()
+	spinner := p.host.Spinner()
 	for _, a := range p.log.thinking() {
 		note := "thinking…"
 		if a.note != "" {
@@ -440,7 +456,7 @@ func (p *activityPane) View() string {
 	if len(p.log.entries) == 0 && len(live) == 0 {
 		body = st.App.Empty.Render("No agent activity yet.")
 	} else {
-		body = p.log.view(width, max(rows, 0), st, p.m.keys.Activity.End)
+		body = p.log.view(width, max(rows, 0), st, p.keys.Activity.End)
 	}
 	out := []string{ansi.Truncate(title+hint, width, "…")}
 	if body != "" {
@@ -452,15 +468,14 @@ func (p *activityPane) View() string {
 
 // actions are the pane's keys: scrolling, and back to the panel.
 func (p *activityPane) actions() []action {
-	m := p.m
-	k := m.keys.Activity
+	k := p.keys.Activity
 	out := p.scrollActions(true)
 	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
-		m.focus = focusPanel
+		p.host.ShowPanel()
 		p.log.scroll = 0 // follow the newest again
 		return nil
 	}).inBar().in("Activity"))
-	return append(out, m.globals(focusActivity, false)...)
+	return append(out, p.host.Globals(false)...)
 }
 
 func (*activityPane) typist() func(tea.Msg) tea.Cmd { return nil }
@@ -475,14 +490,13 @@ func (p *activityPane) FullHelp() [][]key.Binding { return fullHelp(p) }
 // idle screen, where it fills the body. End shows only when the log is
 // scrolled back.
 func (p *activityPane) scrollActions(bar bool) []action {
-	m := p.m
-	k := m.keys.Activity
+	k := p.keys.Activity
 	l := p.log
 	out := []action{
 		move(k.Up, func(keyMsg) tea.Cmd { l.scrollBy(1); return nil }).in("Activity"),
 		move(k.Down, func(keyMsg) tea.Cmd { l.scrollBy(-1); return nil }).in("Activity"),
-		move(k.PageUp, func(keyMsg) tea.Cmd { l.scrollBy(m.page()); return nil }).in("Activity"),
-		move(k.PageDown, func(keyMsg) tea.Cmd { l.scrollBy(-m.page()); return nil }).in("Activity"),
+		move(k.PageUp, func(keyMsg) tea.Cmd { l.scrollBy(p.host.Page()); return nil }).in("Activity"),
+		move(k.PageDown, func(keyMsg) tea.Cmd { l.scrollBy(-p.host.Page()); return nil }).in("Activity"),
 	}
 	if bar {
 		out[0] = out[0].inBar(k.Scroll)

@@ -17,13 +17,35 @@ import (
 // one.
 type inboxPane struct {
 	box
-	m      *model
+	*common
+	host   inboxHost
 	cursor int
 	// rows are the rows drawn last, by what they depend on: a view over
 	// SSH redraws the inbox for every arrival, and most rows are as they
-	// were.
-	rows   map[inboxRowKey]string
-	styles *styles.Styles
+	// were (rowStyles, the look they were drawn in).
+	rows      map[inboxRowKey]string
+	rowStyles *styles.Styles
+}
+
+// inboxHost is what the inbox list asks of the program, which owns the
+// requests and the one shown.
+type inboxHost interface {
+	globals
+	// Requests are the waiting requests, in arrival order.
+	Requests() []*request
+	// Active is the index of the request the panel shows.
+	Active() int
+	// AgentColor is the colour of the agent with key agentKey.
+	AgentColor(agentKey string) int
+	// Open shows request i in the panel and gives the panel the keys,
+	// as the human chose.
+	Open(i int)
+	// GoBack returns the keys to where the list was opened from.
+	GoBack()
+}
+
+func newInboxPane(com *common, host inboxHost) inboxPane {
+	return inboxPane{common: com, host: host}
 }
 
 // inboxRowKey is what one row of the inbox looks like.
@@ -41,15 +63,14 @@ type inboxRowKey struct {
 // inbox has the keys) in view, with the rows cut off above and below
 // counted.
 func (p *inboxPane) View() string {
-	m := p.m
-	reqs, st, width := m.requests, m.styles, p.width
-	mark := m.active
+	reqs, st, width := p.host.Requests(), p.styles, p.width
+	mark := p.host.Active()
 	if p.focused {
 		mark = p.cursor
 	}
 	title := st.Inbox.Title.Render("Inbox · " + plural(len(reqs), "request", "requests"))
 	if p.focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · "+keyName(m.keys.Inbox.Open)+" opens")
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · "+keyName(p.keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
 	rows := max(p.height-1, 1)
@@ -60,13 +81,13 @@ func (p *inboxPane) View() string {
 		show = max(rows-1, 1)
 		first = min(max(mark-show+1, 0), len(reqs)-show)
 	}
-	if p.styles != st || len(p.rows) > 4*(show+1) {
-		p.rows, p.styles = map[inboxRowKey]string{}, st
+	if p.rowStyles != st || len(p.rows) > 4*(show+1) {
+		p.rows, p.rowStyles = map[inboxRowKey]string{}, st
 	}
-	now := m.now()
+	now := p.now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: m.agentColor(r), waited: age(now.Sub(r.arrived)), focused: p.focused}
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: age(now.Sub(r.arrived)), focused: p.focused}
 		line, ok := p.rows[k]
 		if !ok {
 			line = inboxRow(r, k, st)
@@ -91,21 +112,14 @@ func (p *inboxPane) View() string {
 // actions are the inbox's keys: its cursor moves without switching the
 // request shown, which changes only when the human opens one.
 func (p *inboxPane) actions() []action {
-	m := p.m
-	k := m.keys.Inbox
+	k := p.keys.Inbox
 	out := []action{
-		move(k.Open, func(keyMsg) tea.Cmd {
-			if p.cursor < len(m.requests) {
-				m.show(p.cursor)
-			}
-			m.focus = focusPanel
-			return nil
-		}).inBar().in("Inbox"),
+		move(k.Open, func(keyMsg) tea.Cmd { p.host.Open(p.cursor); return nil }).inBar().in("Inbox"),
 		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Inbox"),
-		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(m.requests)-1, 0)); return nil }).in("Inbox"),
-		move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Inbox"),
+		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.host.Requests())-1, 0)); return nil }).in("Inbox"),
+		move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).inBar().in("Inbox"),
 	}
-	return append(out, m.globals(focusInbox, false)...)
+	return append(out, p.host.Globals(false)...)
 }
 
 func (*inboxPane) typist() func(tea.Msg) tea.Cmd { return nil }

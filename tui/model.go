@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -30,13 +29,13 @@ type answerer interface {
 // every child pane. Which pane has the keys is one value, m.focus; the one
 // table from focus to pane (focus.go) dispatches keys and draws the help.
 type model struct {
-	kind   kind // which program this is, set at construction
-	keys   keyMap
-	theme  styles.Theme
-	styles *styles.Styles
-	now    func() time.Time // the clock of ages and countdowns
-	clock  func() time.Time // the clock of key timing and alert pacing
-	wall   func() time.Time // time.Now, for frame pacing; tests stop it
+	// common is what the panes share with the program: the look, the
+	// key table and the clock of ages and countdowns.
+	*common
+	kind  kind // which program this is, set at construction
+	theme styles.Theme
+	clock func() time.Time // the clock of key timing and alert pacing
+	wall  func() time.Time // time.Now, for frame pacing; tests stop it
 
 	answers answerer
 	// rules are the human's standing answers (Options.Rules); nil when
@@ -121,7 +120,6 @@ type model struct {
 	activeConv int
 	launcher   conversation.Launcher
 	sink       conversation.Sink
-	md         *mdRenderer
 	spill      *spill // where transcripts keep what they no longer hold
 	picker     agentsPane
 	startSpecs []StartSpec
@@ -131,14 +129,24 @@ type model struct {
 	starting []string
 }
 
+// common is what every pane shares with the program, and reads but
+// never writes (after soft-serve's common.Common): the look, which the
+// program replaces when it learns the terminal's background, the one key
+// table, and the clock of ages and countdowns.
+type common struct {
+	styles *styles.Styles
+	md     *mdRenderer // Markdown in styles, rendered once per width
+	keys   keyMap
+	now    func() time.Time
+}
+
 // newModel builds the root model drawing in theme, for a dark background
 // until the terminal reports its own (Init asks for it with ThemeAuto).
 func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	keys := defaultKeyMap()
 	m := &model{
-		keys:       keys,
+		common:     &common{keys: keys, now: now},
 		theme:      theme,
-		now:        now,
 		clock:      time.Now,
 		wall:       time.Now,
 		frameEvery: frameInterval,
@@ -151,12 +159,12 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		bar:        newHelpBar(),
 	}
 	m.qpane = questionPane{m: m, note: newNoteEditor(keys.Note.NewLine)}
-	m.inbox.m = m
-	m.activity = activityPane{m: m, log: m.log}
-	m.past.m = m
+	m.inbox = newInboxPane(m.common, forInbox{m.keysFrom(focusInbox)})
+	m.activity = newActivityPane(m.common, forActivity{m.keysFrom(focusActivity)}, m.log)
+	m.past = newPastPane(m.common, forPast{m.keysFrom(focusPast)})
 	m.rulebook = newRulesPane(m)
 	m.overlay.m = m
-	m.idle.m = m
+	m.idle = newIdlePane(m.common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
 	m.picker.m = m
 	m.bar.m = m
 	m.setStyles(styles.For(theme, true))
@@ -403,14 +411,7 @@ func (m *model) indexOf(id uint64) int {
 
 // agentColor is the colour of request r's agent.
 func (m *model) agentColor(r *request) int {
-	return m.log.color(m.requestAgentKey(r))
-}
-
-func (m *model) requestAgentKey(r *request) string {
-	if strings.TrimSpace(r.agentID) != "" {
-		return "id:" + r.agentID
-	}
-	return "name:" + r.agent
+	return m.log.color(r.agentKey())
 }
 
 // add takes a request that arrived in the inbox. In the session view the
@@ -422,7 +423,7 @@ func (m *model) requestAgentKey(r *request) string {
 func (m *model) add(req *inbox.Request) tea.Cmd {
 	r := newRequest(req)
 	m.requests = append(m.requests, r)
-	k := m.requestAgentKey(r)
+	k := r.agentKey()
 	a := m.log.agent(k, r.agent)
 	a.thinking = false // connected counts it while the request waits
 	a.waiting++
@@ -530,7 +531,7 @@ func (m *model) settled(msg settledMsg) tea.Cmd {
 
 // ended takes r off the screen after it ended as s, and says how.
 func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
-	k := m.requestAgentKey(r)
+	k := r.agentKey()
 	m.convSettled(r, s, false)
 	var notice string
 	switch code := interaction.CodeOf(s.Err); {
@@ -566,10 +567,10 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	r := m.requests[i]
 	wasActive := i == m.active
 	m.requests = append(m.requests[:i], m.requests[i+1:]...)
-	if a, ok := m.log.agents[m.requestAgentKey(r)]; ok {
+	if a, ok := m.log.agents[r.agentKey()]; ok {
 		a.waiting--
 	}
-	m.log.forget(m.requestAgentKey(r))
+	m.log.forget(r.agentKey())
 	if i < m.active {
 		m.active--
 	}
@@ -740,7 +741,7 @@ func (m *model) submitWith(r *request, a interaction.Answer, notice string) tea.
 	if !ok {
 		return m.ended(r, s) // it ended first: say how
 	}
-	k := m.requestAgentKey(r)
+	k := r.agentKey()
 	if b, err := jsonl.Marshal(a); err == nil {
 		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.now()})
 	}
@@ -774,7 +775,7 @@ func (m *model) declineWith(r *request, notice string) tea.Cmd {
 	if !ok {
 		return m.ended(r, s)
 	}
-	m.log.add(entry{kind: entryDeclined, agent: m.requestAgentKey(r), text: "declined: " + r.summary()}, m.styles)
+	m.log.add(entry{kind: entryDeclined, agent: r.agentKey(), text: "declined: " + r.summary()}, m.styles)
 	m.convSettled(r, s, true)
 	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
 	cmd := m.remove(m.indexOf(r.id), notice)

@@ -28,9 +28,26 @@ const maxPast = 500
 // copies one's JSON to the clipboard.
 type pastPane struct {
 	box
-	m       *model
+	*common
+	host    pastHost
 	answers []pastAnswer
 	cursor  int
+}
+
+// pastHost is what the past answers ask of the program.
+type pastHost interface {
+	globals
+	// GoBack closes the list: the keys go back to where it was opened
+	// from.
+	GoBack()
+	// Notice shows text on the status line.
+	Notice(text string) tea.Cmd
+	// AgentColor is the colour of the agent with key agentKey.
+	AgentColor(agentKey string) int
+}
+
+func newPastPane(com *common, host pastHost) pastPane {
+	return pastPane{common: com, host: host}
 }
 
 // add keeps an answer, dropping the oldest past maxPast.
@@ -56,7 +73,7 @@ func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
 // View draws the list in its size: each answer's time, agent and
 // question, and under it what was answered.
 func (p *pastPane) View() string {
-	st, width := p.m.styles, p.width
+	st, width := p.styles, p.width
 	rows := []string{st.Review.Title.Render("Past answers · " + plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
 		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
@@ -70,7 +87,7 @@ func (p *pastPane) View() string {
 		if i == p.cursor {
 			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 		}
-		head := mark + st.Inbox.Meta.Render(a.at.Format("15:04")) + " " + st.AgentStyle(p.m.log.color(a.agentKey)).Render(a.agent) + " " + style.Render(a.question)
+		head := mark + st.Inbox.Meta.Render(a.at.Format("15:04")) + " " + st.AgentStyle(p.host.AgentColor(a.agentKey)).Render(a.agent) + " " + style.Render(a.question)
 		rows = append(rows, ansi.Truncate(head, width, "…"), ansi.Truncate("    "+st.Review.Answer.Render("→ "+a.summary), width, "…"))
 	}
 	return strings.Join(rows, "\n")
@@ -78,18 +95,17 @@ func (p *pastPane) View() string {
 
 // actions are the list's keys: moving, copying, closing.
 func (p *pastPane) actions() []action {
-	m := p.m
-	k := m.keys.Past
+	k := p.keys.Past
 	var out []action
 	if len(p.answers) > 0 {
 		out = append(out,
-			move(k.Copy, func(keyMsg) tea.Cmd { return p.copy(m.setNotice) }).inBar().in("Past answers"),
+			move(k.Copy, func(keyMsg) tea.Cmd { return p.copy(p.host.Notice) }).inBar().in("Past answers"),
 			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Past answers"),
 			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0)); return nil }).in("Past answers"),
 		)
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).inBar().in("Past answers"))
-	return append(out, m.globals(focusPast, false)...)
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).inBar().in("Past answers"))
+	return append(out, p.host.Globals(false)...)
 }
 
 func (*pastPane) typist() func(tea.Msg) tea.Cmd { return nil }

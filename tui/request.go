@@ -401,6 +401,15 @@ func newRequest(r *inbox.Request) *request {
 	return req
 }
 
+// agentKey is how the activity log knows the request's agent: its id,
+// else its name.
+func (r *request) agentKey() string {
+	if strings.TrimSpace(r.agentID) != "" {
+		return "id:" + r.agentID
+	}
+	return "name:" + r.agent
+}
+
 // single reports whether the request is one question, which skips the tabs
 // and the review step.
 func (r *request) single() bool { return len(r.questions) == 1 }

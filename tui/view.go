@@ -3,9 +3,6 @@ package tui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -104,78 +101,3 @@ func (m *model) sessionBody() string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-// idlePane is the screen while nothing waits: the session's activity,
-// in the whole body, under where the requests come from; or the one-shot
-// panel's note that nothing waits. It has the keys of the program as a
-// whole, and in the session the activity's scrolling.
-type idlePane struct {
-	box
-	m *model
-}
-
-// statusLines is where the requests come from, wrapped, above the log:
-// shown while none waits.
-func (p *idlePane) statusLines() string {
-	m := p.m
-	if len(m.requests) > 0 || m.status == "" {
-		return ""
-	}
-	return m.styles.App.Bar.Render(ansi.Wrap(m.status, p.width, ""))
-}
-
-// SetSize sizes the pane, and in the session the activity it shows.
-func (p *idlePane) SetSize(width, height int) {
-	p.box.SetSize(width, height)
-	if p.m.kind != kindSession {
-		return
-	}
-	if s := p.statusLines(); s != "" {
-		height -= lineCount(s) + 1
-	}
-	p.m.activity.SetSize(width, max(height, 1))
-}
-
-// View draws the idle screen.
-func (p *idlePane) View() string {
-	m := p.m
-	st := m.styles
-	if m.kind == kindSession {
-		var parts []string
-		if s := p.statusLines(); s != "" {
-			parts = append(parts, s, "")
-		}
-		parts = append(parts, m.activity.View())
-		return strings.Join(parts, "\n")
-	}
-	lines := []string{
-		st.App.Empty.Render("No questions waiting."),
-		st.App.Bar.Render("Questions from agents appear here."),
-	}
-	if m.status != "" {
-		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(m.status, max(p.width-2, 10), "")))
-	}
-	if m.inline {
-		return lipgloss.JoinVertical(lipgloss.Left, lines...)
-	}
-	return lipgloss.Place(p.width, p.height, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
-}
-
-// actions are the keys while nothing waits: the session scrolls its
-// activity; the one-shot view only waits.
-func (p *idlePane) actions() []action {
-	m := p.m
-	var out []action
-	if m.kind == kindSession {
-		out = m.activity.scrollActions(false)
-	}
-	return append(out, m.globals(focusPanel, false)...)
-}
-
-func (*idlePane) typist() func(tea.Msg) tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (p *idlePane) ShortHelp() []key.Binding { return shortHelp(p) }
-
-// FullHelp implements help.KeyMap.
-func (p *idlePane) FullHelp() [][]key.Binding { return fullHelp(p) }

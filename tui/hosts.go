@@ -1,0 +1,77 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+)
+
+// This file is everything a pane may ask of the program. No pane holds
+// the root model: each declares, beside itself, the small interface of
+// what it needs (its host), and the program hands it one of the types
+// below, which answer from the model. A pane changes what only it owns;
+// what the program owns (the requests, the focus, the status line) it
+// asks the program to change, through its host.
+
+// globals are the program's own keys, which every pane offers after its
+// actions: switching panes and requests, the help, quitting.
+type globals interface {
+	// Globals are the keys of the program as a whole, offered from the
+	// pane; typing says a text input of the pane has the keys.
+	Globals(typing bool) []action
+	// Help opens the ? overlay; while typing, only F1 does.
+	Help(typing bool) action
+	// Quit is ctrl+c, which the program takes before any pane: it is
+	// listed in the help only.
+	Quit() action
+}
+
+// paneKeys are the program's keys as a pane of focus f offers them.
+type paneKeys struct {
+	m *model
+	f focus
+}
+
+func (k paneKeys) Globals(typing bool) []action { return k.m.globals(k.f, typing) }
+func (k paneKeys) Help(typing bool) action      { return k.m.helpAction(typing) }
+func (k paneKeys) Quit() action                 { return k.m.quitAction() }
+
+// keysFrom are the program's keys offered from the pane of focus f.
+func (m *model) keysFrom(f focus) paneKeys { return paneKeys{m: m, f: f} }
+
+// forPast is the program as the past answers see it.
+type forPast struct{ paneKeys }
+
+func (h forPast) GoBack()                        { h.m.goBack() }
+func (h forPast) Notice(text string) tea.Cmd     { return h.m.setNotice(text) }
+func (h forPast) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
+
+// forInbox is the program as the inbox list sees it.
+type forInbox struct{ paneKeys }
+
+func (h forInbox) Requests() []*request           { return h.m.requests }
+func (h forInbox) Active() int                    { return h.m.active }
+func (h forInbox) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
+func (h forInbox) GoBack()                        { h.m.goBack() }
+
+// Open shows request i, when it still waits, and gives the panel the
+// keys.
+func (h forInbox) Open(i int) {
+	if i < len(h.m.requests) {
+		h.m.show(i)
+	}
+	h.m.focus = focusPanel
+}
+
+// forActivity is the program as the activity pane sees it.
+type forActivity struct{ paneKeys }
+
+func (h forActivity) Spinner() string { return h.m.spin.View() }
+func (h forActivity) Page() int       { return h.m.page() }
+func (h forActivity) ShowPanel()      { h.m.focus = focusPanel }
+
+// forIdle is the program as the idle screen sees it.
+type forIdle struct{ paneKeys }
+
+func (h forIdle) Session() bool  { return h.m.kind == kindSession }
+func (h forIdle) Waiting() int   { return len(h.m.requests) }
+func (h forIdle) Status() string { return h.m.status }
+func (h forIdle) Inline() bool   { return h.m.inline }
