@@ -35,17 +35,33 @@ type pickRow struct {
 // that can be started, and an agent's past sessions to resume.
 type agentsPane struct {
 	box
-	m       *model
+	*common
+	host    agentsHost
 	cursor  int
 	rows    []pickRow
 	loading string // the agent whose sessions are being listed
 	err     string
 }
 
-// open fills the picker: the conversations running, then every agent
-// the launcher knows, each startable and resumable.
-func (p *agentsPane) open() {
-	convs, active, launcher := p.m.convs, p.m.activeConv, p.m.launcher
+// agentsHost is what the agent picker asks of the program.
+type agentsHost interface {
+	globals
+	// Pick acts on the row chosen: shows its conversation, starts its
+	// agent, or lists the agent's past sessions (back in showSessions).
+	Pick(row *pickRow) tea.Cmd
+	// ToPrompt gives the keys to the prompt of the conversation shown,
+	// as the human chose.
+	ToPrompt()
+}
+
+func newAgentsPane(com *common, host agentsHost) agentsPane {
+	return agentsPane{common: com, host: host}
+}
+
+// open fills the picker: the conversations running (convs, the one
+// shown at active), then every agent the launcher knows, each startable
+// and resumable.
+func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launcher) {
 	p.rows, p.err, p.loading = nil, "", ""
 	for _, c := range convs {
 		desc := "idle"
@@ -127,7 +143,7 @@ func (p *agentsPane) choose() (*pickRow, bool) {
 
 // View draws the picker in its size.
 func (p *agentsPane) View() string {
-	st, width := p.m.styles, p.width
+	st, width := p.styles, p.width
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
 	case p.loading != "":
@@ -157,24 +173,23 @@ func (p *agentsPane) View() string {
 
 // actions are the picker's keys; the help and quitting work beside them.
 func (p *agentsPane) actions() []action {
-	m := p.m
-	k := m.keys.Agents
+	k := p.keys.Agents
 	return []action{
 		move(k.Open, func(keyMsg) tea.Cmd {
 			row, done := p.choose()
 			if done {
-				m.toPrompt() // switching shows where the human left it (enter)
+				p.host.ToPrompt() // switching shows where the human left it (enter)
 			}
 			if row != nil {
-				return m.pick(row)
+				return p.host.Pick(row)
 			}
 			return nil
 		}).inBar().in("Agents"),
 		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Agents"),
 		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0)); return nil }).in("Agents"),
-		move(k.Back, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().in("Agents"),
-		m.helpAction(false).inBar().in("Everywhere"),
-		m.quitAction(),
+		move(k.Back, func(keyMsg) tea.Cmd { p.host.ToPrompt(); return nil }).inBar().in("Agents"),
+		p.host.Help(false).inBar().in("Everywhere"),
+		p.host.Quit(),
 	}
 }
 

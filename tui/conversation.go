@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -82,9 +81,13 @@ type convItem struct {
 	spilled   *spilledItems
 }
 
-func newConversation(id string, sp *spill, newLine key.Binding) *chat {
+// newConversation is the conversation id, its long texts kept in sp;
+// its prompt editor and transcript ask the program through the hosts
+// given.
+func newConversation(id string, sp *spill, com *common, prompt promptHost, transcript transcriptHost) *chat {
 	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
-	c.editor = newPromptEditor(newLine)
+	c.editor = newPromptEditor(com, prompt)
+	c.view = transcriptPane{common: com, host: transcript}
 	c.editor.c, c.view.c = c, c
 	return c
 }
@@ -159,6 +162,26 @@ func (c *chat) apply(e conversation.Event) {
 			c.notice(Sanitize(e.Err.Error()), true)
 		}
 	}
+}
+
+// status says what the conversation is doing, for the line under its
+// editor: spinner is the spinner's frame, now the clock's time.
+func (c *chat) status(spinner string, now time.Time, k keyMap) string {
+	switch {
+	case c.failed:
+		return c.name + " did not start · " + keyName(k.Global.Agents) + " starts an agent"
+	case c.over:
+		return c.name + " has ended · " + keyName(k.Global.Agents) + " starts an agent"
+	case c.conv == nil:
+		return "starting " + c.name + "…"
+	case c.turn:
+		return spinner + " " + c.name + " is working · " + age(now.Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
+	}
+	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
+	if len(c.info.Modes) > 1 {
+		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keyName(k.Prompt.Mode) + ") · " + s
+	}
+	return s
 }
 
 // saidLast reports whether the newest item is the failure text.

@@ -565,7 +565,7 @@ func (m *model) openTranscript() tea.Cmd {
 func (m *model) openAgents() tea.Cmd {
 	m.leave()
 	m.focus = focusAgents
-	m.picker.open()
+	m.picker.open(m.convs, m.activeConv, m.launcher)
 	return nil
 }
 

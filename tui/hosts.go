@@ -75,3 +75,24 @@ func (h forIdle) Session() bool  { return h.m.kind == kindSession }
 func (h forIdle) Waiting() int   { return len(h.m.requests) }
 func (h forIdle) Status() string { return h.m.status }
 func (h forIdle) Inline() bool   { return h.m.inline }
+
+// forAgents is the program as the agent picker sees it.
+type forAgents struct{ paneKeys }
+
+func (h forAgents) Pick(row *pickRow) tea.Cmd { return h.m.pick(row) }
+func (h forAgents) ToPrompt()                 { h.m.toPrompt() }
+
+// forTranscript is the program as a transcript sees it.
+type forTranscript struct{ paneKeys }
+
+func (h forTranscript) Page() int { return h.m.page() }
+func (h forTranscript) ToPrompt() { h.m.toPrompt() }
+
+// forPrompt is the program as a prompt editor sees it.
+type forPrompt struct{ paneKeys }
+
+func (h forPrompt) Send() tea.Cmd     { return h.m.sendPrompt() }
+func (h forPrompt) Cancel() tea.Cmd   { return h.m.cancelTurn() }
+func (h forPrompt) NextMode() tea.Cmd { return h.m.nextMode() }
+func (h forPrompt) Questions() int    { return questionCount(h.m.requests) }
+func (h forPrompt) Spinner() string   { return h.m.spin.View() }

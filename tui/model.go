@@ -165,7 +165,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	m.rulebook = newRulesPane(m)
 	m.overlay.m = m
 	m.idle = newIdlePane(m.common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
-	m.picker.m = m
+	m.picker = newAgentsPane(m.common, forAgents{m.keysFrom(focusAgents)})
 	m.bar.m = m
 	m.setStyles(styles.For(theme, true))
 	return m

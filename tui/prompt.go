@@ -40,7 +40,8 @@ const (
 // commands completed after "/".
 type promptEditor struct {
 	box
-	m        *model
+	*common
+	host     promptHost
 	c        *chat // the conversation it writes to
 	ta       textarea.Model
 	history  []string
@@ -58,7 +59,24 @@ type promptEditor struct {
 	}
 }
 
-func newPromptEditor(newLine key.Binding) promptEditor {
+// promptHost is what a prompt editor asks of the program, which sends
+// the prompts and knows what waits.
+type promptHost interface {
+	globals
+	// Send sends the prompt written to the conversation shown.
+	Send() tea.Cmd
+	// Cancel asks the conversation shown to stop its turn.
+	Cancel() tea.Cmd
+	// NextMode switches the conversation shown to its next mode.
+	NextMode() tea.Cmd
+	// Questions is the number of questions waiting, for the status line.
+	Questions() int
+	// Spinner is the spinner's frame while the agent works.
+	Spinner() string
+}
+
+func newPromptEditor(com *common, host promptHost) promptEditor {
+	newLine := com.keys.Prompt.NewLine
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -70,7 +88,7 @@ func newPromptEditor(newLine key.Binding) promptEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return promptEditor{ta: ta}
+	return promptEditor{common: com, host: host, ta: ta}
 }
 
 // setCommands takes the agent's slash commands.
@@ -379,7 +397,7 @@ func (e *promptEditor) Blur() {
 // View draws the editor: the completions above (when open), the framed
 // text area, and the status line.
 func (e *promptEditor) View() string {
-	st, width := e.m.styles, e.width
+	st, width := e.styles, e.width
 	focused := e.live()
 	var out []string
 	cs := st.Conversation
@@ -413,10 +431,9 @@ func (e *promptEditor) View() string {
 // status is the line under the editor: the questions waiting, and what
 // the agent is doing.
 func (e *promptEditor) status() string {
-	m := e.m
-	status := m.turnStatus(e.c)
-	if n := len(m.requests); n > 0 {
-		status = plural(questionCount(m.requests), "question waits", "questions wait") + " · " + keyName(m.keys.Global.Inbox) + " answers · " + status
+	status := e.c.status(e.host.Spinner(), e.now(), e.keys)
+	if n := e.host.Questions(); n > 0 {
+		status = plural(n, "question waits", "questions wait") + " · " + keyName(e.keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }
@@ -425,11 +442,11 @@ func (e *promptEditor) status() string {
 // agent that ended or never started reads nothing: its status line says
 // ctrl+l starts one.
 func (e *promptEditor) actions() []action {
-	m, c := e.m, e.c
+	c := e.c
 	if c.over {
-		return m.globals(focusPrompt, false)
+		return e.host.Globals(false)
 	}
-	k := m.keys.Prompt
+	k := e.keys.Prompt
 	var out []action
 	if e.pop.kind != completionNone {
 		out = append(out,
@@ -440,10 +457,10 @@ func (e *promptEditor) actions() []action {
 		)
 	}
 	if e.value() != "" {
-		out = append(out, answer(k.Send, func(keyMsg) tea.Cmd { return m.sendPrompt() }).inBar().in("Prompt"))
+		out = append(out, answer(k.Send, func(keyMsg) tea.Cmd { return e.host.Send() }).inBar().in("Prompt"))
 	}
 	if c.turn && e.pop.kind == completionNone {
-		out = append(out, move(k.Cancel, func(keyMsg) tea.Cmd { return m.cancelTurn() }).inBar().in("Prompt"))
+		out = append(out, move(k.Cancel, func(keyMsg) tea.Cmd { return e.host.Cancel() }).inBar().in("Prompt"))
 	}
 	out = append(out, answer(k.NewLine, func(msg keyMsg) tea.Cmd { return e.typeKey(msg, c.id, c.info.Cwd) }).inBar().in("Prompt"))
 	if e.canBrowse(-1) {
@@ -453,13 +470,13 @@ func (e *promptEditor) actions() []action {
 		out = append(out, move(k.HistoryNext, func(keyMsg) tea.Cmd { e.browse(+1); return nil }).in("Prompt"))
 	}
 	if len(c.info.Modes) > 1 && c.conv != nil {
-		out = append(out, move(k.Mode, func(keyMsg) tea.Cmd { return m.nextMode() }).inBar().in("Prompt"))
+		out = append(out, move(k.Mode, func(keyMsg) tea.Cmd { return e.host.NextMode() }).inBar().in("Prompt"))
 	}
 	out = append(out, move(k.Mention, nothing).inBar().in("Prompt"))
 	if len(c.info.Commands) > 0 {
 		out = append(out, move(k.Command, nothing).inBar().in("Prompt"))
 	}
-	return append(out, m.globals(focusPrompt, true)...)
+	return append(out, e.host.Globals(true)...)
 }
 
 func (e *promptEditor) typist() func(tea.Msg) tea.Cmd {

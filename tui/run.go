@@ -49,8 +49,7 @@ func (m *model) convByID(id string) *chat {
 			return c
 		}
 	}
-	c := newConversation(id, m.spill, m.keys.Prompt.NewLine)
-	c.editor.m, c.view.m = m, m
+	c := newConversation(id, m.spill, m.common, forPrompt{m.keysFrom(focusPrompt)}, forTranscript{m.keysFrom(focusTranscript)})
 	c.editor.restyle(m.styles)
 	m.convs = append(m.convs, c)
 	if len(m.convs) == 1 {
@@ -427,26 +426,6 @@ func (m *model) runBody() string {
 	lines = append(lines, "")
 	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
-}
-
-// turnStatus says what the conversation is doing.
-func (m *model) turnStatus(c *chat) string {
-	k := m.keys
-	switch {
-	case c.failed:
-		return c.name + " did not start · " + keyName(k.Global.Agents) + " starts an agent"
-	case c.over:
-		return c.name + " has ended · " + keyName(k.Global.Agents) + " starts an agent"
-	case c.conv == nil:
-		return "starting " + c.name + "…"
-	case c.turn:
-		return m.spin.View() + " " + c.name + " is working · " + age(m.now().Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
-	}
-	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
-	if len(c.info.Modes) > 1 {
-		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keyName(k.Prompt.Mode) + ") · " + s
-	}
-	return s
 }
 
 // runTitle is the title bar's left part in the conversation view.

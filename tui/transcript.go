@@ -26,12 +26,22 @@ const (
 // view toggles.
 type transcriptPane struct {
 	box
-	m            *model
+	*common
+	host         transcriptHost
 	c            *chat
 	scroll       int // lines from the bottom; 0 follows the newest
 	cursor       int // the item the cursor is on, with the focus
 	showThoughts bool
 	split        bool // diffs side by side
+}
+
+// transcriptHost is what a transcript asks of the program.
+type transcriptHost interface {
+	globals
+	// Page is the rows a page key scrolls.
+	Page() int
+	// ToPrompt gives the keys back to the prompt editor.
+	ToPrompt()
 }
 
 // itemRender caches an item's rendered lines for one width and set of
@@ -200,7 +210,7 @@ func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · " + keyName(t.m.keys.Transcript.Expand) + " shows them"
+		line = what + " are in " + s.path + " · " + keyName(t.keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -486,7 +496,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · "+keyName(t.m.keys.Transcript.Expand)+" expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · "+keyName(t.keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -502,7 +512,7 @@ func (t *transcriptPane) View() string {
 }
 
 func (t *transcriptPane) lines() []string {
-	c, st, md := t.c, t.m.styles, t.m.md
+	c, st, md := t.c, t.styles, t.md
 	width, height, focused := t.width, t.height, t.focused
 	if height <= 0 {
 		return nil
@@ -555,7 +565,7 @@ func (t *transcriptPane) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · " + keyName(t.m.keys.Transcript.End) + " to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · " + keyName(t.keys.Transcript.End) + " to follow")
 	}
 	return out
 }
@@ -563,7 +573,7 @@ func (t *transcriptPane) lines() []string {
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (t *transcriptPane) reveal() {
-	c, st, md := t.c, t.m.styles, t.m.md
+	c, st, md := t.c, t.styles, t.md
 	w := max(t.width-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
@@ -585,8 +595,8 @@ func (t *transcriptPane) reveal() {
 // actions are the transcript's keys: moving item by item, scrolling,
 // expanding, the view toggles, and back to the prompt.
 func (t *transcriptPane) actions() []action {
-	m, c := t.m, t.c
-	k := m.keys.Transcript
+	c := t.c
+	k := t.keys.Transcript
 	n := len(c.items)
 	out := []action{
 		move(k.Up, func(keyMsg) tea.Cmd {
@@ -599,8 +609,8 @@ func (t *transcriptPane) actions() []action {
 			t.reveal()
 			return nil
 		}).in("Transcript"),
-		move(k.PageUp, func(keyMsg) tea.Cmd { t.scroll += m.page(); return nil }).in("Transcript"),
-		move(k.PageDown, func(keyMsg) tea.Cmd { t.scroll = max(t.scroll-m.page(), 0); return nil }).in("Transcript"),
+		move(k.PageUp, func(keyMsg) tea.Cmd { t.scroll += t.host.Page(); return nil }).in("Transcript"),
+		move(k.PageDown, func(keyMsg) tea.Cmd { t.scroll = max(t.scroll-t.host.Page(), 0); return nil }).in("Transcript"),
 		move(k.End, func(keyMsg) tea.Cmd { t.scroll, t.cursor = 0, max(n-1, 0); return nil }).in("Transcript"),
 	}
 	if t.cursor < n && c.items[t.cursor].expandable() {
@@ -621,10 +631,10 @@ func (t *transcriptPane) actions() []action {
 	}
 	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
 		t.scroll = 0
-		m.toPrompt()
+		t.host.ToPrompt()
 		return nil
 	}).inBar().in("Transcript"))
-	return append(out, m.globals(focusTranscript, false)...)
+	return append(out, t.host.Globals(false)...)
 }
 
 func (*transcriptPane) typist() func(tea.Msg) tea.Cmd { return nil }
