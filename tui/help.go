@@ -49,7 +49,7 @@ func barKeys(p pane) (bs []key.Binding, rank []int) {
 // and its keys rarely change between two, so the last one drawn is kept
 // while the bindings, width and styles stay the same.
 type helpBar struct {
-	m     *model
+	host  barHost
 	model help.Model
 	st    *styles.Styles
 	width int
@@ -59,7 +59,13 @@ type helpBar struct {
 	}
 }
 
-func newHelpBar() helpBar { return helpBar{model: help.New()} }
+// barHost is what the help bar asks of the program.
+type barHost interface {
+	// Focused is the pane with the keys, whose keys the bar shows.
+	Focused() pane
+}
+
+func newHelpBar(host barHost) helpBar { return helpBar{host: host, model: help.New()} }
 
 // setStyles restyles the bar.
 func (h *helpBar) setStyles(st *styles.Styles) {
@@ -79,7 +85,7 @@ func (h *helpBar) SetSize(width, _ int) {
 // View is the bar: the focused pane's bindings that fit, in their order,
 // the best ranked first.
 func (h *helpBar) View() string {
-	bs, rank := barKeys(h.m.paneFor(h.m.focus))
+	bs, rank := barKeys(h.host.Focused())
 	ck := cacheKey(bs, rank, h.width)
 	if h.cache.key == ck {
 		return h.cache.view
@@ -136,21 +142,37 @@ func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 	return out
 }
 
-// overlayPane is the ? overlay: every key of the pane it was opened from
-// (m.back), one per line with its description whole, scrolled when they
-// do not fit.
+// overlayPane is the ? overlay: every key of the pane it was opened
+// over, one per line with its description whole, scrolled when they do
+// not fit.
 type overlayPane struct {
 	box
-	m      *model
+	*common
+	host   overlayHost
 	scroll int // the first line shown
+}
+
+// overlayHost is what the ? overlay asks of the program.
+type overlayHost interface {
+	// Quit is ctrl+c, listed in the help.
+	Quit() action
+	// Under is the pane the overlay was opened over, whose keys it
+	// lists.
+	Under() pane
+	// Close closes the overlay: the keys go back to the pane under it.
+	Close()
+}
+
+func newOverlayPane(com *common, host overlayHost) overlayPane {
+	return overlayPane{common: com, host: host}
 }
 
 // lines are the overlay's lines: a heading per section, then one line
 // per key, its description wrapped under itself when the line is too
 // narrow, never cut.
 func (o *overlayPane) lines() []string {
-	st := o.m.styles
-	acts := acting(o.m.paneFor(o.m.back))
+	st := o.styles
+	acts := acting(o.host.Under())
 	width := o.width
 	keyW := 0
 	for _, a := range acts {
@@ -196,7 +218,7 @@ func (o *overlayPane) lines() []string {
 // View is the overlay: a title, then the lines from scroll on, with a
 // mark where more follow.
 func (o *overlayPane) View() string {
-	st := o.m.styles
+	st := o.styles
 	lines := o.lines()
 	rows := max(o.height-2, 1)
 	scroll := min(max(o.scroll, 0), max(len(lines)-rows, 0))
@@ -205,9 +227,9 @@ func (o *overlayPane) View() string {
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keyName(o.keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · " + keyName(o.m.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keyName(o.keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
@@ -223,9 +245,8 @@ func (o *overlayPane) scrollMax() int {
 // actions are the overlay's keys: closing it, and scrolling when its
 // lines do not fit.
 func (o *overlayPane) actions() []action {
-	m := o.m
-	k := m.keys.Overlay
-	back := func(keyMsg) tea.Cmd { m.focus = m.back; return nil }
+	k := o.keys.Overlay
+	back := func(keyMsg) tea.Cmd { o.host.Close(); return nil }
 	out := []action{move(k.Close, back).inBar().in("Help")}
 	if o.scrollMax() > 0 {
 		scroll := func(d int) func(keyMsg) tea.Cmd {
@@ -239,7 +260,7 @@ func (o *overlayPane) actions() []action {
 			move(k.PageUp, scroll(-page)).in("Help"),
 		)
 	}
-	return append(out, m.quitAction())
+	return append(out, o.host.Quit())
 }
 
 func (*overlayPane) typist() func(tea.Msg) tea.Cmd { return nil }

@@ -96,3 +96,21 @@ func (h forPrompt) Cancel() tea.Cmd   { return h.m.cancelTurn() }
 func (h forPrompt) NextMode() tea.Cmd { return h.m.nextMode() }
 func (h forPrompt) Questions() int    { return questionCount(h.m.requests) }
 func (h forPrompt) Spinner() string   { return h.m.spin.View() }
+
+// forRules is the program as the rules pane sees it.
+type forRules struct{ paneKeys }
+
+func (h forRules) Rules() Rules               { return h.m.rules }
+func (h forRules) Notice(text string) tea.Cmd { return h.m.setNotice(text) }
+func (h forRules) GoBack()                    { h.m.goBack() }
+
+// forOverlay is the program as the ? overlay sees it.
+type forOverlay struct{ paneKeys }
+
+func (h forOverlay) Under() pane { return h.m.paneFor(h.m.back) }
+func (h forOverlay) Close()      { h.m.focus = h.m.back }
+
+// forBar is the program as the help bar sees it.
+type forBar struct{ m *model }
+
+func (h forBar) Focused() pane { return h.m.paneFor(h.m.focus) }

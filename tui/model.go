@@ -156,17 +156,16 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		height:     24,
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
-		bar:        newHelpBar(),
 	}
 	m.qpane = questionPane{m: m, note: newNoteEditor(keys.Note.NewLine)}
 	m.inbox = newInboxPane(m.common, forInbox{m.keysFrom(focusInbox)})
 	m.activity = newActivityPane(m.common, forActivity{m.keysFrom(focusActivity)}, m.log)
 	m.past = newPastPane(m.common, forPast{m.keysFrom(focusPast)})
-	m.rulebook = newRulesPane(m)
-	m.overlay.m = m
+	m.rulebook = newRulesPane(m.common, forRules{m.keysFrom(focusRules)})
+	m.overlay = newOverlayPane(m.common, forOverlay{m.keysFrom(focusHelp)})
 	m.idle = newIdlePane(m.common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
 	m.picker = newAgentsPane(m.common, forAgents{m.keysFrom(focusAgents)})
-	m.bar.m = m
+	m.bar = newHelpBar(forBar{m})
 	m.setStyles(styles.For(theme, true))
 	return m
 }

@@ -21,8 +21,9 @@ import (
 // cannot be used shows why instead of the list.
 type rulesPane struct {
 	box
-	m  *model
-	st *styles.Styles
+	*common
+	host rulesHost
+	st   *styles.Styles // the look its edit field was given
 
 	list    RuleList
 	listErr string
@@ -41,8 +42,20 @@ type rulesPane struct {
 	confirming bool // removing the rule under the cursor, once confirmed
 }
 
-func newRulesPane(m *model) rulesPane {
-	return rulesPane{m: m}
+// rulesHost is what the rules pane asks of the program.
+type rulesHost interface {
+	globals
+	// Rules are the human's rules; nil when there are none to keep.
+	Rules() Rules
+	// Notice shows text on the status line.
+	Notice(text string) tea.Cmd
+	// GoBack closes the pane: the keys go back to where it was opened
+	// from.
+	GoBack()
+}
+
+func newRulesPane(com *common, host rulesHost) rulesPane {
+	return rulesPane{common: com, host: host}
 }
 
 func (p *rulesPane) restyle(st *styles.Styles) {
@@ -59,7 +72,7 @@ func (p *rulesPane) open() tea.Cmd {
 // change runs do on the rules in a command, then reads them again;
 // the pane shows what came back (listed).
 func (p *rulesPane) change(do func(Rules) (string, error)) tea.Cmd {
-	rules := p.m.rules
+	rules := p.host.Rules()
 	if rules == nil {
 		return nil
 	}
@@ -87,12 +100,12 @@ func (p *rulesPane) listed(msg rulesListedMsg) tea.Cmd {
 		return nil
 	case msg.err != nil:
 		p.confirming = false
-		return p.m.setNotice("✗ " + SanitizeLine(msg.err.Error()))
+		return p.host.Notice("✗ " + SanitizeLine(msg.err.Error()))
 	}
 	p.editing, p.confirming = false, false
 	p.input.Blur()
 	if msg.done != "" {
-		return p.m.setNotice(msg.done)
+		return p.host.Notice(msg.done)
 	}
 	return nil
 }
@@ -123,7 +136,7 @@ func (p *rulesPane) startEdit() tea.Cmd {
 // recheck reads the edited line.
 func (p *rulesPane) recheck() {
 	p.check, p.checkErr = RuleText{}, ""
-	t, err := p.m.rules.Check(strings.TrimSpace(p.input.Value()))
+	t, err := p.host.Rules().Check(strings.TrimSpace(p.input.Value()))
 	if err != nil {
 		p.checkErr = SanitizeLine(err.Error())
 		return
@@ -177,7 +190,7 @@ func hits(e RuleEntry) string {
 // View draws the pane in its size: the rules two rows each, scrolled to
 // the cursor, and under them the edit or the confirmation.
 func (p *rulesPane) View() string {
-	m, st, width := p.m, p.st, max(p.width, 1)
+	st, width := p.st, max(p.width, 1)
 	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
 	title := "Rules"
 	if p.listErr == "" && !p.loading || len(p.list.Rules) > 0 {
@@ -198,7 +211,7 @@ func (p *rulesPane) View() string {
 		}
 	case p.confirming:
 		if e, ok := p.current(); ok {
-			k := m.keys.Confirm
+			k := p.keys.Confirm
 			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+SanitizeLine(e.Line))),
 				st.Dialog.Body.Render(cut(firstKeyName(k.Yes)+" removes it, "+keyName(k.No)+" keeps it")))
 		}
@@ -213,7 +226,7 @@ func (p *rulesPane) View() string {
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(wrapWords("On a permission, "+keyName(m.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
+			st.App.Bar.Render(wrapWords("On a permission, "+keyName(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
 	room := max((p.height-len(rows)-lineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
@@ -244,8 +257,7 @@ func boolInt(b bool) int {
 // actions are the pane's keys: moving, editing, removing, closing; while
 // editing, saving or dropping the edit; while confirming, yes or no.
 func (p *rulesPane) actions() []action {
-	m := p.m
-	k := m.keys.Rules
+	k := p.keys.Rules
 	switch {
 	case p.editing:
 		return []action{
@@ -255,15 +267,15 @@ func (p *rulesPane) actions() []action {
 				p.input.Blur()
 				return nil
 			}).kept().in("Rules"),
-			m.helpAction(true).inBar().in("Everywhere"),
-			m.quitAction(),
+			p.host.Help(true).inBar().in("Everywhere"),
+			p.host.Quit(),
 		}
 	case p.confirming:
-		c := m.keys.Confirm
+		c := p.keys.Confirm
 		return []action{
 			answer(c.Yes, func(keyMsg) tea.Cmd { return p.remove() }).kept().in("Dialog"),
 			move(c.No, func(keyMsg) tea.Cmd { p.confirming = false; return nil }).kept().in("Dialog"),
-			m.quitAction(),
+			p.host.Quit(),
 		}
 	}
 	var out []action
@@ -279,8 +291,8 @@ func (p *rulesPane) actions() []action {
 			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, len(p.list.Rules)-1); return nil }).in("Rules"),
 		)
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { m.goBack(); return nil }).kept().in("Rules"))
-	return append(out, m.globals(focusRules, false)...)
+	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).kept().in("Rules"))
+	return append(out, p.host.Globals(false)...)
 }
 
 // typist edits the rule's line while the edit is open.
