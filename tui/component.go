@@ -56,6 +56,9 @@ var (
 	_ pane      = (*rulesPane)(nil)
 	_ pane      = (*promptEditor)(nil)
 	_ pane      = (*transcriptPane)(nil)
+	_ pane      = (*confirmDialog)(nil)
+	_ pane      = (*noteEditor)(nil)
+	_ pane      = (*rememberDialog)(nil)
 )
 
 // box is the part of the contract every pane keeps alike: its size and

@@ -1,10 +1,10 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/asktui/asktui/styles"
 )
 
 // confirmKind names what a confirmation decides.
@@ -18,14 +18,51 @@ const (
 // confirmDialog asks before an action that sends nothing the human typed
 // or that cannot be undone. Backing out of it changes nothing.
 type confirmDialog struct {
-	kind  confirmKind
-	focus int // 0 = the action, 1 = go back
+	box
+	*common
+	globals globals
+	kind    confirmKind
+	focus   int      // 0 = the action, 1 = go back
+	r       *request // the request it is about
+	// decide is what the panel does with the human's choice: yes, the
+	// action; no, back to the question.
+	decide func(yes bool) tea.Cmd
 }
 
-// view draws the dialog for request r within width×height: framed, with
-// its explanation, when there is room; else its question and buttons
-// alone.
-func (d *confirmDialog) view(r *request, width, height int, st *styles.Styles, k confirmKeyMap) string {
+// open asks about request r; decide takes the answer. The focus starts
+// on the safe button for a decline.
+func (d *confirmDialog) open(r *request, kind confirmKind, decide func(yes bool) tea.Cmd) {
+	d.r, d.kind, d.decide = r, kind, decide
+	d.focus = 0
+	if kind == confirmDecline {
+		d.focus = 1
+	}
+}
+
+// actions are the dialog's keys; only quit works beside them.
+func (d *confirmDialog) actions() []action {
+	k := d.keys.Confirm
+	return []action{
+		answer(k.Yes, func(keyMsg) tea.Cmd { return d.decide(true) }).kept().in("Dialog"),
+		answer(k.No, func(keyMsg) tea.Cmd { return d.decide(false) }).kept().in("Dialog"),
+		answer(k.Press, func(keyMsg) tea.Cmd { return d.decide(d.focus == 0) }).inBar().in("Dialog"),
+		move(k.Switch, func(keyMsg) tea.Cmd { d.focus = 1 - d.focus; return nil }).inBar().in("Dialog"),
+		d.globals.Quit(),
+	}
+}
+
+func (*confirmDialog) typist() func(tea.Msg) tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (d *confirmDialog) ShortHelp() []key.Binding { return shortHelp(d) }
+
+// FullHelp implements help.KeyMap.
+func (d *confirmDialog) FullHelp() [][]key.Binding { return fullHelp(d) }
+
+// View draws the dialog in its size: framed, with its explanation, when
+// there is room; else its question and buttons alone.
+func (d *confirmDialog) View() string {
+	r, width, height, st, k := d.r, d.width, d.height, d.styles, d.keys.Confirm
 	var title, body, action string
 	titleStyle := st.Dialog.Title
 	switch d.kind {

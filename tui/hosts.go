@@ -2,6 +2,8 @@ package tui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/interaction"
 )
 
 // This file is everything a pane may ask of the program. No pane holds
@@ -114,3 +116,32 @@ func (h forOverlay) Close()      { h.m.focus = h.m.back }
 type forBar struct{ m *model }
 
 func (h forBar) Focused() pane { return h.m.paneFor(h.m.focus) }
+
+// forQuestion is the program as the question panel sees it.
+type forQuestion struct{ paneKeys }
+
+func (h forQuestion) Request() *request { return h.m.activeRequest() }
+
+func (h forQuestion) Find(id uint64) *request {
+	if i := h.m.indexOf(id); i >= 0 {
+		return h.m.requests[i]
+	}
+	return nil
+}
+
+func (h forQuestion) Answer(r *request, a interaction.Answer, notice string) tea.Cmd {
+	return h.m.submitWith(r, a, notice)
+}
+
+func (h forQuestion) Decline(r *request, notice string) tea.Cmd {
+	return h.m.declineWith(r, notice)
+}
+
+func (h forQuestion) Notice(text string) tea.Cmd     { return h.m.setNotice(text) }
+func (h forQuestion) Rules() Rules                   { return h.m.rules }
+func (h forQuestion) CallHeld(r *request) bool       { return h.m.callHeld(r) }
+func (h forQuestion) ArrivalHeld(r *request) bool    { return h.m.heldFor(r) }
+func (h forQuestion) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
+func (h forQuestion) Many() bool                     { return h.m.kind.many() }
+func (h forQuestion) Inline() bool                   { return h.m.inline }
+func (h forQuestion) ScreenWidth() int               { return h.m.width }

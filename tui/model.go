@@ -59,7 +59,6 @@ type model struct {
 
 	requests []*request // in arrival order
 	active   int        // index of the request shown
-	shown    *question  // the question whose form has the keys
 
 	// The panes (component.go): focus names the one with the keys, and
 	// focused is the one syncFocus gave them to; back is where the help
@@ -157,7 +156,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
-	m.qpane = questionPane{m: m, note: newNoteEditor(keys.Note.NewLine)}
+	m.qpane = newQuestionPane(m.common, forQuestion{m.keysFrom(focusPanel)})
 	m.inbox = newInboxPane(m.common, forInbox{m.keysFrom(focusInbox)})
 	m.activity = newActivityPane(m.common, forActivity{m.keysFrom(focusActivity)}, m.log)
 	m.past = newPastPane(m.common, forPast{m.keysFrom(focusPast)})
@@ -173,7 +172,6 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 func (m *model) setStyles(st *styles.Styles) {
 	m.styles = st
 	m.bar.setStyles(st)
-	m.qpane.note.st = st
 	m.qpane.remember.restyle(st)
 	m.rulebook.restyle(st)
 	m.spin.Style = st.Activity.Thinking
@@ -284,12 +282,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case settledMsg:
 		return m.settled(msg)
 	case rulePlanMsg:
-		return m.rulePlanned(msg)
+		return m.qpane.rulePlanned(msg)
 	case ruleCoverMsg:
-		m.ruleCovered(msg)
+		m.qpane.ruleCovered(msg)
 		return nil
 	case ruleSavedMsg:
-		return m.ruleSaved(msg)
+		return m.qpane.ruleSaved(msg)
 	case rulesListedMsg:
 		return m.rulebook.listed(msg)
 	case activityMsg:
@@ -369,7 +367,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	}
 	// Anything else (a text cursor's blink) belongs to the field on
 	// screen.
-	return m.typeAnswer(msg)
+	return m.qpane.typeAnswer(msg)
 }
 
 // View draws the screen.
@@ -642,96 +640,10 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// readyField builds and styles the field of the question shown the first
-// time it is shown, and moves the keys to it from the question shown
-// before; the layout pass sizes it.
-func (m *model) readyField() tea.Cmd {
-	var q *question
-	r := m.activeRequest()
-	if r != nil {
-		q = r.current()
-	}
-	if q != nil {
-		verb := "submit"
-		if !r.single() {
-			verb = "next"
-		}
-		q.readyField(m.styles, m.keys, verb)
-	}
-	if m.away {
-		q = nil // the host took the keys: no field has them
-	}
-	if q == m.shown {
-		return nil
-	}
-	if m.shown != nil {
-		m.shown.blurField()
-	}
-	m.shown = q
-	if q == nil {
-		return nil
-	}
-	return q.focusField()
-}
-
-// typeAnswer hands a key or paste to the field of the question shown,
-// and moves on when it confirmed its question: in this Update, so keys
-// typed meanwhile belong to the next question. Other messages the field
-// owns (its cursor's blink) reach it too.
-func (m *model) typeAnswer(msg tea.Msg) tea.Cmd {
-	r := m.activeRequest()
-	if r == nil {
-		return nil
-	}
-	q := r.current()
-	if q == nil || q != m.shown {
-		return nil
-	}
-	cmd, confirmed := q.handle(msg)
-	if confirmed {
-		return tea.Batch(cmd, m.questionDone(r))
-	}
-	return cmd
-}
-
-// questionDone moves on after the human confirmed a question: a lone
-// question is answered at once when it holds an answer (Enter on empty
-// free text does nothing), otherwise the next tab opens. A plan review
-// declined first asks for a note on why (moveOn once it is written).
-func (m *model) questionDone(r *request) tea.Cmd {
-	if q := r.current(); q != nil && q.declinesPlan() {
-		return m.qpane.openDeclineNote(r, q)
-	}
-	return m.moveOn(r)
-}
-
-// moveOn answers a lone question, or opens the next tab (see
-// questionDone).
-func (m *model) moveOn(r *request) tea.Cmd {
-	if r.single() {
-		if !r.questions[0].answered() {
-			return nil
-		}
-		return m.submit(r)
-	}
-	m.gotoTab(r, r.tab+1)
-	return nil
-}
-
-// gotoTab shows tab (wrapping), a question or the review step.
-func (m *model) gotoTab(r *request, tab int) {
-	if r.single() {
-		return
-	}
-	n := len(r.questions) + 1
-	r.tab = (tab%n + n) % n
-	r.scroll = 0
-}
-
-// submit sends the request's answer and takes it off the screen.
-func (m *model) submit(r *request) tea.Cmd {
-	return m.submitWith(r, r.answer(), "✓ Answer sent to "+r.agent)
-}
+// readyField readies the field of the question shown (the panel's, see
+// questionPane.readyField): the keys go to it unless the host of a Panel
+// took them.
+func (m *model) readyField() tea.Cmd { return m.qpane.readyField(m.away) }
 
 // submitWith sends answer a to r and takes it off the screen, with
 // notice.
@@ -761,11 +673,6 @@ func (m *model) answeredLast() {
 	if len(m.requests) == 0 {
 		m.chose = true
 	}
-}
-
-// decline tells the agent the human declined.
-func (m *model) decline(r *request) tea.Cmd {
-	return m.declineWith(r, "✗ Declined "+r.agent+"'s question")
 }
 
 // declineWith declines r and takes it off the screen, with notice.

@@ -8,23 +8,27 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
-	"github.com/asktui/asktui/styles"
 )
 
 // noteEditor edits the human's note on a question ("yes, but…"): it goes
 // with the answer, beside the selection or the text, never in their
 // place.
 type noteEditor struct {
-	ta            textarea.Model
-	q             *question
-	st            *styles.Styles
-	width, height int
+	box
+	*common
+	globals globals
+	ta      textarea.Model
+	q       *question
 	// declining says the note is on why a plan under review is
 	// declined: keeping it sends the decline.
 	declining bool
+	// done is what the panel does once the note is kept, or the edit
+	// dropped.
+	done func(kept bool) tea.Cmd
 }
 
-func newNoteEditor(newLine key.Binding) noteEditor {
+func newNoteEditor(com *common, g globals) noteEditor {
+	newLine := com.keys.Note.NewLine
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -35,29 +39,70 @@ func newNoteEditor(newLine key.Binding) noteEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return noteEditor{ta: ta}
+	return noteEditor{common: com, globals: g, ta: ta}
 }
 
 // open edits q's note; declining, the note on why its plan is declined.
-func (n *noteEditor) open(q *question, declining bool) tea.Cmd {
-	n.q, n.declining = q, declining
+// done takes the outcome.
+func (n *noteEditor) open(q *question, declining bool, done func(kept bool) tea.Cmd) tea.Cmd {
+	n.q, n.declining, n.done = q, declining, done
 	n.ta.Placeholder = "Yes, but…"
 	if declining {
 		n.ta.Placeholder = "What to change…"
 	}
 	n.ta.SetValue(q.note)
 	n.ta.CursorEnd()
-	return n.ta.Focus()
+	return n.Focus()
 }
 
 // save keeps the text as the question's note.
 func (n *noteEditor) save() {
 	n.q.note = n.ta.Value()
-	n.ta.Blur()
+	n.Blur()
+}
+
+// Focus gives the editor the keys, its text area the cursor.
+func (n *noteEditor) Focus() tea.Cmd {
+	n.box.Focus()
+	return n.ta.Focus()
 }
 
 // Blur drops the edit's cursor: the editor closed.
-func (n *noteEditor) Blur() { n.ta.Blur() }
+func (n *noteEditor) Blur() {
+	n.box.Blur()
+	n.ta.Blur()
+}
+
+// actions are the editor's keys; it types everything else. Declining a
+// plan, keeping the note sends the decline.
+func (n *noteEditor) actions() []action {
+	k := n.keys.Note
+	save, cancel := k.Save, k.Cancel
+	if n.declining {
+		save = relabel(save, keyName(save), "decline the plan, with the note")
+		cancel = relabel(cancel, keyName(cancel), "back to the plan")
+	}
+	return []action{
+		answer(save, func(keyMsg) tea.Cmd {
+			n.save()
+			return n.done(true)
+		}).kept().in("Note"),
+		answer(k.NewLine, func(msg keyMsg) tea.Cmd { return n.typeKey(msg) }).inBar().in("Note"),
+		move(cancel, func(keyMsg) tea.Cmd {
+			n.Blur()
+			return n.done(false)
+		}).kept().in("Note"),
+		n.globals.Quit(),
+	}
+}
+
+func (n *noteEditor) typist() func(tea.Msg) tea.Cmd { return n.typeKey }
+
+// ShortHelp implements help.KeyMap.
+func (n *noteEditor) ShortHelp() []key.Binding { return shortHelp(n) }
+
+// FullHelp implements help.KeyMap.
+func (n *noteEditor) FullHelp() [][]key.Binding { return fullHelp(n) }
 
 // typeKey edits the note with a key or paste no action took.
 func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
@@ -69,7 +114,7 @@ func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 // SetSize gives the editor the panel's room below its tabs, and its text
 // area the rows of that it can have.
 func (n *noteEditor) SetSize(width, height int) {
-	n.width, n.height = width, height
+	n.box.SetSize(width, height)
 	n.ta.SetWidth(n.inner())
 	n.ta.SetHeight(max(min(3, height-4), 1))
 }
@@ -79,7 +124,7 @@ func (n *noteEditor) inner() int { return max(min(n.width-4, 60), 10) }
 
 // View draws the editor, framed, for the middle of the panel.
 func (n *noteEditor) View() string {
-	st, inner := n.st, n.inner()
+	st, inner := n.styles, n.inner()
 	title, body := "Note on "+n.q.title, "sent with your answer, beside it"
 	if n.declining {
 		title, body = "Decline the plan", "why, or what to change; sent with your answer"

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 )
 
@@ -55,7 +57,6 @@ const (
 // only the rows it needs (an inline prompt, or a panel sharing a narrow
 // screen).
 func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
-	m := p.m
 	l := panelLayout{width: w, height: h}
 	rest := h
 	take := func() bool { // a row, if there is one left
@@ -65,7 +66,7 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		}
 		return false
 	}
-	l.who = m.kind.many() && take()
+	l.who = p.host.Many() && take()
 	l.tabs = !r.single() && take()
 	q := r.current()
 	if q == nil {
@@ -76,12 +77,12 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		}
 		return l
 	}
-	l.text = q.context(w, m.styles, m.md, p.raw)
+	l.text = q.context(w, p.styles, p.md, p.raw)
 	l.callAt = q.callLine()
 	l.hasCall = l.callAt >= 0
 	l.listW = w
 	if q.previews != nil && q.draft != nil {
-		if m.width >= previewSideFrom && w >= 70 {
+		if p.host.ScreenWidth() >= previewSideFrom && w >= 70 {
 			l.listW = w * 9 / 20
 			l.previewW = w - l.listW - 3 // " │ "
 		}
@@ -174,7 +175,8 @@ func (l panelLayout) used() int {
 // pane keeps where its keys go and its layout for the request shown.
 type questionPane struct {
 	box
-	m        *model
+	*common
+	host     questionHost
 	sub      sub
 	request  uint64 // the request sub belongs to
 	confirm  confirmDialog
@@ -184,6 +186,52 @@ type questionPane struct {
 	// rendered as Markdown (to approve exact bytes).
 	raw bool
 	lay panelLayout // the request shown, laid out in the pane's size
+	// shown is the question whose field has the keys (readyField).
+	shown *question
+}
+
+// questionHost is what the question panel asks of the program, which
+// owns the requests, answers them and holds the keys.
+type questionHost interface {
+	globals
+	// Request is the request shown; nil while none waits.
+	Request() *request
+	// Find is the waiting request id; nil once it has ended.
+	Find(id uint64) *request
+	// Answer sends a as r's answer and takes r off the screen, saying
+	// notice; Decline declines r so.
+	Answer(r *request, a interaction.Answer, notice string) tea.Cmd
+	Decline(r *request, notice string) tea.Cmd
+	// Notice shows text on the status line.
+	Notice(text string) tea.Cmd
+	// Rules are the human's rules; nil when there are none to keep.
+	Rules() Rules
+	// CallHeld reports whether the keys that answer r are held until
+	// its call has been on screen; ArrivalHeld, whether they are held
+	// because r just came up (hold.go).
+	CallHeld(r *request) bool
+	ArrivalHeld(r *request) bool
+	// AgentColor is the colour of the agent with key agentKey.
+	AgentColor(agentKey string) int
+	// Many reports whether requests come and go (the session and
+	// conversation views), where the panel says who asks.
+	Many() bool
+	// Inline reports whether the screen is an inline prompt: the panel
+	// takes only the rows it needs.
+	Inline() bool
+	// ScreenWidth is the screen's width: from previewSideFrom columns a
+	// preview goes beside the options.
+	ScreenWidth() int
+}
+
+func newQuestionPane(com *common, host questionHost) questionPane {
+	return questionPane{
+		common:   com,
+		host:     host,
+		confirm:  confirmDialog{common: com, globals: host},
+		note:     newNoteEditor(com, host),
+		remember: rememberDialog{common: com, globals: host},
+	}
 }
 
 // SetSize lays the request shown out in width×height and sizes its field
@@ -192,17 +240,17 @@ type questionPane struct {
 // toggle and the request shown all change the layout.
 func (p *questionPane) SetSize(width, height int) {
 	p.box.SetSize(width, height)
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	if r == nil {
 		p.lay = panelLayout{width: p.width, height: p.height}
 		return
 	}
-	p.lay = p.layoutFor(r, p.width, p.height, p.m.inline)
+	p.lay = p.layoutFor(r, p.width, p.height, p.host.Inline())
 	if q := r.current(); q != nil && q.built() {
 		// The field's rows decide the layout's and its width theirs: a
 		// second pass settles both.
 		q.sizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
-		again := p.layoutFor(r, p.width, p.height, p.m.inline)
+		again := p.layoutFor(r, p.width, p.height, p.host.Inline())
 		if again.listW != p.lay.listW || again.formRows != p.lay.formRows || again.previewRows != p.lay.previewRows {
 			q.sizeField(again.listW, again.formRows-again.previewRows)
 		}
@@ -215,6 +263,7 @@ func (p *questionPane) SetSize(width, height int) {
 			room--
 		}
 	}
+	p.confirm.SetSize(p.width, max(room, 1))
 	p.note.SetSize(p.width, max(room, 1))
 	p.remember.SetSize(p.width, max(room, 1))
 	// Where the text (or the review) is scrolled to stays in range.
@@ -230,7 +279,7 @@ func (p *questionPane) SetSize(width, height int) {
 // form wants before the rest of the text. A screen the panel shares (the
 // inbox list above it, a transcript) gives way until it does.
 func (p *questionPane) roomFor(width, height int) bool {
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	if r == nil || r.current() == nil {
 		return true
 	}
@@ -245,7 +294,7 @@ func (p *questionPane) roomFor(width, height int) bool {
 // need is the rows the request shown would use in width×height, its
 // field taking only the rows it needs: what a screen it shares gives it.
 func (p *questionPane) need(width, height int) int {
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	if r == nil {
 		return 0
 	}
@@ -258,14 +307,14 @@ func (p *questionPane) need(width, height int) int {
 				top++
 			}
 		}
-		n = max(n, top+p.remember.need(p.m.keys.Remember))
+		n = max(n, top+p.remember.need())
 	}
 	return n
 }
 
 // View draws the request shown in the pane's size.
 func (p *questionPane) View() string {
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	if r == nil {
 		return ""
 	}
@@ -280,11 +329,10 @@ func (p *questionPane) FullHelp() [][]key.Binding { return fullHelp(p) }
 
 // requestView draws request r's panel as laid out.
 func (p *questionPane) requestView(r *request) string {
-	m, l := p.m, p.lay
-	st := m.styles
+	l, st := p.lay, p.styles
 	var rows []string
 	if l.who {
-		who := st.AgentStyle(m.agentColor(r)).Render(r.agent) + st.App.Bar.Render(" asks · "+age(m.now().Sub(r.arrived)))
+		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+age(p.now().Sub(r.arrived)))
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
@@ -295,13 +343,19 @@ func (p *questionPane) requestView(r *request) string {
 	}
 	room := max(l.height-len(rows), 1)
 	q := r.current()
+	// A dialog is drawn while the panel has the keys: beside the inbox
+	// list or the activity that has them, the panel shows its question.
+	dialog := sub(subForm)
+	if p.focused {
+		dialog = p.sub
+	}
 	switch {
-	case m.mode() == modeNote:
+	case dialog == subNote:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
-	case m.mode() == modeRemember:
-		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View(m.keys.Remember)))
-	case m.mode() == modeConfirm:
-		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.view(r, l.width, room, st, m.keys.Confirm)))
+	case dialog == subRemember:
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View()))
+	case dialog == subConfirm:
+		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.View()))
 	case q == nil:
 		rows = append(rows, p.reviewView(r, l.width, l.height-len(rows)))
 	default:
@@ -334,29 +388,28 @@ func (p *questionPane) spareToText(q *question) {
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
 func (p *questionPane) questionRows(r *request, q *question) []string {
-	m, l := p.m, p.lay
-	st := m.styles
+	l, st, k := p.lay, p.styles, p.keys
 	var rows []string
 	if l.header {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, l.width, "…")))
 	}
 	text := append([]string(nil), l.text[r.scroll:r.scroll+l.textRows]...)
-	hint := answerHint(r, q, m.keys)
+	hint := answerHint(r, q, k)
 	if q.note != "" {
 		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
-		keys := keyName(m.keys.Question.Scroll)
+		scroll := keyName(k.Question.Scroll)
 		if q.planReview() {
-			keys += ", " + keyName(m.keys.Question.Page)
+			scroll += ", " + keyName(k.Question.Page)
 		}
-		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), keys)
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), scroll)
 		if l.hint {
 			hint = where
 		} else {
 			// No row to spare: the last text row makes room for the mark.
 			below := len(l.text) - r.scroll - l.textRows
-			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(m.keys.Question.ScrollDown), below))
+			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(k.Question.ScrollDown), below))
 			last := len(text) - 1
 			text[last] = ansi.Truncate(text[last], max(l.width-cellWidth(mark), 1), "…") + mark
 		}
@@ -364,13 +417,13 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 	rows = append(rows, text...)
 	cue := ""
 	switch {
-	case m.callHeld(r):
+	case p.host.CallHeld(r):
 		what := "the details"
 		if r.perm != nil {
 			what = "the call"
 		}
-		cue = "⏸ scroll to see " + what + ": " + keyName(m.keys.Question.ScrollDown)
-	case m.heldFor(r):
+		cue = "⏸ scroll to see " + what + ": " + keyName(k.Question.ScrollDown)
+	case p.host.ArrivalHeld(r):
 		cue = "⏸ keys held a moment: " + r.agent + "'s question just came up"
 		if cellWidth(cue) > l.width {
 			cue = "⏸ keys held a moment: new question"
@@ -410,8 +463,7 @@ func (p *questionPane) formRows(q *question) []string {
 	if !q.built() {
 		return nil
 	}
-	m, l := p.m, p.lay
-	st := m.styles
+	l, st := p.lay, p.styles
 	listRows := l.formRows - l.previewRows
 	form := strings.Split(q.fieldView(), "\n")
 	form = form[:min(len(form), listRows)]
@@ -421,10 +473,10 @@ func (p *questionPane) formRows(q *question) []string {
 	}
 	switch {
 	case l.previewW > 0:
-		for len(form) < listRows && !m.inline {
+		for len(form) < listRows && !p.host.Inline() {
 			form = append(form, "") // the divider runs the panel's height
 		}
-		prev := q.previewLines(cursor, l.previewW, listRows, st, m.md, p.raw)
+		prev := q.previewLines(cursor, l.previewW, listRows, st, p.md, p.raw)
 		div := st.Divider.Render(" │ ")
 		rows := make([]string, 0, max(len(form), len(prev)))
 		for i := range max(len(form), len(prev)) {
@@ -439,7 +491,7 @@ func (p *questionPane) formRows(q *question) []string {
 		}
 		return rows
 	case l.previewRows > 0:
-		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, m.md, p.raw); prev != nil {
+		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, p.md, p.raw); prev != nil {
 			form = append(form, st.Divider.Render(strings.Repeat("┈", min(l.width, 20))+" preview"))
 			form = append(form, prev...)
 		}
@@ -489,7 +541,7 @@ func answerHint(r *request, q *question, k keyMap) string {
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
 func (p *questionPane) tabsView(r *request, width int) string {
-	st := p.m.styles
+	st := p.styles
 	tabs := make([]string, 0, len(r.questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
 	// of the row (never under 8 columns: the row scrolls instead).

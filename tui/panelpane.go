@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -20,7 +21,7 @@ const (
 // follow closes the panel's dialog or note editor when the request they
 // were about is no longer the one shown, whatever took it away.
 func (p *questionPane) follow() {
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	if r != nil && p.request == r.id {
 		if p.sub == subNote && r.current() != p.note.q {
 			p.sub = subForm
@@ -31,7 +32,7 @@ func (p *questionPane) follow() {
 	case subNote:
 		p.note.Blur()
 	case subRemember:
-		p.remember.input.Blur()
+		p.remember.Blur()
 	default:
 	}
 	p.sub = subForm
@@ -42,39 +43,125 @@ func (p *questionPane) follow() {
 	}
 }
 
+// readyField builds and styles the field of the question shown the first
+// time it is shown, and moves the keys to it from the question shown
+// before; the layout pass sizes it. away says the panel's host program
+// took the keys (a Panel blurred): no field has them.
+func (p *questionPane) readyField(away bool) tea.Cmd {
+	var q *question
+	r := p.host.Request()
+	if r != nil {
+		q = r.current()
+	}
+	if q != nil {
+		verb := "submit"
+		if !r.single() {
+			verb = "next"
+		}
+		q.readyField(p.styles, p.keys, verb)
+	}
+	if away {
+		q = nil
+	}
+	if q == p.shown {
+		return nil
+	}
+	if p.shown != nil {
+		p.shown.blurField()
+	}
+	p.shown = q
+	if q == nil {
+		return nil
+	}
+	return q.focusField()
+}
+
+// typeAnswer hands a key or paste to the field of the question shown,
+// and moves on when it confirmed its question: in this Update, so keys
+// typed meanwhile belong to the next question. Other messages the field
+// owns (its cursor's blink) reach it too.
+func (p *questionPane) typeAnswer(msg tea.Msg) tea.Cmd {
+	r := p.host.Request()
+	if r == nil {
+		return nil
+	}
+	q := r.current()
+	if q == nil || q != p.shown {
+		return nil
+	}
+	cmd, confirmed := q.handle(msg)
+	if confirmed {
+		return tea.Batch(cmd, p.questionDone(r))
+	}
+	return cmd
+}
+
+// questionDone moves on after the human confirmed a question: a lone
+// question is answered at once when it holds an answer (Enter on empty
+// free text does nothing), otherwise the next tab opens. A plan review
+// declined first asks for a note on why (moveOn once it is written).
+func (p *questionPane) questionDone(r *request) tea.Cmd {
+	if q := r.current(); q != nil && q.declinesPlan() {
+		return p.openDeclineNote(r, q)
+	}
+	return p.moveOn(r)
+}
+
+// moveOn answers a lone question, or opens the next tab (see
+// questionDone).
+func (p *questionPane) moveOn(r *request) tea.Cmd {
+	if r.single() {
+		if !r.questions[0].answered() {
+			return nil
+		}
+		return p.submit(r)
+	}
+	r.gotoTab(r.tab + 1)
+	return nil
+}
+
+// submit sends the request's answer.
+func (p *questionPane) submit(r *request) tea.Cmd {
+	return p.host.Answer(r, r.answer(), "✓ Answer sent to "+r.agent)
+}
+
+// decline tells the agent the human declined.
+func (p *questionPane) decline(r *request) tea.Cmd {
+	return p.host.Decline(r, "✗ Declined "+r.agent+"'s question")
+}
+
 // actions are the panel's keys: the form of the question shown (or the
 // review step), a dialog's, or the note editor's.
 func (p *questionPane) actions() []action {
-	m := p.m
-	r := m.activeRequest()
+	r := p.host.Request()
 	switch p.sub {
 	case subConfirm:
-		return p.confirmActions(r)
+		return p.confirm.actions()
 	case subNote:
-		return p.noteActions()
+		return p.note.actions()
 	case subRemember:
-		return p.rememberActions()
+		return p.remember.actions()
 	default: // subForm
 	}
 	if r.reviewing() {
-		return append(p.reviewActions(r), m.globals(focusPanel, false)...)
+		return append(p.reviewActions(r), p.host.Globals(false)...)
 	}
 	q := r.current()
 	typing := q.typing()
-	return append(p.questionActions(r, q, typing), m.globals(focusPanel, typing)...)
+	return append(p.questionActions(r, q, typing), p.host.Globals(typing)...)
 }
 
 func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
-	r := p.m.activeRequest()
+	r := p.host.Request()
 	switch {
 	case p.sub == subNote:
-		return p.note.typeKey
+		return p.note.typist()
 	case p.sub == subRemember:
-		return p.rememberTypist()
+		return p.remember.typist()
 	case p.sub != subForm || r.reviewing():
 		return nil
 	case r.current().typing():
-		return p.m.typeAnswer
+		return p.typeAnswer
 	}
 	return nil
 }
@@ -84,7 +171,7 @@ func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
 // would page its few choices, which the list does not get (nor a
 // filter).
 func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []action {
-	k := p.m.keys
+	k := p.keys
 	var out []action
 	for i, b := range q.choice.Bindings() {
 		if q.planReview() && (keysOverlap(b.Key, k.Question.PageUp) || keysOverlap(b.Key, k.Question.PageDown) || keysOverlap(b.Key, k.Choice.Filter)) {
@@ -108,35 +195,34 @@ func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []acti
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
 func (p *questionPane) questionActions(r *request, q *question, typing bool) []action {
-	m := p.m
-	k := m.keys.Question
+	k := p.keys.Question
 	var out []action
-	toField := func(msg keyMsg) tea.Cmd { return m.typeAnswer(msg) }
+	toField := func(msg keyMsg) tea.Cmd { return p.typeAnswer(msg) }
 	plan := q.planReview()
 	switch {
 	case q.choice != nil:
 		out = p.fieldActions(q, toField)
 	case q.free():
 		out = append(out,
-			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return m.questionDone(r) }).kept().in("Answer"),
+			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return p.questionDone(r) }).kept().in("Answer"),
 			answer(k.NewLine, toField).inBar().in("Answer"),
 		)
 	}
 	if !r.single() {
 		out = append(out,
-			move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).inBar(k.Tabs).in("Question"),
-			move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab-1); return nil }).in("Question"),
+			move(k.NextTab, func(keyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).inBar(k.Tabs).in("Question"),
+			move(k.PrevTab, func(keyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).in("Question"),
 		)
 		if !typing {
 			out = append(out,
-				move(k.NextArrow, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab+1); return nil }).in("Question"),
-				move(k.PrevArrow, func(keyMsg) tea.Cmd { m.gotoTab(r, r.tab-1); return nil }).in("Question"),
+				move(k.NextArrow, func(keyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).in("Question"),
+				move(k.PrevArrow, func(keyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).in("Question"),
 			)
 		}
 	}
 	if !typing && !q.free() {
 		out = append(out, answer(k.Note, func(keyMsg) tea.Cmd { return p.openNote(r, q) }).inBar().in("Question"))
-		if m.canRemember(r, q) {
+		if p.canRemember(r, q) {
 			out = append(out, answer(k.Remember, func(keyMsg) tea.Cmd { return p.openRemember(r, q) }).kept().in("Question").
 				explain("on a permission: answer it and make the answer stand, a rule saved for later ones (rules on)"))
 		}
@@ -170,27 +256,26 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 
 // reviewActions are the keys of the review step.
 func (p *questionPane) reviewActions(r *request) []action {
-	m := p.m
-	k := m.keys.Review
+	k := p.keys.Review
 	out := []action{
 		answer(k.Submit, func(keyMsg) tea.Cmd {
 			if r.unanswered() > 0 {
 				p.openConfirm(r, confirmSubmit)
 				return nil
 			}
-			return m.submit(r)
+			return p.submit(r)
 		}).kept().in("Review"),
 	}
 	if n := len(r.questions); n <= 9 {
 		jump := digitKeys(k.Jump, n)
 		out = append(out, move(jump, func(msg keyMsg) tea.Cmd {
-			m.gotoTab(r, int(msg.String()[0]-'1'))
+			r.gotoTab(int(msg.String()[0] - '1'))
 			return nil
 		}).inBar().in("Review"))
 	}
 	out = append(out,
-		move(k.NextTab, func(keyMsg) tea.Cmd { m.gotoTab(r, 0); return nil }).inBar(k.Tabs).in("Review"),
-		move(k.PrevTab, func(keyMsg) tea.Cmd { m.gotoTab(r, len(r.questions)-1); return nil }).in("Review"),
+		move(k.NextTab, func(keyMsg) tea.Cmd { r.gotoTab(0); return nil }).inBar(k.Tabs).in("Review"),
+		move(k.PrevTab, func(keyMsg) tea.Cmd { r.gotoTab(len(r.questions) - 1); return nil }).in("Review"),
 		answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Review"),
 	)
 	if len(r.questions)+4 > p.lay.formRows {
@@ -202,62 +287,11 @@ func (p *questionPane) reviewActions(r *request) []action {
 	return out
 }
 
-// confirmActions are a dialog's keys; only quit works beside them.
-func (p *questionPane) confirmActions(r *request) []action {
-	m := p.m
-	k := m.keys.Confirm
-	d := &p.confirm
-	closeWith := func(yes bool) tea.Cmd {
-		p.sub = subForm
-		if !yes {
-			return nil
-		}
-		return p.confirmed(r)
-	}
-	return []action{
-		answer(k.Yes, func(keyMsg) tea.Cmd { return closeWith(true) }).kept().in("Dialog"),
-		answer(k.No, func(keyMsg) tea.Cmd { return closeWith(false) }).kept().in("Dialog"),
-		answer(k.Press, func(keyMsg) tea.Cmd { return closeWith(d.focus == 0) }).inBar().in("Dialog"),
-		move(k.Switch, func(keyMsg) tea.Cmd { d.focus = 1 - d.focus; return nil }).inBar().in("Dialog"),
-		m.quitAction(),
-	}
-}
-
-// noteActions are the note editor's keys; it types everything else.
-// Declining a plan, keeping the note sends the decline.
-func (p *questionPane) noteActions() []action {
-	m := p.m
-	k := m.keys.Note
-	n := &p.note
-	save, cancel := k.Save, k.Cancel
-	if n.declining {
-		save = relabel(save, keyName(save), "decline the plan, with the note")
-		cancel = relabel(cancel, keyName(cancel), "back to the plan")
-	}
-	return []action{
-		answer(save, func(keyMsg) tea.Cmd {
-			n.save()
-			p.sub = subForm
-			if r := m.activeRequest(); n.declining && r != nil && r.current() == n.q {
-				return m.moveOn(r)
-			}
-			return nil
-		}).kept().in("Note"),
-		answer(k.NewLine, func(msg keyMsg) tea.Cmd { return n.typeKey(msg) }).inBar().in("Note"),
-		move(cancel, func(keyMsg) tea.Cmd {
-			n.Blur()
-			p.sub = subForm
-			return nil
-		}).kept().in("Note"),
-		m.quitAction(),
-	}
-}
-
 // openNote edits the note on question q of r.
 func (p *questionPane) openNote(r *request, q *question) tea.Cmd {
 	p.sub = subNote
 	p.request = r.id
-	return p.note.open(q, false)
+	return p.note.open(q, false, p.noteDone)
 }
 
 // openDeclineNote asks for a note on why the plan under review is
@@ -266,34 +300,138 @@ func (p *questionPane) openNote(r *request, q *question) tea.Cmd {
 func (p *questionPane) openDeclineNote(r *request, q *question) tea.Cmd {
 	p.sub = subNote
 	p.request = r.id
-	return p.note.open(q, true)
+	return p.note.open(q, true, p.noteDone)
+}
+
+// noteDone closes the note editor, kept or dropped. Declining a plan,
+// keeping the note sends the decline.
+func (p *questionPane) noteDone(kept bool) tea.Cmd {
+	p.sub = subForm
+	n := &p.note
+	if r := p.host.Request(); kept && n.declining && r != nil && r.current() == n.q {
+		return p.moveOn(r)
+	}
+	return nil
 }
 
 // openConfirm opens a confirmation of kind about r, its focus on the
 // safe button for a decline.
 func (p *questionPane) openConfirm(r *request, kind confirmKind) {
-	d := &p.confirm
-	d.kind = kind
-	d.focus = 0
-	if kind == confirmDecline {
-		d.focus = 1
-	}
+	p.confirm.open(r, kind, func(yes bool) tea.Cmd {
+		p.sub = subForm
+		if !yes {
+			return nil
+		}
+		return p.confirmed(r)
+	})
 	p.sub = subConfirm
 	p.request = r.id
 }
 
 // confirmed takes the action the human confirmed about r.
 func (p *questionPane) confirmed(r *request) tea.Cmd {
-	m := p.m
-	if m.indexOf(r.id) < 0 {
+	if p.host.Find(r.id) == nil {
 		return nil
 	}
 	switch p.confirm.kind {
 	case confirmDecline:
-		return m.decline(r)
+		return p.decline(r)
 	default:
-		return m.submit(r)
+		return p.submit(r)
 	}
+}
+
+// canRemember reports whether question q of r can be answered with a
+// rule: the permission's own question, with rules to keep, while the
+// panel has the keys.
+func (p *questionPane) canRemember(r *request, q *question) bool {
+	return p.host.Rules() != nil && r.perm != nil && q.raw.ID == r.perm.Question && q.draft != nil && p.focused
+}
+
+// openRemember opens the remember dialog about question q of r, its
+// answer the one under the cursor of q: deny on the deny option, else
+// allow.
+func (p *questionPane) openRemember(r *request, q *question) tea.Cmd {
+	p.sub = subRemember
+	p.request = r.id
+	deny := false
+	if c := q.draft.Cursor; r.perm.Deny != "" && c >= 0 && c < len(q.raw.Options) && q.raw.Options[c].Label == r.perm.Deny {
+		deny = true
+	}
+	return p.remember.open(r.id, r.perm, deny, p.host.Rules(), func() { p.sub = subForm })
+}
+
+// rulePlanned brings where a rule would stand to the dialog still open
+// about its request.
+func (p *questionPane) rulePlanned(msg rulePlanMsg) tea.Cmd {
+	if p.sub != subRemember || p.remember.req != msg.req || p.remember.ready {
+		return nil
+	}
+	return p.remember.planned(msg)
+}
+
+// ruleCovered brings whether the rule covers the call to the dialog
+// still open about its request, when the rule is still the one asked
+// about.
+func (p *questionPane) ruleCovered(msg ruleCoverMsg) {
+	if p.sub != subRemember {
+		return
+	}
+	p.remember.covered(msg)
+}
+
+// ruleSaved finishes a save: on failure the dialog says why and nothing
+// is answered; else the dialog closes, and the question, when it still
+// waits and the dialog was still open, is answered as its once-option
+// would be (or declined, for a deny without one) only if the rules, with
+// the rule kept, answer it so. Otherwise it stays for the human, and the
+// notice says why.
+func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
+	open := p.sub == subRemember && p.remember.req == msg.req
+	if msg.err != nil {
+		if open {
+			p.remember.saving = false
+			p.remember.saveErr = SanitizeLine(msg.err.Error())
+			return nil
+		}
+		return p.host.Notice("✗ the rule was not saved: " + SanitizeLine(msg.err.Error()))
+	}
+	if open {
+		p.remember.Blur()
+		p.sub = subForm
+	}
+	n := strconv.Itoa(msg.entry.Number)
+	saved := "✓ Saved rule " + n
+	if !msg.added {
+		saved = "✓ Rule " + n + " is already there"
+	}
+	r := p.host.Find(msg.req)
+	switch {
+	case r == nil:
+		return p.host.Notice(saved + "; the question had already ended")
+	case !open:
+		// The human went back to the question while it was saved: it is
+		// theirs to answer.
+		return p.host.Notice(saved + "; the question still waits for you")
+	case msg.coverErr != nil || !msg.cover.Covers:
+		// The rule leaves some of the call to the human: answering it
+		// would allow (or deny) more than the rule says.
+		return p.host.Notice(saved + "; it does not cover this call: answer it")
+	}
+	label := r.perm.Allow
+	if msg.deny {
+		label = r.perm.Deny
+	}
+	if label == "" {
+		return p.host.Decline(r, saved+": declined "+r.agent+"'s request")
+	}
+	a := r.answer()
+	for j, q := range r.questions {
+		if q.raw.ID == r.perm.Question {
+			a.Answers[j].Selected, a.Answers[j].Custom = []string{label}, ""
+		}
+	}
+	return p.host.Answer(r, a, saved+": answered "+r.agent+" "+SanitizeLine(label))
 }
 
 // keysOverlap reports whether bindings a and b share a key.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -38,7 +39,14 @@ const (
 
 // rememberDialog is the remember dialog's state, for one request.
 type rememberDialog struct {
-	st   *styles.Styles
+	box
+	*common
+	globals globals
+	// rules are the rules it asks; closed takes the panel back to the
+	// question (esc).
+	rules  Rules
+	closed func()
+
 	req  uint64
 	perm *interaction.Permission
 
@@ -65,8 +73,6 @@ type rememberDialog struct {
 
 	saving  bool
 	saveErr string
-
-	width, height int
 }
 
 // newLineInput is a one-line text field in st's look.
@@ -92,28 +98,23 @@ func restyleInput(in *textinput.Model, st *styles.Styles) {
 	in.SetStyles(s)
 }
 
-func (d *rememberDialog) restyle(st *styles.Styles) {
-	d.st = st
-	restyleInput(&d.input, st)
-}
+// restyle gives its text field st's look.
+func (d *rememberDialog) restyle(st *styles.Styles) { restyleInput(&d.input, st) }
 
-// open starts the dialog about request r's permission, its answer the
-// one under the cursor of q (deny on the deny option, else allow), and
-// asks rules where the rule would stand.
-func (d *rememberDialog) open(r *request, q *question, rules Rules) tea.Cmd {
-	st := d.st
+// open starts the dialog about request id's permission perm, its answer
+// deny or allow (allow only where an option allows the call once), and
+// asks rules where the rule would stand; closed takes the panel back to
+// the question.
+func (d *rememberDialog) open(id uint64, perm *interaction.Permission, deny bool, rules Rules, closed func()) tea.Cmd {
 	// The field has no placeholder: one drawn in grey beside "Rule" read
 	// as a rule written. Empty, it is empty, and the line under it says
 	// to write one, with an example.
-	*d = rememberDialog{st: st, req: r.id, perm: r.perm, row: rowPattern, pick: -1, input: newLineInput(st)}
-	if c := q.draft.Cursor; r.perm.Deny != "" && c >= 0 && c < len(q.raw.Options) && q.raw.Options[c].Label == r.perm.Deny {
-		d.deny = true
-	}
-	if r.perm.Allow == "" {
+	*d = rememberDialog{common: d.common, globals: d.globals, rules: rules, closed: closed,
+		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.styles)}
+	if perm.Allow == "" {
 		d.deny = true // no option allows this call once: a rule that allows could not answer it
 	}
-	perm, id := r.perm, r.id
-	return tea.Batch(d.input.Focus(), func() tea.Msg {
+	return tea.Batch(d.Focus(), func() tea.Msg {
 		plan, err := rules.Plan(perm)
 		return rulePlanMsg{req: id, plan: plan, err: err}
 	})
@@ -125,7 +126,7 @@ const ruleExample = "Bash(go test:*)"
 
 // planned takes where the rule would stand, and puts the narrowest
 // suggestion in the pattern's field.
-func (d *rememberDialog) planned(msg rulePlanMsg, rules Rules) tea.Cmd {
+func (d *rememberDialog) planned(msg rulePlanMsg) tea.Cmd {
 	d.ready = true
 	if msg.err != nil {
 		d.planErr = SanitizeLine(msg.err.Error())
@@ -135,7 +136,21 @@ func (d *rememberDialog) planned(msg rulePlanMsg, rules Rules) tea.Cmd {
 	if len(d.plan.Suggestions) > 0 {
 		d.choose(0)
 	}
-	return d.refresh(rules)
+	return d.refresh()
+}
+
+// covered takes whether the rule covers the call, when it is still the
+// rule asked about.
+func (d *rememberDialog) covered(msg ruleCoverMsg) {
+	if d.req != msg.req || d.gen != msg.gen {
+		return
+	}
+	if msg.err != nil {
+		d.coverErr = SanitizeLine(msg.err.Error())
+		return
+	}
+	c := msg.cover
+	d.cover = &c
 }
 
 // choose puts suggestion i in the pattern's field.
@@ -152,7 +167,8 @@ func (d *rememberDialog) choice() RuleChoice {
 
 // refresh describes the rule as it stands now, and returns the command
 // that asks the rules whether it covers the call.
-func (d *rememberDialog) refresh(rules Rules) tea.Cmd {
+func (d *rememberDialog) refresh() tea.Cmd {
+	rules := d.rules
 	d.preview, d.previewErr = RuleText{}, ""
 	d.gen++
 	d.cover, d.coverErr = nil, ""
@@ -188,10 +204,11 @@ func (d *rememberDialog) canSave() bool {
 }
 
 // save saves the rule in a command.
-func (d *rememberDialog) save(rules Rules) tea.Cmd {
+func (d *rememberDialog) save() tea.Cmd {
 	if !d.canSave() {
 		return nil
 	}
+	rules := d.rules
 	d.saving, d.saveErr = true, ""
 	perm, c, id := d.perm, d.choice(), d.req
 	return func() tea.Msg {
@@ -207,7 +224,7 @@ func (d *rememberDialog) save(rules Rules) tea.Cmd {
 }
 
 // typeKey edits the pattern with a key or paste no action took.
-func (d *rememberDialog) typeKey(msg tea.Msg, rules Rules) tea.Cmd {
+func (d *rememberDialog) typeKey(msg tea.Msg) tea.Cmd {
 	before := d.input.Value()
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
@@ -219,7 +236,7 @@ func (d *rememberDialog) typeKey(msg tea.Msg, rules Rules) tea.Cmd {
 			}
 		}
 		d.saveErr = ""
-		cmd = tea.Batch(cmd, d.refresh(rules))
+		cmd = tea.Batch(cmd, d.refresh())
 	}
 	return cmd
 }
@@ -252,9 +269,25 @@ func (d *rememberDialog) rowLive(row int) bool {
 	return true
 }
 
+// Focus gives the dialog the keys: its text field the cursor, on the
+// rule's row.
+func (d *rememberDialog) Focus() tea.Cmd {
+	d.box.Focus()
+	if d.row == rowPattern {
+		return d.input.Focus()
+	}
+	return nil
+}
+
+// Blur takes the keys away: the dialog closed.
+func (d *rememberDialog) Blur() {
+	d.box.Blur()
+	d.input.Blur()
+}
+
 // SetSize gives the dialog the panel's room.
 func (d *rememberDialog) SetSize(width, height int) {
-	d.width, d.height = width, height
+	d.box.SetSize(width, height)
 	d.input.SetWidth(max(d.inner()-12, 8)) // the row's mark and label, and the cursor past the text
 }
 
@@ -284,16 +317,16 @@ func (d *rememberDialog) fits() []fit {
 }
 
 // need is the rows the dialog would take with room for all of it.
-func (d *rememberDialog) need(k rememberKeyMap) int {
-	return lineCount(d.st.Dialog.Box.Render(strings.Join(d.lines(k, d.fits()[0]), "\n")))
+func (d *rememberDialog) need() int {
+	return lineCount(d.styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
 }
 
 // View draws the dialog, framed, for the middle of the panel, in the
 // fullest look that fits.
-func (d *rememberDialog) View(k rememberKeyMap) string {
+func (d *rememberDialog) View() string {
 	var box string
 	for _, f := range d.fits() {
-		box = d.st.Dialog.Box.Render(strings.Join(d.lines(k, f), "\n"))
+		box = d.styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
 		if lineCount(box) <= d.height {
 			break
 		}
@@ -365,7 +398,7 @@ func wrapAtSpaces(s string, width int) []string {
 // callRows draws the call under its label, in at most rows rows: a call
 // longer than that says how much more there is, and where to see it.
 func (d *rememberDialog) callRows(rows int) []string {
-	st, inner := d.st, d.inner()
+	st, inner := d.styles, d.inner()
 	lines := wrapAtSpaces(callText(d.perm), inner-11)
 	more := 0
 	if len(lines) > rows {
@@ -387,8 +420,8 @@ func (d *rememberDialog) callRows(rows int) []string {
 }
 
 // lines are the dialog's rows inside its frame, drawn as f says.
-func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
-	st, inner := d.st, d.inner()
+func (d *rememberDialog) lines(f fit) []string {
+	st, inner, k := d.styles, d.inner(), d.keys.Remember
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
 	if f.roomy > 1 {
@@ -467,7 +500,7 @@ func (d *rememberDialog) lines(k rememberKeyMap, f fit) []string {
 
 // coverLines say whether the rule, kept with the others, covers the call.
 func (d *rememberDialog) coverLines(inner int) []string {
-	st := d.st
+	st := d.styles
 	bad := func(s string) []string { return []string{st.App.Error.Render(wrapWords("✗ "+s, inner, st))} }
 	switch {
 	case d.coverErr != "":
@@ -529,25 +562,23 @@ func (d *rememberDialog) saveWords() string {
 	}
 }
 
-// rememberActions are the dialog's keys; it types into the pattern
-// everything else on the rule's row.
-func (p *questionPane) rememberActions() []action {
-	m := p.m
-	k := m.keys.Remember
-	d := &p.remember
+// actions are the dialog's keys; it types into the pattern everything
+// else on the rule's row.
+func (d *rememberDialog) actions() []action {
+	k := d.keys.Remember
 	// The save key says whether it answers: only a rule known to cover
 	// the call does.
-	save := answer(k.SaveOnly, func(keyMsg) tea.Cmd { return d.save(m.rules) }).
+	save := answer(k.SaveOnly, func(keyMsg) tea.Cmd { return d.save() }).
 		explain("only save the rule when it does not cover the call shown: the question stays for you")
 	if d.covers() {
-		save = answer(k.Save, func(keyMsg) tea.Cmd { return d.save(m.rules) }).
+		save = answer(k.Save, func(keyMsg) tea.Cmd { return d.save() }).
 			explain("save the rule and answer the question, when the rule covers the call shown")
 	}
 	out := []action{
 		save.kept().in("Remember"),
 		move(k.Back, func(keyMsg) tea.Cmd {
-			d.input.Blur()
-			p.sub = subForm
+			d.Blur()
+			d.closed()
 			return nil
 		}).kept().in("Remember"),
 		move(k.NextRow, func(keyMsg) tea.Cmd { return d.moveRow(+1) }).inBar(k.Rows).in("Remember"),
@@ -557,12 +588,12 @@ func (p *questionPane) rememberActions() []action {
 	case d.row == rowAnswer && d.rowLive(rowAnswer):
 		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
 			d.deny = !d.deny
-			return d.refresh(m.rules)
+			return d.refresh()
 		}).inBar().in("Remember"))
 	case d.row == rowWho && d.rowLive(rowWho):
 		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
 			d.session = !d.session
-			return d.refresh(m.rules)
+			return d.refresh()
 		}).inBar().in("Remember"))
 	case d.row == rowPattern && len(d.plan.Suggestions) > 0:
 		step := func(by int) func(keyMsg) tea.Cmd {
@@ -574,7 +605,7 @@ func (p *questionPane) rememberActions() []action {
 				}
 				d.choose((i + n) % n)
 				d.saveErr = ""
-				return d.refresh(m.rules)
+				return d.refresh()
 			}
 		}
 		out = append(out,
@@ -582,110 +613,19 @@ func (p *questionPane) rememberActions() []action {
 			answer(k.Down, step(+1)).in("Remember"),
 		)
 	}
-	return append(out, m.quitAction())
+	return append(out, d.globals.Quit())
 }
 
-// rememberTypist types into the pattern while its row has the keys.
-func (p *questionPane) rememberTypist() func(tea.Msg) tea.Cmd {
-	d := &p.remember
+// typist types into the pattern while its row has the keys.
+func (d *rememberDialog) typist() func(tea.Msg) tea.Cmd {
 	if d.row != rowPattern || !d.ready || d.planErr != "" || d.saving {
 		return nil
 	}
-	return func(msg tea.Msg) tea.Cmd { return d.typeKey(msg, p.m.rules) }
+	return d.typeKey
 }
 
-// openRemember opens the remember dialog about question q of r.
-func (p *questionPane) openRemember(r *request, q *question) tea.Cmd {
-	p.sub = subRemember
-	p.request = r.id
-	return p.remember.open(r, q, p.m.rules)
-}
+// ShortHelp implements help.KeyMap.
+func (d *rememberDialog) ShortHelp() []key.Binding { return shortHelp(d) }
 
-// canRemember reports whether question q of r can be answered with a
-// rule: the permission's own question, with rules to keep.
-func (m *model) canRemember(r *request, q *question) bool {
-	return m.rules != nil && r.perm != nil && q.raw.ID == r.perm.Question && q.draft != nil && m.mode() == modeQuestion
-}
-
-// rulePlanned brings where a rule would stand to the dialog still open
-// about its request.
-func (m *model) rulePlanned(msg rulePlanMsg) tea.Cmd {
-	p := &m.qpane
-	if p.sub != subRemember || p.remember.req != msg.req || p.remember.ready {
-		return nil
-	}
-	return p.remember.planned(msg, m.rules)
-}
-
-// ruleCovered brings whether the rule covers the call to the dialog
-// still open about its request, when the rule is still the one asked
-// about.
-func (m *model) ruleCovered(msg ruleCoverMsg) {
-	p := &m.qpane
-	d := &p.remember
-	if p.sub != subRemember || d.req != msg.req || d.gen != msg.gen {
-		return
-	}
-	if msg.err != nil {
-		d.coverErr = SanitizeLine(msg.err.Error())
-		return
-	}
-	c := msg.cover
-	d.cover = &c
-}
-
-// ruleSaved finishes a save: on failure the dialog says why and nothing
-// is answered; else the dialog closes, and the question, when it still
-// waits and the dialog was still open, is answered as its once-option
-// would be (or declined, for a deny without one) only if the rules, with
-// the rule kept, answer it so. Otherwise it stays for the human, and the
-// notice says why.
-func (m *model) ruleSaved(msg ruleSavedMsg) tea.Cmd {
-	p := &m.qpane
-	open := p.sub == subRemember && p.remember.req == msg.req
-	if msg.err != nil {
-		if open {
-			p.remember.saving = false
-			p.remember.saveErr = SanitizeLine(msg.err.Error())
-			return nil
-		}
-		return m.setNotice("✗ the rule was not saved: " + SanitizeLine(msg.err.Error()))
-	}
-	if open {
-		p.remember.input.Blur()
-		p.sub = subForm
-	}
-	n := strconv.Itoa(msg.entry.Number)
-	saved := "✓ Saved rule " + n
-	if !msg.added {
-		saved = "✓ Rule " + n + " is already there"
-	}
-	i := m.indexOf(msg.req)
-	switch {
-	case i < 0:
-		return m.setNotice(saved + "; the question had already ended")
-	case !open:
-		// The human went back to the question while it was saved: it is
-		// theirs to answer.
-		return m.setNotice(saved + "; the question still waits for you")
-	case msg.coverErr != nil || !msg.cover.Covers:
-		// The rule leaves some of the call to the human: answering it
-		// would allow (or deny) more than the rule says.
-		return m.setNotice(saved + "; it does not cover this call: answer it")
-	}
-	r := m.requests[i]
-	label := r.perm.Allow
-	if msg.deny {
-		label = r.perm.Deny
-	}
-	if label == "" {
-		return m.declineWith(r, saved+": declined "+r.agent+"'s request")
-	}
-	a := r.answer()
-	for j, q := range r.questions {
-		if q.raw.ID == r.perm.Question {
-			a.Answers[j].Selected, a.Answers[j].Custom = []string{label}, ""
-		}
-	}
-	return m.submitWith(r, a, saved+": answered "+r.agent+" "+SanitizeLine(label))
-}
+// FullHelp implements help.KeyMap.
+func (d *rememberDialog) FullHelp() [][]key.Binding { return fullHelp(d) }

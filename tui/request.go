@@ -414,6 +414,16 @@ func (r *request) agentKey() string {
 // and the review step.
 func (r *request) single() bool { return len(r.questions) == 1 }
 
+// gotoTab shows tab (wrapping), a question or the review step.
+func (r *request) gotoTab(tab int) {
+	if r.single() {
+		return
+	}
+	n := len(r.questions) + 1
+	r.tab = (tab%n + n) % n
+	r.scroll = 0
+}
+
 // reviewing reports whether the review step is shown.
 func (r *request) reviewing() bool { return r.tab >= len(r.questions) }
 

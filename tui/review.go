@@ -21,7 +21,7 @@ func reviewRoom(height int) int {
 // request with several questions: the questions' titles in one column,
 // their answers aligned in the next, unanswered ones flagged.
 func (p *questionPane) reviewView(r *request, width, height int) string {
-	st := p.m.styles
+	st := p.styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {
 		rows = append(rows, "")
@@ -54,7 +54,7 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
-	k := p.m.keys.Review
+	k := p.keys.Review
 	footer := keyName(k.Submit) + " submits"
 	if numbered {
 		footer += " · " + keyName(digitKeys(k.Jump, len(r.questions))) + " changes an answer"
