@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
@@ -119,9 +120,9 @@ func (a *accessibleProvider) countdown(ctx context.Context) (stop func()) {
 // formatLeft says a time left in words: "1 minute", "10 seconds".
 func formatLeft(d time.Duration) string {
 	if d >= time.Minute {
-		return plural(int(d/time.Minute), "minute", "minutes")
+		return cell.Plural(int(d/time.Minute), "minute", "minutes")
 	}
-	return plural(int(d/time.Second), "second", "seconds")
+	return cell.Plural(int(d/time.Second), "second", "seconds")
 }
 
 // ended says why the request ended before it was answered, and returns
@@ -140,9 +141,9 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 
 func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
-	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, plural(len(r.questions), "question", "questions"), keyName(a.keys.Decline))
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, cell.Plural(len(r.questions), "question", "questions"), keyName(a.keys.Decline))
 	if deadline, ok := ctx.Deadline(); ok {
-		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", formatDuration(time.Until(deadline)))
+		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", cell.Duration(time.Until(deadline)))
 	}
 	for i, q := range r.questions {
 		r.tab = i

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -15,6 +14,7 @@ import (
 	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // maxEntries bounds the activity log; the oldest entries go first.
@@ -111,7 +111,7 @@ func (l *activityLog) agent(k, name string) *agentState {
 	a := &agentState{name: name, color: l.colors}
 	l.colors++
 	l.agents[k] = a
-	if w := cellWidth(name); l.widest >= 0 && w > l.widest {
+	if w := cell.Width(name); l.widest >= 0 && w > l.widest {
 		l.widest = w
 	}
 	return a
@@ -163,7 +163,7 @@ func (l *activityLog) thinking() []*agentState {
 // report records an agent's activity.
 func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
 	k := agentKey(a.Agent)
-	ag := l.agent(k, displayLine(a.Agent.DisplayName()))
+	ag := l.agent(k, cell.DisplayLine(a.Agent.DisplayName()))
 	if a.Kind != interaction.ActivityThinking {
 		ag.thinking = false
 	}
@@ -176,16 +176,16 @@ func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
 		l.add(entry{kind: entryInfo, agent: k, text: "disconnected"}, st)
 		l.forget(k)
 	case interaction.ActivityMessage:
-		l.add(entry{kind: entryMessage, agent: k, text: Sanitize(a.Text)}, st)
+		l.add(entry{kind: entryMessage, agent: k, text: cell.Sanitize(a.Text)}, st)
 	case interaction.ActivityThinking:
 		ag.connected = true
-		ag.thinking, ag.note = true, SanitizeLine(a.Text)
+		ag.thinking, ag.note = true, cell.SanitizeLine(a.Text)
 	case interaction.ActivityIdle:
 		l.forget(k)
 	case interaction.ActivityToolCall:
 		l.add(entry{kind: entryTool, agent: k, text: toolLine(a.Tool, a.Args)}, st)
 	case interaction.ActivityToolResult:
-		l.add(entry{kind: entryResult, agent: k, text: Sanitize(a.Text), failed: a.Failed}, st)
+		l.add(entry{kind: entryResult, agent: k, text: cell.Sanitize(a.Text), failed: a.Failed}, st)
 	}
 }
 
@@ -194,13 +194,13 @@ func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
 // arguments as key=value. Arguments that are not a JSON object are shown
 // as they are, on one line.
 func toolLine(tool, args string) string {
-	name := SanitizeLine(tool)
+	name := cell.SanitizeLine(tool)
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(args), &obj); err != nil || len(obj) == 0 {
 		if strings.TrimSpace(args) == "" || strings.TrimSpace(args) == "{}" {
 			return name
 		}
-		return name + " " + SanitizeLine(args)
+		return name + " " + cell.SanitizeLine(args)
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -223,7 +223,7 @@ func toolLine(tool, args string) string {
 	}
 	for _, k := range keys {
 		if k != main {
-			parts = append(parts, SanitizeLine(k)+"="+argValue(obj[k], true))
+			parts = append(parts, cell.SanitizeLine(k)+"="+argValue(obj[k], true))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -239,12 +239,12 @@ func argValue(v any, quote bool) string {
 		if err != nil {
 			return "?"
 		}
-		return SanitizeLine(string(b))
+		return cell.SanitizeLine(string(b))
 	}
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	s = SanitizeLine(s)
+	s = cell.SanitizeLine(s)
 	if quote && strings.ContainsAny(s, " \t") {
 		return strconv.Quote(s)
 	}
@@ -327,7 +327,7 @@ func (l *activityLog) nameWidth() int {
 	if l.widest < 0 {
 		l.widest = 0
 		for _, a := range l.agents {
-			l.widest = max(l.widest, cellWidth(a.name))
+			l.widest = max(l.widest, cell.Width(a.name))
 		}
 	}
 	return min(l.widest, maxNameColumn)
@@ -361,7 +361,7 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 	default: // entryMessage
 	}
 	name = ansi.Truncate(name, nw, "…")
-	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(color).Render(name) + strings.Repeat(" ", max(nw-cellWidth(name), 0)) + " "
+	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(color).Render(name) + strings.Repeat(" ", max(nw-cell.Width(name), 0)) + " "
 	pw := 2 + nw + 1
 	indent := strings.Repeat(" ", pw)
 	textW := max(width-pw, 8)
@@ -373,9 +373,9 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 			wrapped = []string{""}
 		}
 	case entryResult:
-		wrapped = strings.Split(ansi.Wrap(styleLines(capLines(e.text, maxResultLines), body), textW, ""), "\n")
+		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(cell.CapLines(e.text, maxResultLines), body), textW, ""), "\n")
 	default:
-		wrapped = strings.Split(ansi.Wrap(styleLines(e.text, body), textW, ""), "\n")
+		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(e.text, body), textW, ""), "\n")
 	}
 	out := make([]string, len(wrapped))
 	for i, line := range wrapped {
@@ -400,7 +400,7 @@ func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Bind
 	start := max(end-height, 0)
 	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
-		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+plural(l.scroll, "newer line", "newer lines")+" · "+keyName(follow)+" to follow", width, "…"))
+		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+cell.Plural(l.scroll, "newer line", "newer lines")+" · "+keyName(follow)+" to follow", width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -506,26 +506,4 @@ func (p *activityPane) scrollActions(bar bool) []action {
 		out = append(out, move(k.End, func(keyMsg) tea.Cmd { l.scroll = 0; return nil }).inBar().in("Activity"))
 	}
 	return out
-}
-
-// age formats how long a request has waited: "now", "45s", "3m", "2h".
-func age(d time.Duration) string {
-	switch {
-	case d < 5*time.Second:
-		return "now"
-	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + "s"
-	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + "m"
-	default:
-		return strconv.Itoa(int(d/time.Hour)) + "h"
-	}
-}
-
-// plural formats "1 more line" or "3 more lines".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

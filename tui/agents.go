@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // pickKind says what a row of the agent picker does.
@@ -72,19 +73,19 @@ func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launc
 			desc = "working"
 		}
 		if c.info.Title != "" {
-			desc = SanitizeLine(c.info.Title) + " · " + desc
+			desc = cell.SanitizeLine(c.info.Title) + " · " + desc
 		}
 		if c.info.Session != "" {
-			desc += " · session " + SanitizeLine(c.info.Session)
+			desc += " · session " + cell.SanitizeLine(c.info.Session)
 		}
 		p.rows = append(p.rows, pickRow{kind: pickSwitch, conv: c.id, label: c.name, desc: desc})
 	}
 	if launcher != nil {
 		for _, a := range launcher.Agents() {
-			name := SanitizeLine(a.Name)
-			r := pickRow{kind: pickStart, agent: a.Name, label: "start " + name, desc: SanitizeLine(a.Description)}
+			name := cell.SanitizeLine(a.Name)
+			r := pickRow{kind: pickStart, agent: a.Name, label: "start " + name, desc: cell.SanitizeLine(a.Description)}
 			if a.Missing != "" {
-				r.disabled, r.desc = true, SanitizeLine(a.Missing)
+				r.disabled, r.desc = true, cell.SanitizeLine(a.Missing)
 			}
 			p.rows = append(p.rows, r)
 			// Resuming is offered wherever the agent can start; where it is
@@ -93,7 +94,7 @@ func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launc
 			switch {
 			case a.Missing != "":
 			case a.NoResume != "":
-				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: SanitizeLine(a.NoResume), disabled: true})
+				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: cell.SanitizeLine(a.NoResume), disabled: true})
 			default:
 				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
 			}
@@ -106,18 +107,18 @@ func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launc
 func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSession, err error) {
 	p.loading = ""
 	if err != nil {
-		p.err = SanitizeLine(err.Error())
+		p.err = cell.SanitizeLine(err.Error())
 		return
 	}
 	p.rows = nil
 	for _, s := range sessions {
-		title := SanitizeLine(s.Title)
+		title := cell.SanitizeLine(s.Title)
 		if title == "" {
-			title = SanitizeLine(s.Session)
+			title = cell.SanitizeLine(s.Session)
 		}
-		desc := SanitizeLine(s.Cwd)
-		if title != SanitizeLine(s.Session) {
-			desc = "session " + SanitizeLine(s.Session) + " · " + desc
+		desc := cell.SanitizeLine(s.Cwd)
+		if title != cell.SanitizeLine(s.Session) {
+			desc = "session " + cell.SanitizeLine(s.Session) + " · " + desc
 		}
 		if !s.Updated.IsZero() {
 			desc = s.Updated.Format("2006-01-02 15:04") + " · " + desc
@@ -125,7 +126,7 @@ func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSess
 		p.rows = append(p.rows, pickRow{kind: pickSession, agent: agent, session: s.Session, label: title, desc: desc})
 	}
 	if len(p.rows) == 0 {
-		p.err = "no past sessions of " + SanitizeLine(agent)
+		p.err = "no past sessions of " + cell.SanitizeLine(agent)
 	}
 	p.cursor = 0
 }
@@ -147,7 +148,7 @@ func (p *agentsPane) View() string {
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
 	case p.loading != "":
-		lines = append(lines, st.Conversation.Status.Render("listing "+SanitizeLine(p.loading)+"'s past sessions…"))
+		lines = append(lines, st.Conversation.Status.Render("listing "+cell.SanitizeLine(p.loading)+"'s past sessions…"))
 	case p.err != "":
 		lines = append(lines, st.App.Error.Render(ansi.Truncate(p.err, width, "…")))
 	}

@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // alertEvery is the least time between two alerts: a burst of arrivals
@@ -56,7 +58,7 @@ func (m *model) flushAlerts() tea.Cmd {
 	}
 	n, from := p.held, p.heldFrom
 	p.held, p.heldFrom, p.last = 0, nil, m.clock()
-	return m.alertSeq("asktui: "+plural(n, "new request", "new requests"), "from "+strings.Join(from, ", "))
+	return m.alertSeq("asktui: "+cell.Plural(n, "new request", "new requests"), "from "+strings.Join(from, ", "))
 }
 
 // alertSeq is the bell and the desktop notification (OSC 9 and OSC 777).
@@ -78,4 +80,4 @@ func (m *model) alertSeq(title, body string) tea.Cmd {
 
 // notifyText keeps an OSC 777 field from ending early: no ';', and the
 // text is already sanitized.
-func notifyText(s string) string { return strings.ReplaceAll(SanitizeLine(s), ";", ",") }
+func notifyText(s string) string { return strings.ReplaceAll(cell.SanitizeLine(s), ";", ",") }

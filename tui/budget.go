@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // A transcript's memory budget. However long a conversation runs and
@@ -240,7 +241,7 @@ func sizeText(n int64) string {
 	case n >= 1<<10:
 		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + " KiB"
 	}
-	return plural(int(n), "byte", "bytes")
+	return cell.Plural(int(n), "byte", "bytes")
 }
 
 // loadSpilled asks the spill for the end of what a spilled item stands

@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/markdown"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // hookPermission is a Bash permission as asktui hook claude asks it: the
@@ -145,8 +146,8 @@ func TestCallShownBeforeAnswering(t *testing.T) {
 							for i := 0; ; i++ {
 								s := screen(m)
 								mustFit(t, s, w, h)
-								if m.kind == kindRun && lineCount(m.runBody()) > m.lay.bodyH {
-									t.Fatalf("the conversation view's body has %d rows, more than its %d: the panel's last are cut:\n%s", lineCount(m.runBody()), m.lay.bodyH, s)
+								if m.kind == kindRun && cell.LineCount(m.runBody()) > m.lay.bodyH {
+									t.Fatalf("the conversation view's body has %d rows, more than its %d: the panel's last are cut:\n%s", cell.LineCount(m.runBody()), m.lay.bodyH, s)
 								}
 								if callOnScreen(s, cmd) {
 									if i == 0 {

@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,14 +114,21 @@ func TestEveryPaneKeepsTheContract(t *testing.T) {
 func checkPanesListed(t *testing.T, dir string) {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	viewers := map[string]token.Position{} // types with a View method
 	listed := map[string]bool{}            // types asserted to keep the contract
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		{
 			for _, d := range f.Decls {
 				switch d := d.(type) {
 				case *ast.FuncDecl:

@@ -5,6 +5,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // confirmKind names what a confirmation decides.
@@ -69,13 +71,13 @@ func (d *confirmDialog) View() string {
 	case confirmDecline:
 		title, action = "Decline "+r.agent+"'s question?", "Decline"
 		if !r.single() {
-			title = "Decline " + r.agent + "'s " + plural(len(r.questions), "question", "questions") + "?"
+			title = "Decline " + r.agent + "'s " + cell.Plural(len(r.questions), "question", "questions") + "?"
 		}
 		body = "The agent is told you declined. Your drafts stay if you go back."
 		titleStyle = st.Dialog.Danger
 	case confirmSubmit:
 		n := r.unanswered()
-		title, action = "Submit with "+plural(n, "question", "questions")+" unanswered?", "Submit"
+		title, action = "Submit with "+cell.Plural(n, "question", "questions")+" unanswered?", "Submit"
 		body = "Unanswered questions are sent as skipped."
 	}
 	btn := func(i int, s string) string {
@@ -87,7 +89,7 @@ func (d *confirmDialog) View() string {
 	inner := max(min(width-4, 56), 10)
 	yes, no := action+" ("+firstKeyName(k.Yes)+")", "Go back ("+firstKeyName(k.No)+")"
 	buttons := btn(0, yes) + " " + btn(1, no)
-	if cellWidth(buttons) > inner {
+	if cell.Width(buttons) > inner {
 		buttons = btn(0, yes) + "\n" + btn(1, no)
 	}
 	full := lipgloss.JoinVertical(lipgloss.Left,
@@ -97,11 +99,11 @@ func (d *confirmDialog) View() string {
 		"",
 		buttons,
 	)
-	if box := st.Dialog.Box.Render(full); lineCount(box) <= height {
+	if box := st.Dialog.Box.Render(full); cell.LineCount(box) <= height {
 		return box
 	}
 	compact := lipgloss.JoinVertical(lipgloss.Left, titleStyle.Render(ansi.Wrap(title, width, "")), buttons)
-	if box := st.Dialog.Box.Render(compact); lineCount(box) <= height && cellWidth(firstLine(box)) <= width {
+	if box := st.Dialog.Box.Render(compact); cell.LineCount(box) <= height && cell.Width(cell.FirstLine(box)) <= width {
 		return box
 	}
 	return compact

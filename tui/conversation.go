@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // conversation is one agent the human drives (asktui run): what it said and
@@ -133,7 +134,7 @@ func (c *chat) apply(e conversation.Event) {
 		c.add(&convItem{kind: itemPlan, plan: e.Plan})
 	case conversation.EventNotice:
 		c.finishText()
-		c.notice(Sanitize(e.Text), false)
+		c.notice(cell.Sanitize(e.Text), false)
 	case conversation.EventUsage:
 		c.usage = e.Usage
 	case conversation.EventTurnEnded:
@@ -144,7 +145,7 @@ func (c *chat) apply(e conversation.Event) {
 		c.turn = false
 		switch {
 		case e.Err != nil:
-			c.notice(Sanitize(e.Err.Error()), true)
+			c.notice(cell.Sanitize(e.Err.Error()), true)
 		case e.Stop == conversation.StopCancelled:
 			c.notice("turn cancelled", false)
 		case e.Stop != "" && e.Stop != conversation.StopEndTurn:
@@ -157,9 +158,9 @@ func (c *chat) apply(e conversation.Event) {
 		switch {
 		case e.Err == nil:
 			c.notice(c.name+" has ended", false)
-		case !c.saidLast(Sanitize(e.Err.Error())):
+		case !c.saidLast(cell.Sanitize(e.Err.Error())):
 			// (A turn that ended with the conversation said it already.)
-			c.notice(Sanitize(e.Err.Error()), true)
+			c.notice(cell.Sanitize(e.Err.Error()), true)
 		}
 	}
 }
@@ -175,7 +176,7 @@ func (c *chat) status(spinner string, now time.Time, k keyMap) string {
 	case c.conv == nil:
 		return "starting " + c.name + "…"
 	case c.turn:
-		return spinner + " " + c.name + " is working · " + age(now.Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
+		return spinner + " " + c.name + " is working · " + cell.Age(now.Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
 	}
 	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
 	if len(c.info.Modes) > 1 {
@@ -196,7 +197,7 @@ func (c *chat) setInfo(info conversation.Info) {
 		c.notice("mode: "+modeName(info, info.Mode), false)
 	}
 	c.info = info
-	if n := displayLine(info.Agent.DisplayName()); strings.TrimSpace(n) != "" {
+	if n := cell.DisplayLine(info.Agent.DisplayName()); strings.TrimSpace(n) != "" {
 		c.name = n
 	}
 	c.editor.setCommands(info.Commands)
@@ -206,10 +207,10 @@ func (c *chat) setInfo(info conversation.Info) {
 func modeName(info conversation.Info, id string) string {
 	for _, m := range info.Modes {
 		if m.ID == id {
-			return SanitizeLine(m.Name)
+			return cell.SanitizeLine(m.Name)
 		}
 	}
-	return SanitizeLine(id)
+	return cell.SanitizeLine(id)
 }
 
 // chunk appends a piece of streamed text, to the last item of its kind
@@ -410,7 +411,7 @@ func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
 	a := it.ask
 	from := ""
 	if !here && strings.TrimSpace(s.By) != "" {
-		from = "from " + displayLine(s.By)
+		from = "from " + cell.DisplayLine(s.By)
 	}
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
@@ -419,7 +420,7 @@ func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
 		for i, item := range s.Answer.Answers {
 			a.answers[i] = itemText(item)
 			if note := strings.TrimSpace(item.Note); note != "" {
-				a.answers[i] += " · “" + SanitizeLine(note) + "”"
+				a.answers[i] += " · “" + cell.SanitizeLine(note) + "”"
 			}
 		}
 	case code == interaction.CodeDeclined:
@@ -434,7 +435,7 @@ func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
 		a.end, a.why = askWithdrawn, "withdrawn"
 		var e *interaction.Error
 		if errors.As(s.Err, &e) && strings.TrimSpace(e.Message) != "" {
-			a.why += ": " + ansi.Truncate(SanitizeLine(firstLine(e.Message)), 160, "…")
+			a.why += ": " + ansi.Truncate(cell.SanitizeLine(cell.FirstLine(e.Message)), 160, "…")
 		}
 	}
 	it.rendering.stale()
@@ -471,12 +472,12 @@ func (m *model) startFailed(agent string, err error) tea.Cmd {
 		}
 	}
 	c := m.convByID("failed:" + strconv.Itoa(n))
-	if n := displayLine(agent); strings.TrimSpace(n) != "" {
+	if n := cell.DisplayLine(agent); strings.TrimSpace(n) != "" {
 		c.name = n
 	}
 	c.failed = true
 	c.end(err)
-	c.notice(Sanitize(err.Error()), true)
+	c.notice(cell.Sanitize(err.Error()), true)
 	m.showConv(c)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	syntax "github.com/asktui/asktui/internal/highlight"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // diffContext is the unchanged lines shown around each change.
@@ -28,12 +29,12 @@ type diffLine struct {
 // renderDiff draws a file change, unified or side by side, with line
 // numbers, +/- marks and the code highlighted for its language.
 func renderDiff(d *conversation.Diff, width int, split bool, st *styles.Styles) []string {
-	path := SanitizeLine(d.Path)
+	path := cell.SanitizeLine(d.Path)
 	oldText := ""
 	if d.Old != nil {
-		oldText = Sanitize(*d.Old)
+		oldText = cell.Sanitize(*d.Old)
 	}
-	newText := Sanitize(d.New)
+	newText := cell.Sanitize(d.New)
 	head := st.Diff.Path.Render(ansi.Truncate(path, max(width-12, 4), "…"))
 	if d.Old == nil {
 		head += st.Diff.Added.Render(" (new file)")
@@ -131,7 +132,7 @@ func sideBySide(lines []diffLine, width int, st *styles.Styles) []string {
 		}
 		s := strconv.Itoa(n)
 		g := style.Render(strings.Repeat(" ", nw-len(s)) + s + " " + mark)
-		return fitLine(ansi.Truncate(g+" "+text, half, "…"), half)
+		return cell.FitLine(ansi.Truncate(g+" "+text, half, "…"), half)
 	}
 	sep := st.Diff.Hunk.Render(" │ ")
 	var out []string

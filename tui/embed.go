@@ -10,6 +10,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // Panel is asktui's question UI for one request, as a component that a
@@ -262,9 +263,9 @@ func ownMsg(msg tea.Msg) bool {
 func (p *Panel) View() string {
 	m := p.m
 	if p.done.s != nil {
-		return strings.Join(fitBlock(m.summary, m.width, m.height), "\n")
+		return strings.Join(cell.FitBlock(m.summary, m.width, m.height), "\n")
 	}
-	return strings.Join(fitBlock(m.qpane.View(), m.width, m.height), "\n")
+	return strings.Join(cell.FitBlock(m.qpane.View(), m.width, m.height), "\n")
 }
 
 // Done reports whether the human answered or declined.

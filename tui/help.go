@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // The help is drawn from the focused pane's actions (focus.go), the same
@@ -120,7 +121,7 @@ func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 	on := make([]bool, len(bs))
 	used := -sep
 	take := func(i int) {
-		w := cellWidth(h.model.ShortHelpView(bs[i : i+1]))
+		w := cell.Width(h.model.ShortHelpView(bs[i : i+1]))
 		if !on[i] && used+sep+w <= width {
 			on[i] = true
 			used += sep + w
@@ -176,7 +177,7 @@ func (o *overlayPane) lines() []string {
 	width := o.width
 	keyW := 0
 	for _, a := range acts {
-		keyW = max(keyW, cellWidth(a.key.Help().Key))
+		keyW = max(keyW, cell.Width(a.key.Help().Key))
 	}
 	keyW = min(keyW, max(width/3, 6))
 	descW := max(width-keyW-2, 8)
@@ -197,7 +198,7 @@ func (o *overlayPane) lines() []string {
 			}
 		}
 		k := hp.Key
-		pad := keyW - cellWidth(k)
+		pad := keyW - cell.Width(k)
 		if pad < 0 {
 			// A key wider than the column takes a line of its own.
 			lines = append(lines, st.Help.FullKey.Render(ansi.Truncate(k, width, "…")))

@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // The model tests drive Update directly with synthetic keys, as huh's own
@@ -330,7 +331,7 @@ func glance(m *model) {
 func maxLineWidth(s string) int {
 	w := 0
 	for l := range strings.SplitSeq(s, "\n") {
-		w = max(w, cellWidth(l))
+		w = max(w, cell.Width(l))
 	}
 	return w
 }

@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // idlePane is the screen while nothing waits: the session's activity,
@@ -56,7 +58,7 @@ func (p *idlePane) SetSize(width, height int) {
 		return
 	}
 	if s := p.statusLines(); s != "" {
-		height -= lineCount(s) + 1
+		height -= cell.LineCount(s) + 1
 	}
 	p.activity.SetSize(width, max(height, 1))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // inboxPane lists the waiting requests: agent, what it asks, how many
@@ -68,9 +69,9 @@ func (p *inboxPane) View() string {
 	if p.focused {
 		mark = p.cursor
 	}
-	title := st.Inbox.Title.Render("Inbox · " + plural(len(reqs), "request", "requests"))
+	title := st.Inbox.Title.Render("Inbox · " + cell.Plural(len(reqs), "request", "requests"))
 	if p.focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+plural(len(reqs), "request", "requests")+" · "+keyName(p.keys.Inbox.Open)+" opens")
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keyName(p.keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
 	rows := max(p.height-1, 1)
@@ -87,7 +88,7 @@ func (p *inboxPane) View() string {
 	now := p.now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: age(now.Sub(r.arrived)), focused: p.focused}
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: cell.Age(now.Sub(r.arrived)), focused: p.focused}
 		line, ok := p.rows[k]
 		if !ok {
 			line = inboxRow(r, k, st)
@@ -99,10 +100,10 @@ func (p *inboxPane) View() string {
 		above, below := first, len(reqs)-first-show
 		var parts []string
 		if above > 0 {
-			parts = append(parts, "↑ "+plural(above, "more", "more"))
+			parts = append(parts, "↑ "+cell.Plural(above, "more", "more"))
 		}
 		if below > 0 {
-			parts = append(parts, "↓ +"+plural(below, "more", "more"))
+			parts = append(parts, "↓ +"+cell.Plural(below, "more", "more"))
 		}
 		lines = append(lines, "  "+st.Option.Scroll.Render(strings.Join(parts, " · ")))
 	}
@@ -139,13 +140,13 @@ func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
 	if k.marked {
 		cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 	}
-	count := plural(len(r.questions), "question", "questions") + " · "
+	count := cell.Plural(len(r.questions), "question", "questions") + " · "
 	if r.call() != "" {
 		count = ""
 	}
 	meta := st.Inbox.Meta.Render(" · " + count + k.waited)
 	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
-	room := k.width - cellWidth(cursor) - cellWidth(name) - cellWidth(meta) - 3
+	room := k.width - cell.Width(cursor) - cell.Width(name) - cell.Width(meta) - 3
 	what := ""
 	if room >= 4 {
 		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(markdown.Line(r.what(), st, style), room, "…")

@@ -1,94 +1,11 @@
 package tui
 
-import (
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
-)
-
 // The screen is composed from blocks of known size: every line of a block
 // is cut or padded to exactly its width once, so blocks join side by side
 // and one above the other by plain concatenation. lipgloss's Width, Height
 // and Join measure every line of the whole screen again at each step, and
 // bubbletea draws after every message, so that measuring was most of each
 // frame (see BenchmarkSessionRender).
-
-// cellWidth is the number of terminal cells s takes, escape sequences
-// ignored. A string of single code points (asktui's own glyphs, most
-// text) takes the sum of their widths, which ansi.StringWidthWc measures
-// without the grapheme segmentation that ansi.StringWidth spends most of
-// its time on; only a string with runes that join a cluster (combining
-// marks, joiners, variation selectors, emoji modifiers, flags) takes the
-// slow path. TestCellWidthMatchesGraphemes holds the two to the same
-// answer.
-func cellWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			if clusters(s[i:]) {
-				return ansi.StringWidth(s)
-			}
-			break
-		}
-	}
-	return ansi.StringWidthWc(s)
-}
-
-// clusters reports whether s holds a rune that may join another into one
-// grapheme cluster of another width: combining marks, joiners and
-// selectors anywhere, and, to be safe, any rune of the scripts that
-// cluster (Indic to Tibetan, Thai, Lao, Myanmar…: U+0900–U+10FF), of the
-// halfwidth forms' sound marks, or beyond the Basic Multilingual Plane
-// (emoji, flags, skin tones, historic scripts).
-func clusters(s string) bool {
-	for _, r := range s {
-		switch {
-		case r < 0x300:
-		case r >= 0x900 && r < 0x1100, r >= 0x10000,
-			r >= 0xfe00 && r <= 0xfe0f, // variation selectors
-			r == 0xff9e || r == 0xff9f: // halfwidth sound marks
-			return true
-		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc, unicode.Cf):
-			return true
-		}
-	}
-	return false
-}
-
-// fitLine returns line exactly w cells wide: cut at w, or padded with
-// spaces.
-func fitLine(line string, w int) string {
-	n := cellWidth(line)
-	if n > w {
-		line = ansi.Truncate(line, w, "")
-		n = cellWidth(line)
-	}
-	if n < w {
-		line += strings.Repeat(" ", w-n)
-	}
-	return line
-}
-
-// fitBlock returns s as exactly rows lines of exactly w cells: lines past
-// rows are dropped, missing ones are blank.
-func fitBlock(s string, w, rows int) []string {
-	out := make([]string, 0, rows)
-	for line := range strings.SplitSeq(s, "\n") {
-		if len(out) == rows {
-			break
-		}
-		out = append(out, fitLine(line, w))
-	}
-	blank := strings.Repeat(" ", max(w, 0))
-	for len(out) < rows {
-		out = append(out, blank)
-	}
-	return out
-}
-
-// lineCount is the number of lines of s, as lipgloss.Height counts them.
-func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 
 // frame is the geometry of the screen's body: where the question panel,
 // the inbox and the activity pane go.

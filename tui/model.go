@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // answerer is how the model answers: the inbox handle of this view (a
@@ -134,7 +135,7 @@ type model struct {
 // table, and the clock of ages and countdowns.
 type common struct {
 	styles *styles.Styles
-	md     *mdRenderer // Markdown in styles, rendered once per width
+	md     *cell.Markdown // Markdown in styles, rendered once per width
 	keys   keyMap
 	now    func() time.Time
 }
@@ -176,7 +177,7 @@ func (m *model) setStyles(st *styles.Styles) {
 	m.rulebook.restyle(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
-	m.md = newMDRenderer(st)
+	m.md = cell.NewMarkdown(st)
 	for _, c := range m.convs {
 		c.editor.restyle(st)
 		for _, it := range c.items {
@@ -318,7 +319,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case alertMsg:
 		return m.flushAlerts()
 	case statusMsg:
-		m.status = SanitizeLine(msg.text)
+		m.status = cell.SanitizeLine(msg.text)
 		return nil
 	case quitMsg:
 		m.quitting = true
@@ -356,7 +357,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.picker.showSessions(msg.agent, msg.sessions, msg.err)
 		return nil
 	case convErrorMsg:
-		return m.setNotice("⚠ " + SanitizeLine(msg.text))
+		return m.setNotice("⚠ " + cell.SanitizeLine(msg.text))
 	case filesMsg:
 		for _, c := range m.convs {
 			if c.id == msg.conv {
@@ -404,11 +405,6 @@ func (m *model) indexOf(id uint64) int {
 		}
 	}
 	return -1
-}
-
-// agentColor is the colour of request r's agent.
-func (m *model) agentColor(r *request) int {
-	return m.log.color(r.agentKey())
 }
 
 // add takes a request that arrived in the inbox. In the session view the
@@ -533,11 +529,11 @@ func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
 	var notice string
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
-		notice = "✓ " + r.agent + "'s question was answered from " + displayLine(s.By)
-		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + displayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.styles)
+		notice = "✓ " + r.agent + "'s question was answered from " + cell.DisplayLine(s.By)
+		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.styles)
 	case code == interaction.CodeDeclined:
-		notice = "✗ " + r.agent + "'s question was declined from " + displayLine(s.By)
-		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + displayLine(s.By) + ": " + r.summary()}, m.styles)
+		notice = "✗ " + r.agent + "'s question was declined from " + cell.DisplayLine(s.By)
+		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.summary()}, m.styles)
 	case code == interaction.CodeTimeout:
 		notice = "⏱ " + r.agent + "'s question timed out"
 		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.styles)

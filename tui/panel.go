@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // panelLayout is the vertical layout of a request's question panel,
@@ -150,7 +151,7 @@ func (q *question) naturalRows(w int) int {
 	for i := range q.raw.Options {
 		n++
 		if q.descs != nil && q.descs[i] != "" {
-			n += min(1+cellWidth(q.descs[i])/max(w-8, 1), 3)
+			n += min(1+cell.Width(q.descs[i])/max(w-8, 1), 3)
 		}
 	}
 	return n
@@ -332,7 +333,7 @@ func (p *questionPane) requestView(r *request) string {
 	l, st := p.lay, p.styles
 	var rows []string
 	if l.who {
-		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+age(p.now().Sub(r.arrived)))
+		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+cell.Age(p.now().Sub(r.arrived)))
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
@@ -396,7 +397,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 	text := append([]string(nil), l.text[r.scroll:r.scroll+l.textRows]...)
 	hint := answerHint(r, q, k)
 	if q.note != "" {
-		hint = "✎ note: " + firstLine(SanitizeLine(q.note)) + " · " + hint
+		hint = "✎ note: " + cell.FirstLine(cell.SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
 		scroll := keyName(k.Question.Scroll)
@@ -411,7 +412,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 			below := len(l.text) - r.scroll - l.textRows
 			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(k.Question.ScrollDown), below))
 			last := len(text) - 1
-			text[last] = ansi.Truncate(text[last], max(l.width-cellWidth(mark), 1), "…") + mark
+			text[last] = ansi.Truncate(text[last], max(l.width-cell.Width(mark), 1), "…") + mark
 		}
 	}
 	rows = append(rows, text...)
@@ -425,7 +426,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		cue = "⏸ scroll to see " + what + ": " + keyName(k.Question.ScrollDown)
 	case p.host.ArrivalHeld(r):
 		cue = "⏸ keys held a moment: " + r.agent + "'s question just came up"
-		if cellWidth(cue) > l.width {
+		if cell.Width(cue) > l.width {
 			cue = "⏸ keys held a moment: new question"
 		}
 	}
@@ -487,7 +488,7 @@ func (p *questionPane) formRows(q *question) []string {
 			if i < len(prev) {
 				right = prev[i]
 			}
-			rows = append(rows, fitLine(left, l.listW)+div+right)
+			rows = append(rows, cell.FitLine(left, l.listW)+div+right)
 		}
 		return rows
 	case l.previewRows > 0:
@@ -548,7 +549,7 @@ func (p *questionPane) tabsView(r *request, width int) string {
 	cut := 0
 	full := 8 // "Review" and its padding
 	for _, q := range r.questions {
-		full += cellWidth(q.title) + 6 // mark, padding, separator, note
+		full += cell.Width(q.title) + 6 // mark, padding, separator, note
 	}
 	if full > width {
 		cut = max(width/(len(r.questions)+1)-5, 8)
@@ -572,17 +573,17 @@ func (p *questionPane) tabsView(r *request, width int) string {
 	sep := st.Tabs.Separator.Render("│")
 	// Show as many tabs as fit, keeping the active one in view.
 	first, last := r.tab, r.tab
-	used := cellWidth(tabs[r.tab])
+	used := cell.Width(tabs[r.tab])
 	for grown := true; grown; {
 		grown = false
-		if last+1 < len(tabs) && used+cellWidth(tabs[last+1])+3 <= width {
+		if last+1 < len(tabs) && used+cell.Width(tabs[last+1])+3 <= width {
 			last++
-			used += cellWidth(tabs[last]) + 1
+			used += cell.Width(tabs[last]) + 1
 			grown = true
 		}
-		if first > 0 && used+cellWidth(tabs[first-1])+3 <= width {
+		if first > 0 && used+cell.Width(tabs[first-1])+3 <= width {
 			first--
-			used += cellWidth(tabs[first]) + 1
+			used += cell.Width(tabs[first]) + 1
 			grown = true
 		}
 	}
@@ -626,7 +627,7 @@ func (m *model) titleBar() string {
 	case m.kind == kindRun:
 		left, runRight = m.runTitle()
 	case m.kind == kindSession:
-		left += st.App.Bar.Render(" " + plural(m.log.connected(), "agent connected", "agents connected"))
+		left += st.App.Bar.Render(" " + cell.Plural(m.log.connected(), "agent connected", "agents connected"))
 	case r != nil:
 		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
 	}
@@ -640,11 +641,11 @@ func (m *model) titleBar() string {
 		if left < 10*time.Second {
 			s = st.App.CountdownUrgent
 		}
-		right = append(right, s.Render("⏱ "+formatDuration(left)+" left"))
+		right = append(right, s.Render("⏱ "+cell.Duration(left)+" left"))
 	}
 	switch n := len(m.requests); {
 	case m.kind.many() && n > 0:
-		right = append(right, st.App.Queue.Render(plural(questionCount(m.requests), "question waiting", "questions waiting")))
+		right = append(right, st.App.Queue.Render(cell.Plural(questionCount(m.requests), "question waiting", "questions waiting")))
 	case m.kind == kindOneShot && n > 1:
 		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}
@@ -652,13 +653,13 @@ func (m *model) titleBar() string {
 	if rs == "" {
 		return ansi.Truncate(left, w, "…")
 	}
-	if m.kind == kindSession && cellWidth(left)+1+cellWidth(rs) > w {
+	if m.kind == kindSession && cell.Width(left)+1+cell.Width(rs) > w {
 		left = st.App.Name.Render("asktui") // what waits matters more than who is connected
 	}
-	space := w - cellWidth(left) - cellWidth(rs)
+	space := w - cell.Width(left) - cell.Width(rs)
 	if space < 1 {
-		rs = ansi.Truncate(rs, max(w-cellWidth(left)-1, 0), "…")
-		space = max(w-cellWidth(left)-cellWidth(rs), 1)
+		rs = ansi.Truncate(rs, max(w-cell.Width(left)-1, 0), "…")
+		space = max(w-cell.Width(left)-cell.Width(rs), 1)
 	}
 	return ansi.Truncate(left+strings.Repeat(" ", space)+rs, w, "…")
 }
@@ -676,12 +677,4 @@ func (m *model) waitingAgents(shown *request) string {
 		names = append(names, r.agent)
 	}
 	return strings.Join(names, ", ")
-}
-
-func formatDuration(d time.Duration) string {
-	s := max(int(d.Round(time.Second)/time.Second), 0)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

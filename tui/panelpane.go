@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // sub is where the keys go inside the question panel.
@@ -391,10 +393,10 @@ func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 	if msg.err != nil {
 		if open {
 			p.remember.saving = false
-			p.remember.saveErr = SanitizeLine(msg.err.Error())
+			p.remember.saveErr = cell.SanitizeLine(msg.err.Error())
 			return nil
 		}
-		return p.host.Notice("✗ the rule was not saved: " + SanitizeLine(msg.err.Error()))
+		return p.host.Notice("✗ the rule was not saved: " + cell.SanitizeLine(msg.err.Error()))
 	}
 	if open {
 		p.remember.Blur()
@@ -431,7 +433,7 @@ func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 			a.Answers[j].Selected, a.Answers[j].Custom = []string{label}, ""
 		}
 	}
-	return p.host.Answer(r, a, saved+": answered "+r.agent+" "+SanitizeLine(label))
+	return p.host.Answer(r, a, saved+": answered "+r.agent+" "+cell.SanitizeLine(label))
 }
 
 // keysOverlap reports whether bindings a and b share a key.

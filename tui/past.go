@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // pastAnswer is an answer the human gave, kept to be looked at or copied
@@ -74,7 +76,7 @@ func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
 // question, and under it what was answered.
 func (p *pastPane) View() string {
 	st, width := p.styles, p.width
-	rows := []string{st.Review.Title.Render("Past answers · " + plural(len(p.answers), "answer", "answers")), ""}
+	rows := []string{st.Review.Title.Render("Past answers · " + cell.Plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
 		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
 		return strings.Join(rows, "\n")

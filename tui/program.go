@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // ErrInterrupted is returned by [Program.Run] when the human pressed
@@ -180,7 +181,7 @@ func modelFor(opts Options, now func() time.Time) *model {
 	m.remote = opts.Remote
 	m.rules = opts.Rules
 	m.alerts = opts.Alerts
-	m.status = SanitizeLine(opts.Status)
+	m.status = cell.SanitizeLine(opts.Status)
 	if opts.FPS > 0 {
 		m.frameEvery = time.Second / time.Duration(min(opts.FPS, maxFPS))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // Sizes of the prompt editor and its completions.
@@ -234,8 +235,8 @@ func (e *promptEditor) complete() bool {
 		e.pop.items, e.pop.descs = nil, nil
 		for _, c := range e.commands {
 			if strings.HasPrefix(c.Name, v[1:]) {
-				e.pop.items = append(e.pop.items, SanitizeLine(c.Name))
-				e.pop.descs = append(e.pop.descs, SanitizeLine(c.Description))
+				e.pop.items = append(e.pop.items, cell.SanitizeLine(c.Name))
+				e.pop.descs = append(e.pop.descs, cell.SanitizeLine(c.Description))
 			}
 		}
 	}
@@ -412,7 +413,7 @@ func (e *promptEditor) View() string {
 			}
 			line = ansi.Truncate(line, width, "…")
 			if i == e.pop.cursor {
-				line = cs.Selected.Render(ansi.Strip(fitLine(line, width)))
+				line = cs.Selected.Render(ansi.Strip(cell.FitLine(line, width)))
 			}
 			out = append(out, line)
 		}
@@ -433,7 +434,7 @@ func (e *promptEditor) View() string {
 func (e *promptEditor) status() string {
 	status := e.c.status(e.host.Spinner(), e.now(), e.keys)
 	if n := e.host.Questions(); n > 0 {
-		status = plural(n, "question waits", "questions wait") + " · " + keyName(e.keys.Global.Inbox) + " answers · " + status
+		status = cell.Plural(n, "question waits", "questions wait") + " · " + keyName(e.keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }

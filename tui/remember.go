@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // The remember dialog makes the answer to a permission stand: the human
@@ -129,7 +130,7 @@ const ruleExample = "Bash(go test:*)"
 func (d *rememberDialog) planned(msg rulePlanMsg) tea.Cmd {
 	d.ready = true
 	if msg.err != nil {
-		d.planErr = SanitizeLine(msg.err.Error())
+		d.planErr = cell.SanitizeLine(msg.err.Error())
 		return nil
 	}
 	d.plan = msg.plan
@@ -146,7 +147,7 @@ func (d *rememberDialog) covered(msg ruleCoverMsg) {
 		return
 	}
 	if msg.err != nil {
-		d.coverErr = SanitizeLine(msg.err.Error())
+		d.coverErr = cell.SanitizeLine(msg.err.Error())
 		return
 	}
 	c := msg.cover
@@ -181,7 +182,7 @@ func (d *rememberDialog) refresh() tea.Cmd {
 	}
 	t, err := rules.Describe(d.plan, d.choice())
 	if err != nil {
-		d.previewErr = SanitizeLine(err.Error())
+		d.previewErr = cell.SanitizeLine(err.Error())
 		return nil
 	}
 	d.preview = t
@@ -318,7 +319,7 @@ func (d *rememberDialog) fits() []fit {
 
 // need is the rows the dialog would take with room for all of it.
 func (d *rememberDialog) need() int {
-	return lineCount(d.styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
+	return cell.LineCount(d.styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
 }
 
 // View draws the dialog, framed, for the middle of the panel, in the
@@ -327,7 +328,7 @@ func (d *rememberDialog) View() string {
 	var box string
 	for _, f := range d.fits() {
 		box = d.styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
-		if lineCount(box) <= d.height {
+		if cell.LineCount(box) <= d.height {
 			break
 		}
 	}
@@ -339,7 +340,7 @@ func (d *rememberDialog) View() string {
 // character that would act on the terminal or not show made visible
 // (as the hooks and asktui run show it in the question).
 func callText(p *interaction.Permission) string {
-	v := func(s string) string { return Sanitize(sanitize.Visible(s)) }
+	v := func(s string) string { return cell.Sanitize(sanitize.Visible(s)) }
 	switch p.Kind {
 	case interaction.KindExecute:
 		if p.Command == "" {
@@ -376,7 +377,7 @@ func wrapAtSpaces(s string, width int) []string {
 	width = max(width, 1)
 	var out []string
 	for line := range strings.SplitSeq(s, "\n") {
-		for cellWidth(line) > width {
+		for cell.Width(line) > width {
 			head := ansi.Truncate(line, width, "")
 			if head == "" { // a character wider than the line
 				_, size := utf8.DecodeRuneInString(line)
@@ -425,7 +426,7 @@ func (d *rememberDialog) lines(f fit) []string {
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
 	if f.roomy > 1 {
-		out = append(out, st.Dialog.Body.Render(wrapWords("From now on, a rule answers every permission it covers, without asking you.", inner, st)), "")
+		out = append(out, st.Dialog.Body.Render(cell.WrapWords("From now on, a rule answers every permission it covers, without asking you.", inner, st)), "")
 	}
 	out = append(out, d.callRows(f.callRows)...)
 	mark := func(row int) string {
@@ -440,7 +441,7 @@ func (d *rememberDialog) lines(f fit) []string {
 		}
 		return st.Dialog.Button.Render(s)
 	}
-	label := func(s string) string { return st.Dialog.Title.Render(s) + strings.Repeat(" ", max(8-cellWidth(s), 1)) }
+	label := func(s string) string { return st.Dialog.Title.Render(s) + strings.Repeat(" ", max(8-cell.Width(s), 1)) }
 
 	answer := btn(!d.deny, "allow") + " " + btn(d.deny, "deny")
 	if d.perm.Allow == "" {
@@ -451,7 +452,7 @@ func (d *rememberDialog) lines(f fit) []string {
 		return append(out, "", st.Dialog.Body.Render(cut("Finding the project…")))
 	}
 	if d.planErr != "" {
-		return append(out, "", st.App.Error.Render(wrapWords("✗ "+d.planErr, inner, st)))
+		return append(out, "", st.App.Error.Render(cell.WrapWords("✗ "+d.planErr, inner, st)))
 	}
 	out = append(out, cut(mark(rowPattern)+label("Rule")+" "+d.input.View()))
 	for i, s := range d.plan.Suggestions {
@@ -462,14 +463,14 @@ func (d *rememberDialog) lines(f fit) []string {
 		if i == d.pick {
 			dot = "● "
 		}
-		line := strings.Repeat(" ", 11) + dot + SanitizeLine(s.Line) + st.Dialog.Body.Render(" · "+SanitizeLine(s.Words))
+		line := strings.Repeat(" ", 11) + dot + cell.SanitizeLine(s.Line) + st.Dialog.Body.Render(" · "+cell.SanitizeLine(s.Words))
 		out = append(out, cut(line))
 	}
-	dir := "any agent in " + SanitizeLine(d.plan.Dir)
+	dir := "any agent in " + cell.SanitizeLine(d.plan.Dir)
 	who := btn(!d.session, dir)
 	if d.plan.Session != "" {
 		sess := "this session only"
-		if cellWidth(who)+cellWidth(sess)+14 <= inner {
+		if cell.Width(who)+cell.Width(sess)+14 <= inner {
 			who += " " + btn(d.session, sess)
 		} else {
 			who += "\n" + strings.Repeat(" ", 10) + btn(d.session, sess)
@@ -485,11 +486,11 @@ func (d *rememberDialog) lines(f fit) []string {
 	case d.saving:
 		out = append(out, st.Dialog.Body.Render(cut("Saving…")))
 	case d.saveErr != "":
-		out = append(out, st.App.Error.Render(wrapWords("✗ not saved: "+d.saveErr, inner, st)))
+		out = append(out, st.App.Error.Render(cell.WrapWords("✗ not saved: "+d.saveErr, inner, st)))
 	case d.previewErr != "":
-		out = append(out, st.App.Error.Render(wrapWords("✗ "+d.previewErr, inner, st)))
+		out = append(out, st.App.Error.Render(cell.WrapWords("✗ "+d.previewErr, inner, st)))
 	default:
-		out = append(out, st.Dialog.Title.Render(wrapWords("→ "+SanitizeLine(d.preview.Words), inner, st)))
+		out = append(out, st.Dialog.Title.Render(cell.WrapWords("→ "+cell.SanitizeLine(d.preview.Words), inner, st)))
 		out = append(out, d.coverLines(inner)...)
 		if f.roomy > 0 && d.cover != nil {
 			out = append(out, st.Dialog.Body.Render(cut(keyName(k.Save)+": "+d.saveWords())))
@@ -501,7 +502,7 @@ func (d *rememberDialog) lines(f fit) []string {
 // coverLines say whether the rule, kept with the others, covers the call.
 func (d *rememberDialog) coverLines(inner int) []string {
 	st := d.styles
-	bad := func(s string) []string { return []string{st.App.Error.Render(wrapWords("✗ "+s, inner, st))} }
+	bad := func(s string) []string { return []string{st.App.Error.Render(cell.WrapWords("✗ "+s, inner, st))} }
 	switch {
 	case d.coverErr != "":
 		return bad("cannot tell whether it covers this call: " + d.coverErr)
@@ -515,13 +516,13 @@ func (d *rememberDialog) coverLines(inner int) []string {
 	}
 	switch {
 	case c.Covers:
-		return []string{st.Dialog.Title.Render(wrapWords("✓ "+there+"It covers this call.", inner, st))}
+		return []string{st.Dialog.Title.Render(cell.WrapWords("✓ "+there+"It covers this call.", inner, st))}
 	case c.Against.Number > 0:
 		verb := "deny"
 		if d.deny {
 			verb = "allow"
 		}
-		return bad(there + "Rule " + strconv.Itoa(c.Against.Number) + " would " + verb + " this call: " + SanitizeLine(c.Against.Line))
+		return bad(there + "Rule " + strconv.Itoa(c.Against.Number) + " would " + verb + " this call: " + cell.SanitizeLine(c.Against.Line))
 	case d.deny:
 		return bad(there + "It does not cover this call: it matches no part of it.")
 	case len(c.Left) > 0:
@@ -531,7 +532,7 @@ func (d *rememberDialog) coverLines(inner int) []string {
 				parts = append(parts, "and "+strconv.Itoa(len(c.Left)-i)+" more")
 				break
 			}
-			parts = append(parts, "`"+ansi.Truncate(SanitizeLine(sanitize.Visible(l)), 60, "…")+"`")
+			parts = append(parts, "`"+ansi.Truncate(cell.SanitizeLine(sanitize.Visible(l)), 60, "…")+"`")
 		}
 		verb := " is not allowed by it."
 		if len(c.Left) > 1 {

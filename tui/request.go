@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // question is one question of a request: the agent's raw text (answers echo
@@ -69,7 +70,7 @@ type question struct {
 }
 
 func newQuestion(i int, q interaction.Question) *question {
-	qs := &question{raw: q, header: displayLine(q.Header), text: Sanitize(q.Question), detail: Sanitize(q.Detail), approve: -1}
+	qs := &question{raw: q, header: cell.DisplayLine(q.Header), text: cell.Sanitize(q.Question), detail: cell.Sanitize(q.Detail), approve: -1}
 	if q.PlanReview() && !q.MultiSelect {
 		// A plan is approved or declined, one or the other: a
 		// multi-select plan review is asked as the list it is.
@@ -91,13 +92,13 @@ func newQuestion(i int, q interaction.Question) *question {
 				if descs == nil {
 					descs = make([]string, len(q.Options))
 				}
-				descs[j] = Sanitize(o.Description)
+				descs[j] = cell.Sanitize(o.Description)
 			}
 			if o.Preview != "" {
 				if qs.previews == nil {
 					qs.previews = make([]string, len(q.Options))
 				}
-				qs.previews[j] = Sanitize(o.Preview)
+				qs.previews[j] = cell.Sanitize(o.Preview)
 			}
 		}
 		qs.descs = descs
@@ -112,7 +113,7 @@ func newQuestion(i int, q interaction.Question) *question {
 // 100,000 options would otherwise prepare 1.6 MB of labels before its
 // first frame.
 func (q *question) label(i int) string {
-	l := SanitizeLine(q.raw.Options[i].Label)
+	l := cell.SanitizeLine(q.raw.Options[i].Label)
 	if !q.planReview() {
 		return l
 	}
@@ -179,7 +180,7 @@ func (q *question) answered() bool {
 
 // context returns the question's text (styled, its Markdown drawn) and, after a blank line, its detail rendered as Markdown (or as
 // raw text, to approve exact bytes), wrapped to width.
-func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw bool) []string {
+func (q *question) context(width int, st *styles.Styles, md *cell.Markdown, raw bool) []string {
 	if q.wrap.width != width || q.wrap.styles != st || q.wrap.raw != raw {
 		q.wrap.width, q.wrap.styles, q.wrap.raw = width, st, raw
 		lines := markdown.RenderIn(q.text, max(width, 1), st, st.Question.Text)
@@ -191,7 +192,7 @@ func (q *question) context(width int, st *styles.Styles, md *mdRenderer, raw boo
 			lines = append(lines, "")
 			at := len(lines)
 			if raw {
-				lines = append(lines, wrapExact(q.detail, width, st, st.Code.Plain)...)
+				lines = append(lines, cell.WrapExact(q.detail, width, st, st.Code.Plain)...)
 			} else {
 				lines = append(lines, md.Render(q.detail, width)...)
 			}
@@ -222,7 +223,7 @@ func (q *question) callLine() int {
 // previewLines is option opt's preview drawn in width×rows: only its
 // beginning is rendered, so a 2,000-line preview costs what a screenful
 // does; what is cut is counted.
-func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdRenderer, raw bool) []string {
+func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *cell.Markdown, raw bool) []string {
 	if q.previews == nil || opt < 0 || opt >= len(q.previews) || q.previews[opt] == "" || rows <= 0 {
 		return nil
 	}
@@ -245,7 +246,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 	}
 	var lines []string
 	if raw {
-		lines = wrapExact(head, width, st, st.Code.Plain)
+		lines = cell.WrapExact(head, width, st, st.Code.Plain)
 	} else {
 		lines = md.Render(head, width)
 	}
@@ -257,7 +258,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *mdR
 		}
 		mark := "… more"
 		if more > 0 {
-			mark = "… " + plural(more, "more line", "more lines")
+			mark = "… " + cell.Plural(more, "more line", "more lines")
 		}
 		lines = append(lines, st.Question.ScrollHint.Render(mark))
 	}
@@ -390,7 +391,7 @@ func newRequest(r *inbox.Request) *request {
 	req := &request{id: r.ID, arrived: r.Arrived, deadline: r.Deadline, agent: "agent", perm: r.Request.Permission}
 	if a := r.Request.Agent; a != nil {
 		req.agentID = a.ID
-		if n := displayLine(a.DisplayName()); strings.TrimSpace(n) != "" {
+		if n := cell.DisplayLine(a.DisplayName()); strings.TrimSpace(n) != "" {
 			req.agent = n
 		}
 	}
@@ -502,7 +503,7 @@ func (r *request) what() string {
 	if q.header != "" {
 		return q.header
 	}
-	return firstLine(q.text)
+	return cell.FirstLine(q.text)
 }
 
 // call names the tool call a permission request is about, as Markdown on
@@ -517,7 +518,7 @@ func (r *request) call() string {
 	if p == nil {
 		return ""
 	}
-	exact := func(s string) string { return markdown.Code(SanitizeLine(sanitize.Visible(s))) }
+	exact := func(s string) string { return markdown.Code(cell.SanitizeLine(sanitize.Visible(s))) }
 	var what string
 	switch p.Kind {
 	case interaction.KindExecute:
@@ -550,7 +551,7 @@ func (r *request) call() string {
 	default:
 		return ""
 	}
-	if tool := SanitizeLine(sanitize.Visible(p.Tool)); strings.TrimSpace(tool) != "" {
+	if tool := cell.SanitizeLine(sanitize.Visible(p.Tool)); strings.TrimSpace(tool) != "" {
 		return markdown.Escape(tool) + " " + what
 	}
 	return what
@@ -569,7 +570,7 @@ func firstWords(s string) (line string, more bool) {
 func (r *request) summary() string {
 	s := ansi.Truncate(markdown.Plain(r.what()), 80, "…")
 	if n := len(r.questions) - 1; n > 0 {
-		s += " (+" + plural(n, "more question", "more questions") + ")"
+		s += " (+" + cell.Plural(n, "more question", "more questions") + ")"
 	}
 	return s
 }
@@ -591,21 +592,14 @@ func (r *request) answerSummary(a interaction.Answer) string {
 func itemText(item interaction.AnswerItem) string {
 	switch {
 	case item.Custom != "":
-		return "“" + SanitizeLine(item.Custom) + "”"
+		return "“" + cell.SanitizeLine(item.Custom) + "”"
 	case len(item.Selected) > 0:
 		shown := make([]string, len(item.Selected))
 		for j, l := range item.Selected {
-			shown[j] = SanitizeLine(l)
+			shown[j] = cell.SanitizeLine(l)
 		}
 		return strings.Join(shown, ", ")
 	default:
 		return "skipped"
 	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // reviewRoom is the rows the review step's answers get in height rows:
@@ -29,13 +31,13 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 	numbered := len(r.questions) <= 9
 	col := 0
 	for _, q := range r.questions {
-		col = max(col, cellWidth(q.title))
+		col = max(col, cell.Width(q.title))
 	}
 	col = min(col, max(width/3, 8), 24)
 	var lines []string
 	for i, q := range r.questions {
 		label := ansi.Truncate(q.title, col, "…")
-		label += strings.Repeat(" ", col-cellWidth(label))
+		label += strings.Repeat(" ", col-cell.Width(label))
 		if numbered {
 			label = strconv.Itoa(i+1) + "  " + label
 		}
@@ -43,14 +45,14 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		var ans string
 		switch {
 		case a.Custom != "":
-			ans = st.Review.Custom.Render("“" + firstLine(SanitizeLine(a.Custom)) + "”")
+			ans = st.Review.Custom.Render("“" + cell.FirstLine(cell.SanitizeLine(a.Custom)) + "”")
 		case len(a.Selected) > 0:
 			ans = st.Review.Answer.Render(itemText(a))
 		default:
 			ans = st.Review.Unanswered.Render("! unanswered (sent as skipped)")
 		}
 		if a.Note != "" {
-			ans += st.Question.Hint.Render(" ✎ " + firstLine(SanitizeLine(a.Note)))
+			ans += st.Question.Hint.Render(" ✎ " + cell.FirstLine(cell.SanitizeLine(a.Note)))
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
@@ -60,17 +62,17 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		footer += " · " + keyName(digitKeys(k.Jump, len(r.questions))) + " changes an answer"
 	}
 	if n := r.unanswered(); n > 0 {
-		footer = plural(n, "question", "questions") + " unanswered · " + footer
+		footer = cell.Plural(n, "question", "questions") + " unanswered · " + footer
 	}
 	room := reviewRoom(height)
 	scroll := min(r.scroll, max(len(lines)-room, 0))
 	end := min(scroll+room, len(lines))
 	if scroll > 0 {
-		lines[scroll] = st.Question.ScrollHint.Render("↑ " + plural(scroll+1, "more", "more"))
+		lines[scroll] = st.Question.ScrollHint.Render("↑ " + cell.Plural(scroll+1, "more", "more"))
 	}
 	rows = append(rows, lines[scroll:end]...)
 	if end < len(lines) {
-		rows = append(rows, st.Question.ScrollHint.Render("↓ "+plural(len(lines)-end, "more", "more")))
+		rows = append(rows, st.Question.ScrollHint.Render("↓ "+cell.Plural(len(lines)-end, "more", "more")))
 	} else {
 		rows = append(rows, "")
 	}

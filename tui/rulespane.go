@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // rulesPane lists the human's rules (Options.Rules), numbered, each as
@@ -90,17 +91,17 @@ func (p *rulesPane) listed(msg rulesListedMsg) tea.Cmd {
 	p.loading = false
 	p.list, p.listErr = msg.list, ""
 	if msg.listErr != nil {
-		p.listErr = SanitizeLine(msg.listErr.Error())
+		p.listErr = cell.SanitizeLine(msg.listErr.Error())
 		p.list.Rules = nil
 	}
 	p.cursor = min(p.cursor, max(len(p.list.Rules)-1, 0))
 	switch {
 	case msg.err != nil && p.editing:
-		p.checkErr = SanitizeLine(msg.err.Error())
+		p.checkErr = cell.SanitizeLine(msg.err.Error())
 		return nil
 	case msg.err != nil:
 		p.confirming = false
-		return p.host.Notice("✗ " + SanitizeLine(msg.err.Error()))
+		return p.host.Notice("✗ " + cell.SanitizeLine(msg.err.Error()))
 	}
 	p.editing, p.confirming = false, false
 	p.input.Blur()
@@ -138,7 +139,7 @@ func (p *rulesPane) recheck() {
 	p.check, p.checkErr = RuleText{}, ""
 	t, err := p.host.Rules().Check(strings.TrimSpace(p.input.Value()))
 	if err != nil {
-		p.checkErr = SanitizeLine(err.Error())
+		p.checkErr = cell.SanitizeLine(err.Error())
 		return
 	}
 	p.check = t
@@ -160,7 +161,7 @@ func (p *rulesPane) saveEdit() tea.Cmd {
 		if err != nil {
 			return "", err
 		}
-		return "✓ Rule " + strconv.Itoa(old.Number) + " replaced by rule " + strconv.Itoa(e.Number) + ": " + SanitizeLine(e.Line), nil
+		return "✓ Rule " + strconv.Itoa(old.Number) + " replaced by rule " + strconv.Itoa(e.Number) + ": " + cell.SanitizeLine(e.Line), nil
 	})
 }
 
@@ -175,7 +176,7 @@ func (p *rulesPane) remove() tea.Cmd {
 		if err := r.Remove(e.Number, e.Line); err != nil {
 			return "", err
 		}
-		return "✓ Removed rule " + strconv.Itoa(e.Number) + ": " + SanitizeLine(e.Line), nil
+		return "✓ Removed rule " + strconv.Itoa(e.Number) + ": " + cell.SanitizeLine(e.Line), nil
 	})
 }
 
@@ -184,7 +185,7 @@ func hits(e RuleEntry) string {
 	if e.Hits == 0 {
 		return "never answered"
 	}
-	return plural(e.Hits, "answer", "answers") + ", last " + e.Last.Local().Format(time.DateTime[:16])
+	return cell.Plural(e.Hits, "answer", "answers") + ", last " + e.Last.Local().Format(time.DateTime[:16])
 }
 
 // View draws the pane in its size: the rules two rows each, scrolled to
@@ -194,10 +195,10 @@ func (p *rulesPane) View() string {
 	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
 	title := "Rules"
 	if p.listErr == "" && !p.loading || len(p.list.Rules) > 0 {
-		title += " · " + plural(len(p.list.Rules), "rule", "rules")
+		title += " · " + cell.Plural(len(p.list.Rules), "rule", "rules")
 	}
 	if p.list.Path != "" {
-		title += " · " + SanitizeLine(p.list.Path)
+		title += " · " + cell.SanitizeLine(p.list.Path)
 	}
 	rows := []string{st.Review.Title.Render(cut(title)), ""}
 	var foot []string
@@ -205,31 +206,31 @@ func (p *rulesPane) View() string {
 	case p.editing:
 		foot = append(foot, "", st.Dialog.Title.Render(cut("Edit rule "+strconv.Itoa(p.edit.Number))), p.input.View())
 		if p.checkErr != "" {
-			foot = append(foot, st.App.Error.Render(wrapWords("✗ "+p.checkErr, width, st)))
+			foot = append(foot, st.App.Error.Render(cell.WrapWords("✗ "+p.checkErr, width, st)))
 		} else {
-			foot = append(foot, st.Dialog.Body.Render(wrapWords("→ "+SanitizeLine(p.check.Words), width, st)))
+			foot = append(foot, st.Dialog.Body.Render(cell.WrapWords("→ "+cell.SanitizeLine(p.check.Words), width, st)))
 		}
 	case p.confirming:
 		if e, ok := p.current(); ok {
 			k := p.keys.Confirm
-			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+SanitizeLine(e.Line))),
+			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+cell.SanitizeLine(e.Line))),
 				st.Dialog.Body.Render(cut(firstKeyName(k.Yes)+" removes it, "+keyName(k.No)+" keeps it")))
 		}
 	}
 	switch {
 	case p.listErr != "":
-		rows = append(rows, st.App.Error.Render(wrapWords("✗ "+p.listErr, width, st)), "",
-			st.App.Bar.Render(wrapWords("No rule answers until the file is fixed (docs/rules.md); this pane reads it again when opened.", width, st)))
+		rows = append(rows, st.App.Error.Render(cell.WrapWords("✗ "+p.listErr, width, st)), "",
+			st.App.Bar.Render(cell.WrapWords("No rule answers until the file is fixed (docs/rules.md); this pane reads it again when opened.", width, st)))
 		return strings.Join(rows, "\n")
 	case p.loading && len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("Reading the rules…")))
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(wrapWords("On a permission, "+keyName(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
+			st.App.Bar.Render(cell.WrapWords("On a permission, "+keyName(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
-	room := max((p.height-len(rows)-lineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
+	room := max((p.height-len(rows)-cell.LineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
 	first := max(p.cursor-room+1, 0)
 	num := len(strconv.Itoa(len(p.list.Rules)))
 	for i := first; i < len(p.list.Rules) && i < first+room; i++ {
@@ -241,8 +242,8 @@ func (p *rulesPane) View() string {
 		n := strconv.Itoa(e.Number)
 		n = strings.Repeat(" ", num-len(n)) + n
 		rows = append(rows,
-			cut(mark+st.Inbox.Meta.Render(n)+" "+style.Render(SanitizeLine(e.Line))+st.Inbox.Meta.Render(" · "+hits(e))),
-			cut(strings.Repeat(" ", num+3)+st.Inbox.Meta.Render(SanitizeLine(e.Words))))
+			cut(mark+st.Inbox.Meta.Render(n)+" "+style.Render(cell.SanitizeLine(e.Line))+st.Inbox.Meta.Render(" · "+hits(e))),
+			cut(strings.Repeat(" ", num+3)+st.Inbox.Meta.Render(cell.SanitizeLine(e.Words))))
 	}
 	return strings.Join(append(rows, foot...), "\n")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // The conversations with agents the human drives (asktui run) live here:
@@ -117,7 +118,7 @@ func (m *model) convActivity(a interaction.Activity) {
 	if c := m.convOf(a.Agent.ID); c != nil {
 		m.flushConv()
 		c.finishText()
-		c.notice(Sanitize(a.Text), false)
+		c.notice(cell.Sanitize(a.Text), false)
 	}
 }
 
@@ -147,7 +148,7 @@ func (m *model) startAgent(name, resume string, chosen bool) tea.Cmd {
 
 // startingNotice is the notice while agent name starts.
 func startingNotice(name string) string {
-	return "starting " + SanitizeLine(name) + "…"
+	return "starting " + cell.SanitizeLine(name) + "…"
 }
 
 // started binds a started conversation to its state. It is shown when it
@@ -404,15 +405,15 @@ func (m *model) runBody() string {
 	switch {
 	case l.questions:
 		if l.inboxRows > 0 {
-			bottom = append(bottom, fitBlock(m.inbox.View(), w, l.inboxRows)...)
+			bottom = append(bottom, cell.FitBlock(m.inbox.View(), w, l.inboxRows)...)
 		}
-		bottom = append(bottom, fitBlock(m.qpane.View(), w, l.panelH)...)
+		bottom = append(bottom, cell.FitBlock(m.qpane.View(), w, l.panelH)...)
 	case c != nil:
 		bottom = append(bottom, strings.Split(c.editor.View(), "\n")...)
 	case len(m.starting) > 0:
 		names := make([]string, len(m.starting))
 		for i, n := range m.starting {
-			names[i] = SanitizeLine(n)
+			names[i] = cell.SanitizeLine(n)
 		}
 		bottom = append(bottom, st.App.Empty.Render(ansi.Truncate("Starting "+strings.Join(names, ", ")+"…", w, "…")))
 	default:
@@ -422,7 +423,7 @@ func (m *model) runBody() string {
 	if c != nil {
 		mid = c.view.View()
 	}
-	lines := append(top, fitBlock(mid, w, l.midRows)...)
+	lines := append(top, cell.FitBlock(mid, w, l.midRows)...)
 	lines = append(lines, "")
 	lines = append(lines, bottom...)
 	return strings.Join(lines, "\n")
@@ -438,13 +439,13 @@ func (m *model) runTitle() (left, right string) {
 	}
 	left += " " + st.App.Agent.Render(c.name)
 	if c.info.Title != "" {
-		left += st.App.Bar.Render(" · " + SanitizeLine(c.info.Title))
+		left += st.App.Bar.Render(" · " + cell.SanitizeLine(c.info.Title))
 	}
 	var parts []string
 	if u := c.usage; u != nil && u.Size > 0 {
 		parts = append(parts, tokens(u.Used)+"/"+tokens(u.Size)+" tokens")
 		if u.Cost > 0 {
-			parts = append(parts, strconv.FormatFloat(u.Cost, 'f', 2, 64)+" "+SanitizeLine(u.Currency))
+			parts = append(parts, strconv.FormatFloat(u.Cost, 'f', 2, 64)+" "+cell.SanitizeLine(u.Currency))
 		}
 	}
 	return left, st.App.Bar.Render(strings.Join(parts, " · "))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // What a streamed text keeps and how it is cut. An agent may send any
@@ -232,7 +234,7 @@ func (t *textStream) source(start, end int64, fence string, open bool) string {
 	if open {
 		text += "\n" + fenceClose(fence)
 	}
-	return Sanitize(text)
+	return cell.Sanitize(text)
 }
 
 // fenceClose is the line that closes the fence opened by line.

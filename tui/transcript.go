@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // Caps on what an item shows until the human expands it.
@@ -77,7 +78,7 @@ func (r *itemRender) grew() { r.valid = false }
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.
-func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles, md *mdRenderer) (lines []string, whole bool) {
+func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles, md *cell.Markdown) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
@@ -122,7 +123,7 @@ func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles)
 	switch it.kind {
 	case itemUser:
 		lines := it.trimLine(width-2, st)
-		lines = append(lines, wrapPlain(Sanitize(it.text.String()), width-2, cs.User)...)
+		lines = append(lines, wrapPlain(cell.Sanitize(it.text.String()), width-2, cs.User)...)
 		return prefixLines(lines, cs.Prompt.Render("›")+" ", "  ")
 	case itemThought:
 		return it.thoughtLines(width, t.showThoughts || it.expanded, st)
@@ -165,13 +166,13 @@ func (it *convItem) thoughtLines(width int, all bool, st *styles.Styles) []strin
 		src = append(src, line)
 	}
 	lines := it.trimLine(width-2, st)
-	lines = append(lines, markdown.RenderIn(Sanitize(strings.Join(src, "\n")), max(width-2, 1), st, cs.Thought)...)
+	lines = append(lines, markdown.RenderIn(cell.Sanitize(strings.Join(src, "\n")), max(width-2, 1), st, cs.Thought)...)
 	if !all && len(lines) > maxThoughtLines {
 		more += len(lines) - maxThoughtLines
 		lines = lines[:maxThoughtLines]
 	}
 	if more > 0 {
-		lines = append(lines, cs.Status.Render("… "+plural(more, "more line", "more lines")+" of thinking"))
+		lines = append(lines, cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" of thinking"))
 	}
 	return prefixLines(lines, cs.Thought.Render("∴")+" ", "  ")
 }
@@ -192,13 +193,13 @@ func (it *convItem) trimLine(width int, st *styles.Styles) []string {
 	default:
 		s += "; all of it is in " + t.filePath
 	}
-	return wrapPlain("⋯ "+SanitizeLine(s), width, st.Conversation.Status)
+	return wrapPlain("⋯ "+cell.SanitizeLine(s), width, st.Conversation.Status)
 }
 
 // spilledLines is the line of an itemSpilled: how many items, where.
 func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles) []string {
 	s := it.spilled
-	what := plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
+	what := cell.Plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
 	var line string
 	switch {
 	case s.err != nil:
@@ -212,13 +213,13 @@ func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles
 	default:
 		line = what + " are in " + s.path + " · " + keyName(t.keys.Transcript.Expand) + " shows them"
 	}
-	return wrapPlain("⋯ "+SanitizeLine(line), width, st.Conversation.Status)
+	return wrapPlain("⋯ "+cell.SanitizeLine(line), width, st.Conversation.Status)
 }
 
 // messageLines renders a message (or text read back from the spill)
 // from its end: the open block, then complete blocks until need lines
 // are there. head goes on top once all of it is.
-func (it *convItem) messageLines(width, need int, head []string, md *mdRenderer) ([]string, bool) {
+func (it *convItem) messageLines(width, need int, head []string, md *cell.Markdown) ([]string, bool) {
 	t := &it.text
 	open := it.openLines(width, md)
 	parts := [][]string{open}
@@ -256,7 +257,7 @@ func (it *convItem) messageLines(width, need int, head []string, md *mdRenderer)
 // as Markdown, the same while it streams as once it is complete, so a
 // block never changes its look when its message ends. It is redone only
 // when the text grew, and is at most a few KiB (maxBlock).
-func (it *convItem) openLines(width int, md *mdRenderer) []string {
+func (it *convItem) openLines(width int, md *cell.Markdown) []string {
 	t := &it.text
 	r := &it.rendering
 	if r.valid && r.openLen == t.Len() && r.openAt == t.committed {
@@ -282,7 +283,7 @@ const exactHeight = 64 << 10
 // height is the item's height at width: exact where it was rendered (and
 // for a message of up to exactHeight bytes), estimated for the blocks of a
 // longer message not rendered yet.
-func (it *convItem) height(width int, t *transcriptPane, st *styles.Styles, md *mdRenderer) int {
+func (it *convItem) height(width int, t *transcriptPane, st *styles.Styles, md *cell.Markdown) int {
 	tx := &it.text
 	need := 1
 	if tx.kept() <= exactHeight {
@@ -357,7 +358,7 @@ func renderPlan(plan []conversation.PlanEntry, width int, st *styles.Styles) []s
 		case "in_progress":
 			mark, style = "[~] ", cs.ToolRunning
 		}
-		text := markdown.RenderIn(Sanitize(e.Content), max(width-4, 1), st, style)
+		text := markdown.RenderIn(cell.Sanitize(e.Content), max(width-4, 1), st, style)
 		if len(text) == 0 {
 			text = []string{""}
 		}
@@ -377,10 +378,10 @@ func renderAsk(a *askRecord, width int, st *styles.Styles) []string {
 		q := a.questions[0]
 		what := q.header
 		if what == "" {
-			what = markdown.Plain(firstLine(q.text))
+			what = markdown.Plain(cell.FirstLine(q.text))
 		}
 		if n := len(a.questions) - 1; n > 0 {
-			what += " (+" + plural(n, "more question", "more questions") + ")"
+			what += " (+" + cell.Plural(n, "more question", "more questions") + ")"
 		}
 		line := st.Question.Header.Render(what) + cs.Status.Render(" · waiting for your answer")
 		return []string{ac.Asked.Render("?") + " " + ansi.Truncate(line, max(width-2, 4), "…")}
@@ -453,7 +454,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		status = cs.ToolFailed.Render("✗ failed")
 	default: // in progress
 	}
-	title := SanitizeLine(tc.Title)
+	title := cell.SanitizeLine(tc.Title)
 	if title == "" {
 		title = string(tc.Kind)
 	}
@@ -464,7 +465,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 	if len(tc.Locations) > 0 {
 		var locs []string
 		for _, l := range tc.Locations {
-			s := SanitizeLine(l.Path)
+			s := cell.SanitizeLine(l.Path)
 			if l.Line > 0 {
 				s += ":" + strconv.Itoa(l.Line)
 			}
@@ -481,9 +482,9 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 			body = renderDiff(c.Diff, inner, t.split, st)
 			limit = maxDiffLines
 		case c.Terminal != nil:
-			out := Sanitize(strings.TrimRight(c.Terminal.Output, "\n"))
+			out := cell.Sanitize(strings.TrimRight(c.Terminal.Output, "\n"))
 			if c.Terminal.Command != "" {
-				out = "$ " + SanitizeLine(c.Terminal.Command) + "\n" + out
+				out = "$ " + cell.SanitizeLine(c.Terminal.Command) + "\n" + out
 			}
 			body = wrapPlain(out, inner, st.Diff.Context)
 			if c.Terminal.Exited {
@@ -492,11 +493,11 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		case c.Text != "":
 			// A tool's text is its output: lines as they are, not
 			// Markdown reflowed into paragraphs.
-			body = wrapPlain(Sanitize(strings.TrimRight(c.Text, "\n")), inner, st.Diff.Context)
+			body = wrapPlain(cell.Sanitize(strings.TrimRight(c.Text, "\n")), inner, st.Diff.Context)
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+plural(more, "more line", "more lines")+" · "+keyName(t.keys.Transcript.Expand)+" expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keyName(t.keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -565,7 +566,7 @@ func (t *transcriptPane) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + plural(scroll, "newer line", "newer lines") + " · " + keyName(t.keys.Transcript.End) + " to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keyName(t.keys.Transcript.End) + " to follow")
 	}
 	return out
 }

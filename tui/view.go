@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/tui/internal/cell"
 )
 
 // render draws the whole screen as the layout pass laid it out: the
@@ -32,20 +34,20 @@ func (m *model) render() string {
 	}
 
 	lines := make([]string, 0, m.height)
-	lines = append(lines, fitLine(m.titleBar(), w))
+	lines = append(lines, cell.FitLine(m.titleBar(), w))
 	if l.top > 1 {
-		lines = append(lines, fitLine("", w))
+		lines = append(lines, cell.FitLine("", w))
 	}
-	lines = append(lines, fitBlock(body, w, l.bodyH)...)
+	lines = append(lines, cell.FitBlock(body, w, l.bodyH)...)
 	if l.status > 0 {
-		lines = append(lines, fitLine(status, w))
+		lines = append(lines, cell.FitLine(status, w))
 	}
-	lines = append(lines, fitBlock(m.bar.View(), w, helpHeight)...)
+	lines = append(lines, cell.FitBlock(m.bar.View(), w, helpHeight)...)
 	lines = lines[:min(len(lines), max(m.height, 1))]
 	for i, line := range lines {
 		line = " " + line + " " // one column of margin on each side
 		if m.width < 3 {
-			line = fitLine(line, max(m.width, 0))
+			line = cell.FitLine(line, max(m.width, 0))
 		}
 		lines[i] = line
 	}
@@ -76,7 +78,7 @@ func (m *model) sessionBody() string {
 			left = append(left, m.inbox.View(), "")
 		}
 		left = append(left, m.activity.View())
-		col := fitBlock(strings.Join(left, "\n"), f.sideW, h)
+		col := cell.FitBlock(strings.Join(left, "\n"), f.sideW, h)
 		div := " " + st.Divider.Render("│") + " "
 		var right string
 		if mode == modePast {
@@ -84,7 +86,7 @@ func (m *model) sessionBody() string {
 		} else {
 			right = m.qpane.View()
 		}
-		panel := fitBlock(right, f.panelW, h)
+		panel := cell.FitBlock(right, f.panelW, h)
 		for i := range col {
 			col[i] += div + panel[i]
 		}
@@ -92,10 +94,10 @@ func (m *model) sessionBody() string {
 	}
 	var parts []string
 	if f.inboxRows > 0 {
-		parts = append(parts, fitBlock(m.inbox.View(), w, f.inboxRows)...)
+		parts = append(parts, cell.FitBlock(m.inbox.View(), w, f.inboxRows)...)
 		parts = append(parts, "")
 	}
-	parts = append(parts, fitBlock(m.qpane.View(), f.panelW, f.panelH)...)
+	parts = append(parts, cell.FitBlock(m.qpane.View(), f.panelW, f.panelH)...)
 	if f.activityRows > 0 {
 		parts = append(parts, "", m.activity.View())
 	}

@@ -1,4 +1,4 @@
-package tui
+package cell
 
 import (
 	"testing"
@@ -7,14 +7,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// cellWidth's fast path agrees with the grapheme-aware width on every
+// Width's fast path agrees with the grapheme-aware width on every
 // printable code point, alone and among asktui's glyphs, and on strings
 // whose runes join clusters.
 func TestCellWidthMatchesGraphemes(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
-		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
-			t.Errorf("cellWidth(%q) = %d, want %d", s, got, want)
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
 		}
 	}
 	for r := rune(0x20); r < 0x30000; r++ {

@@ -1,11 +1,30 @@
-package tui
+package cell
 
 import (
 	"strings"
 	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/asktui/asktui/internal/sanitize"
 )
 
-// displayLine makes an agent-supplied name or header safe to draw in a
+// Sanitize makes agent-supplied text inert for the terminal: escape
+// sequences go and leave a mark (␛), controls and bidirectional controls
+// become visible stand-ins, and tabs become spaces to the next multiple
+// of 4 cells. It is [sanitize.Strip] with cells measured as the screen
+// measures them (ansi.StringWidth).
+func Sanitize(s string) string {
+	return sanitize.Strip(s, ansi.StringWidth)
+}
+
+// SanitizeLine is [Sanitize] for one-line places such as tab titles and
+// inbox rows: newlines become spaces as well.
+func SanitizeLine(s string) string {
+	return sanitize.StripLine(s, ansi.StringWidth)
+}
+
+// DisplayLine makes an agent-supplied name or header safe to draw in a
 // column: SanitizeLine, then reduced to characters every terminal draws
 // at the same width. Terminals disagree on the width of a ZWJ emoji
 // sequence, a skin-tone modifier, a variation selector or a combining
@@ -13,7 +32,7 @@ import (
 // the cluster), so one agent's "👩‍💻" would shift another agent's column
 // border. Those joiners and modifiers are dropped: the ZWJ family becomes
 // its members side by side, which every terminal measures alike.
-func displayLine(s string) string {
+func DisplayLine(s string) string {
 	s = SanitizeLine(s)
 	if isPlainASCII(s) {
 		return s
