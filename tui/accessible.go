@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
@@ -24,7 +25,7 @@ import (
 // any prompt declines the request; Ctrl+C quits asktui.
 type accessibleProvider struct {
 	in     *field.LineReader
-	keys   accessibleKeyMap
+	keys   keys.Accessible
 	out    io.Writer
 	styles *styles.Styles
 	turn   chan struct{} // one request at a time holds the terminal
@@ -36,7 +37,7 @@ func newAccessibleProvider(opts Options, done <-chan struct{}) *accessibleProvid
 	if in == nil {
 		in = os.Stdin
 	}
-	a := &accessibleProvider{in: field.NewLineReader(in), keys: defaultKeyMap().Accessible, out: opts.Output, turn: make(chan struct{}, 1), done: done}
+	a := &accessibleProvider{in: field.NewLineReader(in), keys: keys.Default().Accessible, out: opts.Output, turn: make(chan struct{}, 1), done: done}
 	if a.out == nil {
 		a.out = os.Stdout
 	}
@@ -141,7 +142,7 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 
 func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
 	r := newRequest(&inbox.Request{Request: req})
-	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, cell.Plural(len(r.questions), "question", "questions"), keyName(a.keys.Decline))
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, cell.Plural(len(r.questions), "question", "questions"), keys.Name(a.keys.Decline))
 	if deadline, ok := ctx.Deadline(); ok {
 		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", cell.Duration(time.Until(deadline)))
 	}
@@ -172,7 +173,7 @@ func (a *accessibleProvider) form(q *question) *huh.Form {
 	if q.free() {
 		f = huh.NewText().
 			Value(&q.typed).
-			Title("Your answer (" + keyName(a.keys.Skip) + " to skip):").
+			Title("Your answer (" + keys.Name(a.keys.Skip) + " to skip):").
 			CharLimit(interaction.MaxCustomLen).
 			ExternalEditor(false)
 	} else {

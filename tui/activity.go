@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // maxEntries bounds the activity log; the oldest entries go first.
@@ -202,11 +203,11 @@ func toolLine(tool, args string) string {
 		}
 		return name + " " + cell.SanitizeLine(args)
 	}
-	keys := make([]string, 0, len(obj))
+	names := make([]string, 0, len(obj))
 	for k := range obj {
-		keys = append(keys, k)
+		names = append(names, k)
 	}
-	slices.Sort(keys)
+	slices.Sort(names)
 	main := ""
 	for _, k := range []string{"command", "cmd", "path", "file_path", "file", "filename", "pattern", "query", "url", "name"} {
 		if _, ok := obj[k]; ok {
@@ -214,14 +215,14 @@ func toolLine(tool, args string) string {
 			break
 		}
 	}
-	if main == "" && len(keys) == 1 {
-		main = keys[0]
+	if main == "" && len(names) == 1 {
+		main = names[0]
 	}
 	parts := []string{name}
 	if main != "" {
 		parts = append(parts, argValue(obj[main], false))
 	}
-	for _, k := range keys {
+	for _, k := range names {
 		if k != main {
 			parts = append(parts, cell.SanitizeLine(k)+"="+argValue(obj[k], true))
 		}
@@ -400,7 +401,7 @@ func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Bind
 	start := max(end-height, 0)
 	rows := append([]string(nil), lines[start:end]...)
 	if l.scroll > 0 && len(rows) > 0 {
-		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+cell.Plural(l.scroll, "newer line", "newer lines")+" · "+keyName(follow)+" to follow", width, "…"))
+		rows[len(rows)-1] = st.Question.ScrollHint.Render(ansi.Truncate("↓ "+cell.Plural(l.scroll, "newer line", "newer lines")+" · "+keys.Name(follow)+" to follow", width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
@@ -440,7 +441,7 @@ func (p *activityPane) View() string {
 	if p.focused {
 		title = st.Activity.TitleFocused.Render("Activity")
 		k := p.keys.Activity
-		hint = st.Activity.Info.Render("  " + keyName(k.Scroll) + " scroll · " + keyName(k.Back) + " back")
+		hint = st.Activity.Info.Render("  " + keys.Name(k.Scroll) + " scroll · " + keys.Name(k.Back) + " back")
 	}
 	var live []string
 	spinner := p.host.Spinner()

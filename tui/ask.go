@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // AskOptions configure [Ask] and [AskCmd]. The zero value asks full screen
@@ -211,7 +212,7 @@ func settle(ctx context.Context, askErr, runErr error) error {
 		return nil
 	case errors.Is(runErr, ErrInterrupted):
 		return interaction.WrapError(interaction.CodeProviderClosed, runErr,
-			"interrupted: %s was pressed before the questions were answered", keyName(defaultKeyMap().Global.Quit))
+			"interrupted: %s was pressed before the questions were answered", keys.Name(keys.Default().Global.Quit))
 	case ctx.Err() != nil:
 		return contextError(ctx)
 	case runErr != nil && interaction.CodeOf(askErr) == interaction.CodeProviderClosed:

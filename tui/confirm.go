@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // confirmKind names what a confirmation decides.
@@ -87,7 +88,7 @@ func (d *confirmDialog) View() string {
 		return st.Dialog.Button.Render(s)
 	}
 	inner := max(min(width-4, 56), 10)
-	yes, no := action+" ("+firstKeyName(k.Yes)+")", "Go back ("+firstKeyName(k.No)+")"
+	yes, no := action+" ("+keys.FirstName(k.Yes)+")", "Go back ("+keys.FirstName(k.No)+")"
 	buttons := btn(0, yes) + " " + btn(1, no)
 	if cell.Width(buttons) > inner {
 		buttons = btn(0, yes) + "\n" + btn(1, no)

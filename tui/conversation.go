@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // conversation is one agent the human drives (asktui run): what it said and
@@ -167,20 +168,20 @@ func (c *chat) apply(e conversation.Event) {
 
 // status says what the conversation is doing, for the line under its
 // editor: spinner is the spinner's frame, now the clock's time.
-func (c *chat) status(spinner string, now time.Time, k keyMap) string {
+func (c *chat) status(spinner string, now time.Time, k keys.Map) string {
 	switch {
 	case c.failed:
-		return c.name + " did not start · " + keyName(k.Global.Agents) + " starts an agent"
+		return c.name + " did not start · " + keys.Name(k.Global.Agents) + " starts an agent"
 	case c.over:
-		return c.name + " has ended · " + keyName(k.Global.Agents) + " starts an agent"
+		return c.name + " has ended · " + keys.Name(k.Global.Agents) + " starts an agent"
 	case c.conv == nil:
 		return "starting " + c.name + "…"
 	case c.turn:
-		return spinner + " " + c.name + " is working · " + cell.Age(now.Sub(c.started)) + " · " + keyName(k.Prompt.Cancel) + " cancels"
+		return spinner + " " + c.name + " is working · " + cell.Age(now.Sub(c.started)) + " · " + keys.Name(k.Prompt.Cancel) + " cancels"
 	}
-	s := keyName(k.Prompt.Send) + " sends · " + keyName(k.Prompt.NewLine) + " new line"
+	s := keys.Name(k.Prompt.Send) + " sends · " + keys.Name(k.Prompt.NewLine) + " new line"
 	if len(c.info.Modes) > 1 {
-		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keyName(k.Prompt.Mode) + ") · " + s
+		s = "mode " + modeName(c.info, c.info.Mode) + " (" + keys.Name(k.Prompt.Mode) + ") · " + s
 	}
 	return s
 }

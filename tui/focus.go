@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/tui/field"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // This file is the focus model: which kind of program this is, which
@@ -448,13 +449,13 @@ func (m *model) globals(f focus, typing bool) []action {
 			if n == 1 {
 				help = "open the question"
 			}
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(relabel(g.Inbox, g.Inbox.Help().Key, help)).explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
+			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(keys.Relabel(g.Inbox, g.Inbox.Help().Key, help)).explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
 		}
 		if m.modeFor(f) != modePrompt && m.conv() != nil {
 			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().explain("back to the prompt while questions wait (asktui run)"))
 		}
 		if f != focusTranscript && m.conv() != nil {
-			out = append(out, move(relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar().explain("move through the transcript (asktui run)"))
+			out = append(out, move(keys.Relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar().explain("move through the transcript (asktui run)"))
 		}
 		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar().explain("agents (asktui run): switch, start another, resume a past session"))
 		if f != focusPast {
@@ -483,7 +484,7 @@ func (m *model) helpAction(typing bool) action {
 	})
 	a.isHelp = true
 	if typing {
-		return a.explain("the keys that act now, where a text field takes " + keyName(m.keys.Global.Help))
+		return a.explain("the keys that act now, where a text field takes " + keys.Name(m.keys.Global.Help))
 	}
 	return a.explain("the keys that act now, listed in full")
 }
@@ -493,7 +494,7 @@ func (m *model) helpAction(typing bool) action {
 func (m *model) quitAction() action {
 	b := m.keys.Global.Quit
 	if m.remote {
-		b = relabel(b, b.Help().Key, "close this view")
+		b = keys.Relabel(b, b.Help().Key, "close this view")
 	}
 	return move(b, nothing).in("Everywhere").explain("quit: the exit status is 130 when a question is left unanswered, 0 when none waits; over SSH, close that view")
 }

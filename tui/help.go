@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // The help is drawn from the focused pane's actions (focus.go), the same
@@ -228,9 +229,9 @@ func (o *overlayPane) View() string {
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keyName(o.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keys.Name(o.keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · " + keyName(o.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keys.Name(o.keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}

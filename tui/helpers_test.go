@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // The model tests drive Update directly with synthetic keys, as huh's own
@@ -232,7 +233,7 @@ func advance(m *model, d time.Duration) {
 }
 
 func keyMsgs(k string) []tea.KeyPressMsg {
-	msgs, err := parseKeys(k)
+	msgs, err := keys.Parse(k)
 	if err != nil {
 		panic(err)
 	}

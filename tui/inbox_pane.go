@@ -10,6 +10,7 @@ import (
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // inboxPane lists the waiting requests: agent, what it asks, how many
@@ -71,7 +72,7 @@ func (p *inboxPane) View() string {
 	}
 	title := st.Inbox.Title.Render("Inbox · " + cell.Plural(len(reqs), "request", "requests"))
 	if p.focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keyName(p.keys.Inbox.Open)+" opens")
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keys.Name(p.keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
 	rows := max(p.height-1, 1)

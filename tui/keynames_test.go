@@ -18,14 +18,18 @@ var keyWords = regexp.MustCompile(`(?i)\b(ctrl|alt|shift|meta)\+|⇧|\b(enter|es
 
 // keyTables are the files that may name keys: the key table of the
 // program and the option list's.
-var keyTables = map[string]bool{"keys.go": true, filepath.Join("field", "keymap.go"): true}
+var keyTables = map[string]bool{filepath.Join("internal", "keys", "keys.go"): true, filepath.Join("field", "keymap.go"): true}
 
 // The key table is the only place a key is named: every hint on screen
 // that says which key does what takes its name from a binding, so a
 // remapped or renamed key cannot leave a hint behind that says otherwise.
 // This fails on any string in tui's code (tests aside) that spells a key.
 func TestKeysNamedOnlyInTheTable(t *testing.T) {
-	for _, dir := range []string{".", "field"} {
+	internal, err := filepath.Glob(filepath.Join("internal", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range append([]string{".", "field"}, internal...) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +50,7 @@ func TestKeysNamedOnlyInTheTable(t *testing.T) {
 				}
 				s, err := strconv.Unquote(lit.Value)
 				if err == nil && keyWords.MatchString(s) {
-					t.Errorf("%s: %q names a key outside the key table (keys.go): take the name from the binding (keyName)", fset.Position(lit.Pos()), s)
+					t.Errorf("%s: %q names a key outside the key table (internal/keys): take the name from the binding (keys.Name)", fset.Position(lit.Pos()), s)
 				}
 				return true
 			})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // updating reports whether the tests run with -update (the flag the
@@ -181,7 +182,7 @@ func keyReference(t *testing.T) string {
 		}
 	}
 	// The accessible mode's keys are its prompts' words, not actions.
-	acc := defaultKeyMap().Accessible
+	acc := keys.Default().Accessible
 	b.WriteString("\n**Accessible mode.** Plain prompts, one question at a time, options chosen by number.\n\n| key | does |\n|---|---|\n")
 	for _, kb := range []key.Binding{acc.Decline, acc.Skip} {
 		b.WriteString("| " + mdCell(kb.Help().Key) + " | " + mdCell(kb.Help().Desc) + " |\n")

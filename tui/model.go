@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // answerer is how the model answers: the inbox handle of this view (a
@@ -136,14 +137,14 @@ type model struct {
 type common struct {
 	styles *styles.Styles
 	md     *cell.Markdown // Markdown in styles, rendered once per width
-	keys   keyMap
+	keys   keys.Map
 	now    func() time.Time
 }
 
 // newModel builds the root model drawing in theme, for a dark background
 // until the terminal reports its own (Init asks for it with ThemeAuto).
 func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
-	keys := defaultKeyMap()
+	keys := keys.Default()
 	m := &model{
 		common:     &common{keys: keys, now: now},
 		theme:      theme,

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // noteEditor edits the human's note on a question ("yes, but…"): it goes
@@ -79,8 +80,8 @@ func (n *noteEditor) actions() []action {
 	k := n.keys.Note
 	save, cancel := k.Save, k.Cancel
 	if n.declining {
-		save = relabel(save, keyName(save), "decline the plan, with the note")
-		cancel = relabel(cancel, keyName(cancel), "back to the plan")
+		save = keys.Relabel(save, keys.Name(save), "decline the plan, with the note")
+		cancel = keys.Relabel(cancel, keys.Name(cancel), "back to the plan")
 	}
 	return []action{
 		answer(save, func(keyMsg) tea.Cmd {

@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // panelLayout is the vertical layout of a request's question panel,
@@ -400,9 +401,9 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		hint = "✎ note: " + cell.FirstLine(cell.SanitizeLine(q.note)) + " · " + hint
 	}
 	if l.moreText {
-		scroll := keyName(k.Question.Scroll)
+		scroll := keys.Name(k.Question.Scroll)
 		if q.planReview() {
-			scroll += ", " + keyName(k.Question.Page)
+			scroll += ", " + keys.Name(k.Question.Page)
 		}
 		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), scroll)
 		if l.hint {
@@ -410,7 +411,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		} else {
 			// No row to spare: the last text row makes room for the mark.
 			below := len(l.text) - r.scroll - l.textRows
-			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keyName(k.Question.ScrollDown), below))
+			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keys.Name(k.Question.ScrollDown), below))
 			last := len(text) - 1
 			text[last] = ansi.Truncate(text[last], max(l.width-cell.Width(mark), 1), "…") + mark
 		}
@@ -423,7 +424,7 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		if r.perm != nil {
 			what = "the call"
 		}
-		cue = "⏸ scroll to see " + what + ": " + keyName(k.Question.ScrollDown)
+		cue = "⏸ scroll to see " + what + ": " + keys.Name(k.Question.ScrollDown)
 	case p.host.ArrivalHeld(r):
 		cue = "⏸ keys held a moment: " + r.agent + "'s question just came up"
 		if cell.Width(cue) > l.width {
@@ -502,13 +503,13 @@ func (p *questionPane) formRows(q *question) []string {
 
 // answerHint says what kind of answer the question takes, and with
 // which keys.
-func answerHint(r *request, q *question, k keyMap) string {
+func answerHint(r *request, q *question, k keys.Map) string {
 	c := k.Choice
 	switch {
 	case q.free():
-		return "Type your answer · " + keyName(k.Question.TextSubmit) + " to confirm, " + keyName(k.Question.NewLine) + " for a new line"
+		return "Type your answer · " + keys.Name(k.Question.TextSubmit) + " to confirm, " + keys.Name(k.Question.NewLine) + " for a new line"
 	case q.raw.MultiSelect:
-		return "Pick any · " + keyName(c.Toggle) + " toggles, " + keyName(c.Confirm) + " confirms"
+		return "Pick any · " + keys.Name(c.Toggle) + " toggles, " + keys.Name(c.Confirm) + " confirms"
 	}
 	// What acts is what the field's state lets act: a digit picks only
 	// among the rows shown (one match of a filter is "1"), and not at
@@ -517,15 +518,15 @@ func answerHint(r *request, q *question, k keyMap) string {
 	if !q.raw.NoOther {
 		rows++
 	}
-	acts := keyName(c.Confirm) + " or " + digitRange(rows)
+	acts := keys.Name(c.Confirm) + " or " + keys.DigitRange(rows)
 	if f := q.choice; f != nil {
 		switch n := f.PickRows(); {
 		case f.EditingFilter():
-			return "Pick one · type to filter, " + keyName(c.AcceptFilter) + " applies"
+			return "Pick one · type to filter, " + keys.Name(c.AcceptFilter) + " applies"
 		case n == 0:
-			acts = "type your own answer, " + keyName(c.Confirm)
+			acts = "type your own answer, " + keys.Name(c.Confirm)
 		default:
-			acts = keyName(c.Confirm) + " or " + digitRange(n)
+			acts = keys.Name(c.Confirm) + " or " + keys.DigitRange(n)
 		}
 	}
 	what := "Pick one · "

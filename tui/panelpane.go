@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"slices"
 	"strconv"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // sub is where the keys go inside the question panel.
@@ -176,7 +176,7 @@ func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []acti
 	k := p.keys
 	var out []action
 	for i, b := range q.choice.Bindings() {
-		if q.planReview() && (keysOverlap(b.Key, k.Question.PageUp) || keysOverlap(b.Key, k.Question.PageDown) || keysOverlap(b.Key, k.Choice.Filter)) {
+		if q.planReview() && (keys.Overlap(b.Key, k.Question.PageUp) || keys.Overlap(b.Key, k.Question.PageDown) || keys.Overlap(b.Key, k.Choice.Filter)) {
 			continue
 		}
 		a := action{key: b.Key, do: do, grade: gradeMove, section: "Options"}
@@ -233,7 +233,7 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 		decline := k.Decline
 		if plan {
 			// Not the plan's Decline, an answer: the whole request.
-			decline = relabel(decline, keyName(decline), "decline the request")
+			decline = keys.Relabel(decline, keys.Name(decline), "decline the request")
 		}
 		out = append(out, answer(decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
 	}
@@ -269,7 +269,7 @@ func (p *questionPane) reviewActions(r *request) []action {
 		}).kept().in("Review"),
 	}
 	if n := len(r.questions); n <= 9 {
-		jump := digitKeys(k.Jump, n)
+		jump := keys.Digits(k.Jump, n)
 		out = append(out, move(jump, func(msg keyMsg) tea.Cmd {
 			r.gotoTab(int(msg.String()[0] - '1'))
 			return nil
@@ -434,14 +434,4 @@ func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 		}
 	}
 	return p.host.Answer(r, a, saved+": answered "+r.agent+" "+cell.SanitizeLine(label))
-}
-
-// keysOverlap reports whether bindings a and b share a key.
-func keysOverlap(a, b key.Binding) bool {
-	for _, k := range a.Keys() {
-		if slices.Contains(b.Keys(), k) {
-			return true
-		}
-	}
-	return false
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // ErrInterrupted is returned by [Program.Run] when the human pressed
@@ -371,19 +372,28 @@ func (p *Program) SetStatus(s string) {
 // are queued behind every request already handed to the program; after
 // [Program.Focus], they go only to the request it focused.
 func (p *Program) Press(keys ...string) error {
-	var msgs []tea.KeyPressMsg
-	for _, k := range keys {
-		m, err := parseKeys(k)
-		if err != nil {
-			return err
-		}
-		msgs = append(msgs, m...)
+	msgs, err := presses(keys)
+	if err != nil {
+		return err
 	}
 	if p.link == nil {
 		return errors.New("keys cannot be pressed in accessible mode")
 	}
 	p.link.press(msgs)
 	return nil
+}
+
+// presses are the key presses names stand for (keys.Parse).
+func presses(names []string) ([]tea.KeyPressMsg, error) {
+	var msgs []tea.KeyPressMsg
+	for _, name := range names {
+		m, err := keys.Parse(name)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, m...)
+	}
+	return msgs, nil
 }
 
 // Focus brings the oldest waiting request of agent a to the front, as the

@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // Sizes of the prompt editor and its completions.
@@ -434,7 +435,7 @@ func (e *promptEditor) View() string {
 func (e *promptEditor) status() string {
 	status := e.c.status(e.host.Spinner(), e.now(), e.keys)
 	if n := e.host.Questions(); n > 0 {
-		status = cell.Plural(n, "question waits", "questions wait") + " · " + keyName(e.keys.Global.Inbox) + " answers · " + status
+		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }

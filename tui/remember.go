@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/internal/sanitize"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // The remember dialog makes the answer to a permission stand: the human
@@ -493,7 +494,7 @@ func (d *rememberDialog) lines(f fit) []string {
 		out = append(out, st.Dialog.Title.Render(cell.WrapWords("→ "+cell.SanitizeLine(d.preview.Words), inner, st)))
 		out = append(out, d.coverLines(inner)...)
 		if f.roomy > 0 && d.cover != nil {
-			out = append(out, st.Dialog.Body.Render(cut(keyName(k.Save)+": "+d.saveWords())))
+			out = append(out, st.Dialog.Body.Render(cut(keys.Name(k.Save)+": "+d.saveWords())))
 		}
 	}
 	return out

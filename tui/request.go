@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/field"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // question is one question of a request: the agent's raw text (answers echo
@@ -268,7 +269,7 @@ func (q *question) previewLines(opt, width, rows int, st *styles.Styles, md *cel
 // readyField readies the question's field to be shown in st: built on
 // first use, restyled in place afterwards. The layout pass sizes it
 // (sizeField).
-func (q *question) readyField(st *styles.Styles, keys keyMap, confirmHelp string) {
+func (q *question) readyField(st *styles.Styles, keys keys.Map, confirmHelp string) {
 	switch {
 	case q.free() && q.input == nil:
 		q.input = newTextField(st, keys.Question.NewLine, q.typed)

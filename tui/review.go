@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // reviewRoom is the rows the review step's answers get in height rows:
@@ -57,9 +58,9 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
 	k := p.keys.Review
-	footer := keyName(k.Submit) + " submits"
+	footer := keys.Name(k.Submit) + " submits"
 	if numbered {
-		footer += " · " + keyName(digitKeys(k.Jump, len(r.questions))) + " changes an answer"
+		footer += " · " + keys.Name(keys.Digits(k.Jump, len(r.questions))) + " changes an answer"
 	}
 	if n := r.unanswered(); n > 0 {
 		footer = cell.Plural(n, "question", "questions") + " unanswered · " + footer

@@ -12,6 +12,7 @@ import (
 
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // rulesPane lists the human's rules (Options.Rules), numbered, each as
@@ -214,7 +215,7 @@ func (p *rulesPane) View() string {
 		if e, ok := p.current(); ok {
 			k := p.keys.Confirm
 			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+cell.SanitizeLine(e.Line))),
-				st.Dialog.Body.Render(cut(firstKeyName(k.Yes)+" removes it, "+keyName(k.No)+" keeps it")))
+				st.Dialog.Body.Render(cut(keys.FirstName(k.Yes)+" removes it, "+keys.Name(k.No)+" keeps it")))
 		}
 	}
 	switch {
@@ -227,7 +228,7 @@ func (p *rulesPane) View() string {
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(cell.WrapWords("On a permission, "+keyName(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
+			st.App.Bar.Render(cell.WrapWords("On a permission, "+keys.Name(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
 	room := max((p.height-len(rows)-cell.LineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)

@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // The conversations with agents the human drives (asktui run) live here:
@@ -262,10 +263,10 @@ func (m *model) followRequest() {
 func (m *model) sendPrompt() tea.Cmd {
 	c := m.conv()
 	if c == nil || c.conv == nil || c.over {
-		return m.setNotice("⚠ this agent is not running: " + keyName(m.keys.Global.Agents) + " starts one")
+		return m.setNotice("⚠ this agent is not running: " + keys.Name(m.keys.Global.Agents) + " starts one")
 	}
 	if c.turn {
-		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keyName(m.keys.Prompt.Cancel) + " to cancel")
+		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keys.Name(m.keys.Prompt.Cancel) + " to cancel")
 	}
 	text := c.editor.take()
 	c.userPrompt(text)
@@ -417,7 +418,7 @@ func (m *model) runBody() string {
 		}
 		bottom = append(bottom, st.App.Empty.Render(ansi.Truncate("Starting "+strings.Join(names, ", ")+"…", w, "…")))
 	default:
-		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keyName(m.keys.Global.Agents)+" starts one."))
+		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keys.Name(m.keys.Global.Agents)+" starts one."))
 	}
 	mid := ""
 	if c != nil {

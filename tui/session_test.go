@@ -13,6 +13,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 func testSession(t *testing.T, w, h int) *model {
@@ -457,8 +458,8 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	l.agent("codex", "codex")
 	for i := range maxEntries + 50 {
 		if i == 1 {
-			l.view(60, 10, st, defaultKeyMap().Activity.End) // lay out at 60 and 100 columns, as the screen would
-			l.view(100, 10, st, defaultKeyMap().Activity.End)
+			l.view(60, 10, st, keys.Default().Activity.End) // lay out at 60 and 100 columns, as the screen would
+			l.view(100, 10, st, keys.Default().Activity.End)
 		}
 		text := fmt.Sprintf("entry %d", i)
 		if i%7 == 0 {
@@ -474,7 +475,7 @@ func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
 	if fresh := l.layout(60, st).lines; !slices.Equal(incremental, fresh) {
 		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(fresh))
 	}
-	if got := ansi.Strip(l.view(60, 1, st, defaultKeyMap().Activity.End)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
+	if got := ansi.Strip(l.view(60, 1, st, keys.Default().Activity.End)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
 		t.Errorf("newest line = %q, want the last entry", got)
 	}
 	// The other width was kept up to date too.

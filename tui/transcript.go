@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/internal/markdown"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/keys"
 )
 
 // Caps on what an item shows until the human expands it.
@@ -211,7 +212,7 @@ func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · " + keyName(t.keys.Transcript.Expand) + " shows them"
+		line = what + " are in " + s.path + " · " + keys.Name(t.keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+cell.SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -497,7 +498,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keyName(t.keys.Transcript.Expand)+" expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keys.Name(t.keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -566,7 +567,7 @@ func (t *transcriptPane) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keyName(t.keys.Transcript.End) + " to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keys.Name(t.keys.Transcript.End) + " to follow")
 	}
 	return out
 }

@@ -1,7 +1,14 @@
-package tui
+// Package keys is the one key table of asktui's screen: every key it
+// answers to and every name of a key it shows, one part per pane. The
+// panes build their actions from it; the same actions dispatch keys,
+// draw the help bar and the ? overlay, and make docs/keys.md. Every hint
+// on screen that names a key takes the name from a binding here (Name),
+// and a test fails on a key spelled anywhere else in tui.
+package keys
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -11,69 +18,69 @@ import (
 	"github.com/asktui/asktui/tui/field"
 )
 
-// keyMap is the one key table of the program, one part per pane: every
+// Map is the one key table of the program, one part per pane: every
 // key asktui answers to and every name of a key it shows. The panes build
 // their actions from it (each action a binding and what it does), and the
 // same actions dispatch keys (with key.Matches), draw the help bar and the
 // ? overlay, and make docs/keys.md (TestKeyReference); every hint on
-// screen that names a key takes the name from a binding here (keyName),
+// screen that names a key takes the name from a binding here (Name),
 // and TestKeysNamedOnlyInTheTable fails when a key is spelled anywhere
 // else. The option list's part is field.KeyMap.
-type keyMap struct {
+type Map struct {
 	// Global keys work in every mode but the help overlay and the
 	// confirmation dialog (there only Quit does).
-	Global globalKeyMap
+	Global Global
 	// Question keys work while a question is shown; the option list adds
 	// its own (Choice).
-	Question questionKeyMap
+	Question Question
 	// Choice is the option list's table, shared by every option question.
 	Choice *field.KeyMap
 	// Review keys work on the review step of a request.
-	Review reviewKeyMap
+	Review Review
 	// Confirm keys answer a confirmation dialog.
-	Confirm confirmKeyMap
+	Confirm Confirm
 	// Inbox keys move through the waiting requests while the inbox has the
 	// focus.
-	Inbox inboxKeyMap
+	Inbox Inbox
 	// Activity keys scroll the activity pane while it has the focus.
-	Activity activityKeyMap
+	Activity Activity
 	// Past keys browse the answers given in this session.
-	Past pastKeyMap
+	Past Past
 	// Overlay keys close the full help.
-	Overlay overlayKeyMap
+	Overlay Overlay
 	// Note keys edit the note on a question.
-	Note noteKeyMap
+	Note Note
 	// Remember keys make a permission's answer stand: the dialog that
 	// saves it as a rule.
-	Remember rememberKeyMap
+	Remember Remember
 	// Rules keys list, edit and remove the rules.
-	Rules rulesKeyMap
+	Rules Rules
 	// Prompt keys edit and send a prompt to an agent (asktui run).
-	Prompt promptKeyMap
+	Prompt Prompt
 	// Transcript keys move through an agent's transcript with the focus.
-	Transcript transcriptKeyMap
+	Transcript Transcript
 	// Agents keys choose, start or resume an agent in the picker.
-	Agents agentsKeyMap
+	Agents Agents
 	// Accessible keys are what the accessible mode's prompts say.
-	Accessible accessibleKeyMap
+	Accessible Accessible
 }
 
-// accessibleKeyMap is the keys of the accessible mode's plain prompts:
+// Accessible is the keys of the accessible mode's plain prompts:
 // what they tell a screen reader's user.
-type accessibleKeyMap struct {
+type Accessible struct {
 	// Decline ends the input (ctrl+d on a terminal), which declines the
 	// request; Skip leaves a free-text question unanswered.
 	Decline, Skip key.Binding
 }
 
-// noteKeyMap is the note editor's keys.
-type noteKeyMap struct {
+// Note is the note editor's keys.
+type Note struct {
 	// Save keeps the note, Cancel drops the edit, NewLine breaks a line.
 	Save, Cancel, NewLine key.Binding
 }
 
-// rememberKeyMap is the remember dialog's keys.
-type rememberKeyMap struct {
+// Remember is the remember dialog's keys.
+type Remember struct {
 	// Save saves the rule and answers the question with it; SaveOnly, the
 	// same key, saves a rule not known to cover the call on screen, which
 	// answers nothing; Back returns to the question untouched.
@@ -89,8 +96,8 @@ type rememberKeyMap struct {
 	Up, Down, Suggest key.Binding
 }
 
-// rulesKeyMap is the rules pane's keys.
-type rulesKeyMap struct {
+// Rules is the rules pane's keys.
+type Rules struct {
 	// Up and Down move (Move is the help's one entry for both); Edit
 	// edits the rule under the cursor, Remove removes it (after a
 	// confirmation); Back closes the pane.
@@ -99,8 +106,8 @@ type rulesKeyMap struct {
 	Save, Cancel key.Binding
 }
 
-// promptKeyMap is the prompt editor's keys.
-type promptKeyMap struct {
+// Prompt is the prompt editor's keys.
+type Prompt struct {
 	// Send sends the prompt; NewLine breaks its line.
 	Send, NewLine key.Binding
 	// Choose is the help's one entry for CompleteUp and CompleteDown.
@@ -120,8 +127,8 @@ type promptKeyMap struct {
 	Mention, Command key.Binding
 }
 
-// transcriptKeyMap is the transcript's keys while it has the focus.
-type transcriptKeyMap struct {
+// Transcript is the transcript's keys while it has the focus.
+type Transcript struct {
 	// Up and Down move the cursor from item to item (Move is the help's
 	// one entry for both); PageUp, PageDown and End scroll.
 	Up, Down, Move, PageUp, PageDown, End key.Binding
@@ -136,16 +143,16 @@ type transcriptKeyMap struct {
 	Back key.Binding
 }
 
-// agentsKeyMap is the agent picker's keys.
-type agentsKeyMap struct {
+// Agents is the agent picker's keys.
+type Agents struct {
 	// Up and Down move (Move is the help's one entry for both); Open
 	// switches to, starts or resumes the agent under the cursor; Back
 	// closes the picker.
 	Up, Down, Move, Open, Back key.Binding
 }
 
-// globalKeyMap is the keys shared by the modes.
-type globalKeyMap struct {
+// Global is the keys shared by the modes.
+type Global struct {
 	// Quit closes asktui; every waiting request fails with PROVIDER_CLOSED.
 	Quit key.Binding
 	// Help opens the full help. "?" types text in a text field, where
@@ -171,8 +178,8 @@ type globalKeyMap struct {
 	Rules key.Binding
 }
 
-// questionKeyMap is the question panel's keys.
-type questionKeyMap struct {
+// Question is the question panel's keys.
+type Question struct {
 	// NextTab and PrevTab move between the questions of a request and its
 	// review step (Tabs is the help's one entry for both); NextArrow and
 	// PrevArrow do the same with the arrows when the keys are not typing
@@ -197,8 +204,8 @@ type questionKeyMap struct {
 	Remember key.Binding
 }
 
-// reviewKeyMap is the review step's keys.
-type reviewKeyMap struct {
+// Review is the review step's keys.
+type Review struct {
 	// Submit sends the answers.
 	Submit key.Binding
 	// Jump opens question 1–9 to change its answer.
@@ -212,39 +219,39 @@ type reviewKeyMap struct {
 	ScrollUp, ScrollDown key.Binding
 }
 
-// confirmKeyMap is a confirmation dialog's keys.
-type confirmKeyMap struct {
+// Confirm is a confirmation dialog's keys.
+type Confirm struct {
 	// Yes takes the action, No goes back; Press acts on the focused button
 	// and Switch moves the focus between the two.
 	Yes, No, Press, Switch key.Binding
 }
 
-// inboxKeyMap is the inbox's keys while it has the focus.
-type inboxKeyMap struct {
+// Inbox is the inbox's keys while it has the focus.
+type Inbox struct {
 	// Up and Down move through the requests (Move is the help's one entry
 	// for both); Open shows the one under the cursor; Back returns to the
 	// question without switching.
 	Up, Down, Move, Open, Back key.Binding
 }
 
-// activityKeyMap is the activity pane's keys while it has the focus.
-type activityKeyMap struct {
+// Activity is the activity pane's keys while it has the focus.
+type Activity struct {
 	// Up and Down scroll a line (Scroll is the help's one entry for
 	// both), PageUp and PageDown a page; End follows the newest entry
 	// again. Back returns the focus to the question.
 	Up, Down, Scroll, PageUp, PageDown, End, Back key.Binding
 }
 
-// pastKeyMap is the past answers list's keys.
-type pastKeyMap struct {
+// Past is the past answers list's keys.
+type Past struct {
 	// Up and Down move (Move is the help's one entry for both); Copy
 	// copies the focused answer's JSON to the clipboard (OSC 52); Back
 	// closes the list.
 	Up, Down, Move, Copy, Back key.Binding
 }
 
-// overlayKeyMap is the full help overlay's keys.
-type overlayKeyMap struct {
+// Overlay is the full help overlay's keys.
+type Overlay struct {
 	// Close closes the overlay.
 	Close key.Binding
 	// Up, Down, PageUp and PageDown scroll a list longer than the screen;
@@ -253,37 +260,37 @@ type overlayKeyMap struct {
 	Up, Down, PageUp, PageDown, Scroll, Letters key.Binding
 }
 
-// defaultKeyMap returns asktui's bindings.
-func defaultKeyMap() keyMap {
-	k := baseKeyMap()
+// Default returns asktui's bindings.
+func Default() Map {
+	k := base()
 	g := &k.Global
 	g.HelpTyping = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", g.Help.Help().Desc))
-	g.SwitchRequest = pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
-	k.Question.Tabs = pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
-	k.Question.Scroll = pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
-	k.Question.Page = pair(k.Question.PageUp, k.Question.PageDown, "pgup/pgdn", "scroll the plan a page")
-	k.Review.Tabs = pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
-	k.Inbox.Move = pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
-	k.Activity.Scroll = pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
-	k.Past.Move = pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
-	k.Agents.Move = pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
-	k.Remember.Rows = pair(k.Remember.NextRow, k.Remember.PrevRow, "tab/⇧tab", "rows")
-	k.Remember.Suggest = pair(k.Remember.Up, k.Remember.Down, "↑/↓", "suggested rules")
-	k.Rules.Move = pair(k.Rules.Up, k.Rules.Down, "↑/↓", "move")
-	k.Transcript.Move = pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
-	k.Prompt.Choose = pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
-	k.Overlay.Scroll = pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
+	g.SwitchRequest = Pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
+	k.Question.Tabs = Pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
+	k.Question.Scroll = Pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
+	k.Question.Page = Pair(k.Question.PageUp, k.Question.PageDown, "pgup/pgdn", "scroll the plan a page")
+	k.Review.Tabs = Pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
+	k.Inbox.Move = Pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
+	k.Activity.Scroll = Pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
+	k.Past.Move = Pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
+	k.Agents.Move = Pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
+	k.Remember.Rows = Pair(k.Remember.NextRow, k.Remember.PrevRow, "tab/⇧tab", "rows")
+	k.Remember.Suggest = Pair(k.Remember.Up, k.Remember.Down, "↑/↓", "suggested rules")
+	k.Rules.Move = Pair(k.Rules.Up, k.Rules.Down, "↑/↓", "move")
+	k.Transcript.Move = Pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
+	k.Prompt.Choose = Pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
+	k.Overlay.Scroll = Pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
 	k.Overlay.Letters = key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
 	return k
 }
 
-// baseKeyMap is the table's bindings, each with its help text.
-func baseKeyMap() keyMap {
+// base is the table's bindings, each with its help text.
+func base() Map {
 	b := func(keys []string, helpKey, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 	}
-	return keyMap{
-		Global: globalKeyMap{
+	return Map{
+		Global: Global{
 			Quit:        b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 			Help:        b([]string{"?", "f1"}, "?", "help"),
 			NextRequest: b([]string{"ctrl+n"}, "ctrl+n", "next request"),
@@ -295,7 +302,7 @@ func baseKeyMap() keyMap {
 			Prompt:      b([]string{"ctrl+e"}, "ctrl+e", "write a prompt"),
 			Rules:       b([]string{"ctrl+k"}, "ctrl+k", "rules"),
 		},
-		Question: questionKeyMap{
+		Question: Question{
 			NextTab:    b([]string{"tab"}, "tab", "next question"),
 			PrevTab:    b([]string{"shift+tab"}, "⇧tab", "previous question"),
 			NextArrow:  b([]string{"right"}, "→", "next question"),
@@ -312,7 +319,7 @@ func baseKeyMap() keyMap {
 			Remember:   b([]string{"a"}, "a", "always: save a rule"),
 		},
 		Choice: field.DefaultKeyMap(),
-		Review: reviewKeyMap{
+		Review: Review{
 			Submit:     b([]string{"enter"}, "enter", "submit answers"),
 			Jump:       b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "change answer"),
 			NextTab:    b([]string{"tab", "right"}, "tab", "first question"),
@@ -321,19 +328,19 @@ func baseKeyMap() keyMap {
 			ScrollUp:   b([]string{"shift+up", "alt+up", "up", "k"}, "↑", "scroll up"),
 			ScrollDown: b([]string{"shift+down", "alt+down", "down", "j"}, "↓", "scroll down"),
 		},
-		Confirm: confirmKeyMap{
+		Confirm: Confirm{
 			Yes:    b([]string{"y"}, "y", "yes"),
 			No:     b([]string{"n", "esc"}, "n/esc", "go back"),
 			Press:  b([]string{"enter"}, "enter", "press button"),
 			Switch: b([]string{"tab", "shift+tab", "left", "right"}, "tab", "switch button"),
 		},
-		Inbox: inboxKeyMap{
+		Inbox: Inbox{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Open: b([]string{"enter"}, "enter", "open request"),
 			Back: b([]string{"esc", "ctrl+g"}, "esc", "back"),
 		},
-		Activity: activityKeyMap{
+		Activity: Activity{
 			Up:       b([]string{"up", "k"}, "↑/k", "older"),
 			Down:     b([]string{"down", "j"}, "↓/j", "newer"),
 			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
@@ -341,25 +348,25 @@ func baseKeyMap() keyMap {
 			End:      b([]string{"end", "G"}, "end", "follow newest"),
 			Back:     b([]string{"esc", "ctrl+t"}, "esc", "back"),
 		},
-		Past: pastKeyMap{
+		Past: Past{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Copy: b([]string{"enter", "c", "y"}, "enter", "copy JSON"),
 			Back: b([]string{"esc", "ctrl+o"}, "esc", "close"),
 		},
-		Overlay: overlayKeyMap{
+		Overlay: Overlay{
 			Close:    b([]string{"esc", "?", "q", "f1"}, "esc", "close help"),
 			Up:       b([]string{"up", "k"}, "↑/k", "scroll up"),
 			Down:     b([]string{"down", "j"}, "↓/j", "scroll down"),
 			PageUp:   b([]string{"pgup", "b"}, "pgup", "page up"),
 			PageDown: b([]string{"pgdown", "f", "space"}, "pgdn", "page down"),
 		},
-		Note: noteKeyMap{
+		Note: Note{
 			Save:    b([]string{"enter"}, "enter", "keep note"),
 			Cancel:  b([]string{"esc"}, "esc", "drop edit"),
 			NewLine: b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 		},
-		Remember: rememberKeyMap{
+		Remember: Remember{
 			Save:     b([]string{"enter"}, "enter", "save the rule and answer"),
 			SaveOnly: b([]string{"enter"}, "enter", "save the rule only"),
 			Back:     b([]string{"esc"}, "esc", "back to the question"),
@@ -369,7 +376,7 @@ func baseKeyMap() keyMap {
 			Up:       b([]string{"up"}, "↑", "previous suggested rule"),
 			Down:     b([]string{"down"}, "↓", "next suggested rule"),
 		},
-		Rules: rulesKeyMap{
+		Rules: Rules{
 			Up:     b([]string{"up", "k"}, "↑/k", "up"),
 			Down:   b([]string{"down", "j"}, "↓/j", "down"),
 			Edit:   b([]string{"e", "enter"}, "e", "edit"),
@@ -378,7 +385,7 @@ func baseKeyMap() keyMap {
 			Save:   b([]string{"enter"}, "enter", "save the rule"),
 			Cancel: b([]string{"esc"}, "esc", "drop the edit"),
 		},
-		Prompt: promptKeyMap{
+		Prompt: Prompt{
 			Send:         b([]string{"enter"}, "enter", "send"),
 			NewLine:      b([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 			HistoryPrev:  b([]string{"up"}, "↑", "earlier prompts"),
@@ -392,7 +399,7 @@ func baseKeyMap() keyMap {
 			Mention:      b([]string{"\x00@"}, "@", "mention a file"),
 			Command:      b([]string{"\x00/"}, "/", "agent command"),
 		},
-		Transcript: transcriptKeyMap{
+		Transcript: Transcript{
 			Up:         b([]string{"up", "k"}, "↑/k", "previous item"),
 			Down:       b([]string{"down", "j"}, "↓/j", "next item"),
 			PageUp:     b([]string{"pgup", "b"}, "pgup", "page up"),
@@ -403,26 +410,26 @@ func baseKeyMap() keyMap {
 			DiffLayout: b([]string{"d"}, "d", "diff side by side/unified"),
 			Back:       b([]string{"esc", "ctrl+t"}, "esc", "back to the prompt"),
 		},
-		Agents: agentsKeyMap{
+		Agents: Agents{
 			Up:   b([]string{"up", "k"}, "↑/k", "up"),
 			Down: b([]string{"down", "j"}, "↓/j", "down"),
 			Open: b([]string{"enter"}, "enter", "open"),
 			Back: b([]string{"esc", "ctrl+l"}, "esc", "close"),
 		},
-		Accessible: accessibleKeyMap{
+		Accessible: Accessible{
 			Decline: b([]string{"ctrl+d"}, "ctrl+d", "decline the request (at any prompt)"),
 			Skip:    b([]string{"enter"}, "enter", "skip a free-text question"),
 		},
 	}
 }
 
-// keyName is the name of b's key as the screen says it ("enter",
+// Name is the name of b's key as the screen says it ("enter",
 // "ctrl+g"): hints that name a key take it from the table.
-func keyName(b key.Binding) string { return b.Help().Key }
+func Name(b key.Binding) string { return b.Help().Key }
 
-// firstKeyName is the first of b's names, where it has several ("n" of
+// FirstName is the first of b's names, where it has several ("n" of
 // "n/esc").
-func firstKeyName(b key.Binding) string {
+func FirstName(b key.Binding) string {
 	name, _, _ := strings.Cut(b.Help().Key, "/")
 	return name
 }
@@ -430,37 +437,37 @@ func firstKeyName(b key.Binding) string {
 // pickDigits are the keys 1–9 that pick by number.
 var pickDigits = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
-// digitKeys is the binding of the digits 1 to n (at most 9), named
+// Digits is the binding of the digits 1 to n (at most 9), named
 // "1-n", with b's description.
-func digitKeys(b key.Binding, n int) key.Binding {
+func Digits(b key.Binding, n int) key.Binding {
 	n = min(max(n, 1), len(pickDigits))
 	return key.NewBinding(key.WithKeys(pickDigits[:n]...), key.WithHelp("1-"+pickDigits[n-1], b.Help().Desc))
 }
 
-// digitRange names the digits 1 to n in a sentence: "1–3", or "1" for
+// DigitRange names the digits 1 to n in a sentence: "1–3", or "1" for
 // one.
-func digitRange(n int) string {
+func DigitRange(n int) string {
 	if n <= 1 {
 		return pickDigits[0]
 	}
 	return "1–" + pickDigits[min(n, len(pickDigits))-1]
 }
 
-// pair is one help entry for two bindings that differ only in direction,
+// Pair is one help entry for two bindings that differ only in direction,
 // such as ctrl+n and ctrl+p: the short help has room for one. It matches
 // both keys.
-func pair(a, b key.Binding, helpKey, desc string) key.Binding {
+func Pair(a, b key.Binding, helpKey, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(append(append([]string{}, a.Keys()...), b.Keys()...)...), key.WithHelp(helpKey, desc))
 }
 
-// relabel returns b with other help text; the keys it matches are b's.
-func relabel(b key.Binding, helpKey, desc string) key.Binding {
+// Relabel returns b with other help text; the keys it matches are b's.
+func Relabel(b key.Binding, helpKey, desc string) key.Binding {
 	b.SetHelp(helpKey, desc)
 	return b
 }
 
-// namedKeys are the key names [Program.Press] understands (built on
-// first use: package initialisers stay small); any other
+// namedKeys are the key names Parse understands, as Program.Press takes
+// them (built on first use: package initialisers stay small); any other
 // string is typed rune by rune.
 var namedKeys = sync.OnceValue(func() map[string]tea.Key {
 	return map[string]tea.Key{
@@ -498,10 +505,10 @@ var namedKeys = sync.OnceValue(func() map[string]tea.Key {
 	}
 })
 
-// parseKeys turns a key name ("enter", "shift+tab", "space") into its key
+// Parse turns a key name ("enter", "shift+tab", "space") into its key
 // press, or any other text into one press per rune. A name with a "+"
 // that is not known is an error rather than text, to catch typos.
-func parseKeys(name string) ([]tea.KeyPressMsg, error) {
+func Parse(name string) ([]tea.KeyPressMsg, error) {
 	if k, ok := namedKeys()[name]; ok {
 		return []tea.KeyPressMsg{tea.KeyPressMsg(k)}, nil
 	}
@@ -513,4 +520,14 @@ func parseKeys(name string) ([]tea.KeyPressMsg, error) {
 		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	return out, nil
+}
+
+// Overlap reports whether bindings a and b share a key.
+func Overlap(a, b key.Binding) bool {
+	for _, k := range a.Keys() {
+		if slices.Contains(b.Keys(), k) {
+			return true
+		}
+	}
+	return false
 }
