@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // maxEntries bounds the activity log; the oldest entries go first.
@@ -412,15 +413,15 @@ func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
 // activityPane is the session's activity pane: the log and who is
 // thinking.
 type activityPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host activityHost
 	log  *activityLog
 }
 
 // activityHost is what the activity pane asks of the program.
 type activityHost interface {
-	globals
+	ui.Globals
 	// Spinner is the spinner's frame beside who is thinking.
 	Spinner() string
 	// Page is the rows a page key scrolls.
@@ -429,18 +430,18 @@ type activityHost interface {
 	ShowPanel()
 }
 
-func newActivityPane(com *common, host activityHost, log *activityLog) activityPane {
-	return activityPane{common: com, host: host, log: log}
+func newActivityPane(com *ui.Common, host activityHost, log *activityLog) activityPane {
+	return activityPane{Common: com, host: host, log: log}
 }
 
 // View draws the pane: a title, the log and who is thinking.
 func (p *activityPane) View() string {
-	st, width, height := p.styles, p.width, p.height
+	st, width, height := p.Styles, p.Width(), p.Height()
 	title := st.Activity.Title.Render("Activity")
 	hint := ""
-	if p.focused {
+	if p.Focused() {
 		title = st.Activity.TitleFocused.Render("Activity")
-		k := p.keys.Activity
+		k := p.Keys.Activity
 		hint = st.Activity.Info.Render("  " + keys.Name(k.Scroll) + " scroll · " + keys.Name(k.Back) + " back")
 	}
 	var live []string
@@ -457,7 +458,7 @@ func (p *activityPane) View() string {
 	if len(p.log.entries) == 0 && len(live) == 0 {
 		body = st.App.Empty.Render("No agent activity yet.")
 	} else {
-		body = p.log.view(width, max(rows, 0), st, p.keys.Activity.End)
+		body = p.log.view(width, max(rows, 0), st, p.Keys.Activity.End)
 	}
 	out := []string{ansi.Truncate(title+hint, width, "…")}
 	if body != "" {
@@ -468,43 +469,43 @@ func (p *activityPane) View() string {
 }
 
 // actions are the pane's keys: scrolling, and back to the panel.
-func (p *activityPane) actions() []action {
-	k := p.keys.Activity
+func (p *activityPane) Actions() []ui.Action {
+	k := p.Keys.Activity
 	out := p.scrollActions(true)
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
+	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd {
 		p.host.ShowPanel()
 		p.log.scroll = 0 // follow the newest again
 		return nil
-	}).inBar().in("Activity"))
+	}).InBar().In("Activity"))
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*activityPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*activityPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *activityPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *activityPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *activityPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *activityPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // scrollActions are the keys that scroll the log: in its pane, and on the
 // idle screen, where it fills the body. End shows only when the log is
 // scrolled back.
-func (p *activityPane) scrollActions(bar bool) []action {
-	k := p.keys.Activity
+func (p *activityPane) scrollActions(bar bool) []ui.Action {
+	k := p.Keys.Activity
 	l := p.log
-	out := []action{
-		move(k.Up, func(keyMsg) tea.Cmd { l.scrollBy(1); return nil }).in("Activity"),
-		move(k.Down, func(keyMsg) tea.Cmd { l.scrollBy(-1); return nil }).in("Activity"),
-		move(k.PageUp, func(keyMsg) tea.Cmd { l.scrollBy(p.host.Page()); return nil }).in("Activity"),
-		move(k.PageDown, func(keyMsg) tea.Cmd { l.scrollBy(-p.host.Page()); return nil }).in("Activity"),
+	out := []ui.Action{
+		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { l.scrollBy(1); return nil }).In("Activity"),
+		ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { l.scrollBy(-1); return nil }).In("Activity"),
+		ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { l.scrollBy(p.host.Page()); return nil }).In("Activity"),
+		ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { l.scrollBy(-p.host.Page()); return nil }).In("Activity"),
 	}
 	if bar {
-		out[0] = out[0].inBar(k.Scroll)
-		out[2] = out[2].inBar()
+		out[0] = out[0].InBar(k.Scroll)
+		out[2] = out[2].InBar()
 	}
 	if l.scroll > 0 {
-		out = append(out, move(k.End, func(keyMsg) tea.Cmd { l.scroll = 0; return nil }).inBar().in("Activity"))
+		out = append(out, ui.Move(k.End, func(ui.KeyMsg) tea.Cmd { l.scroll = 0; return nil }).InBar().In("Activity"))
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // pickKind says what a row of the agent picker does.
@@ -35,8 +36,8 @@ type pickRow struct {
 // agentsPane is the agent picker: the running conversations, the agents
 // that can be started, and an agent's past sessions to resume.
 type agentsPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host    agentsHost
 	cursor  int
 	rows    []pickRow
@@ -46,7 +47,7 @@ type agentsPane struct {
 
 // agentsHost is what the agent picker asks of the program.
 type agentsHost interface {
-	globals
+	ui.Globals
 	// Pick acts on the row chosen: shows its conversation, starts its
 	// agent, or lists the agent's past sessions (back in showSessions).
 	Pick(row *pickRow) tea.Cmd
@@ -55,8 +56,8 @@ type agentsHost interface {
 	ToPrompt()
 }
 
-func newAgentsPane(com *common, host agentsHost) agentsPane {
-	return agentsPane{common: com, host: host}
+func newAgentsPane(com *ui.Common, host agentsHost) agentsPane {
+	return agentsPane{Common: com, host: host}
 }
 
 // open fills the picker: the conversations running (convs, the one
@@ -144,7 +145,7 @@ func (p *agentsPane) choose() (*pickRow, bool) {
 
 // View draws the picker in its size.
 func (p *agentsPane) View() string {
-	st, width := p.styles, p.width
+	st, width := p.Styles, p.Width()
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
 	case p.loading != "":
@@ -152,7 +153,7 @@ func (p *agentsPane) View() string {
 	case p.err != "":
 		lines = append(lines, st.App.Error.Render(ansi.Truncate(p.err, width, "…")))
 	}
-	room := max(p.height-len(lines), 1)
+	room := max(p.Height()-len(lines), 1)
 	first := max(p.cursor-room+1, 0)
 	for i := first; i < len(p.rows) && i < first+room; i++ {
 		r := p.rows[i]
@@ -173,10 +174,10 @@ func (p *agentsPane) View() string {
 }
 
 // actions are the picker's keys; the help and quitting work beside them.
-func (p *agentsPane) actions() []action {
-	k := p.keys.Agents
-	return []action{
-		move(k.Open, func(keyMsg) tea.Cmd {
+func (p *agentsPane) Actions() []ui.Action {
+	k := p.Keys.Agents
+	return []ui.Action{
+		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd {
 			row, done := p.choose()
 			if done {
 				p.host.ToPrompt() // switching shows where the human left it (enter)
@@ -185,19 +186,19 @@ func (p *agentsPane) actions() []action {
 				return p.host.Pick(row)
 			}
 			return nil
-		}).inBar().in("Agents"),
-		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Agents"),
-		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0)); return nil }).in("Agents"),
-		move(k.Back, func(keyMsg) tea.Cmd { p.host.ToPrompt(); return nil }).inBar().in("Agents"),
-		p.host.Help(false).inBar().in("Everywhere"),
+		}).InBar().In("Agents"),
+		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).InBar(k.Move).In("Agents"),
+		ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.rows)-1, 0)); return nil }).In("Agents"),
+		ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd { p.host.ToPrompt(); return nil }).InBar().In("Agents"),
+		p.host.Help(false).InBar().In("Everywhere"),
 		p.host.Quit(),
 	}
 }
 
-func (*agentsPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*agentsPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *agentsPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *agentsPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *agentsPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *agentsPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }

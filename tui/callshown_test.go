@@ -166,7 +166,7 @@ func TestCallShownBeforeAnswering(t *testing.T) {
 									// view under a row of agents.
 									t.Fatalf("the call is not on screen as the question first shows:\n%s", s)
 								}
-								if !strings.Contains(s, "scroll to see the call: "+keys.Name(m.keys.Question.ScrollDown)) {
+								if !strings.Contains(s, "scroll to see the call: "+keys.Name(m.Keys.Question.ScrollDown)) {
 									t.Fatalf("the call is not on screen, and the panel does not say to scroll to it:\n%s", s)
 								}
 								if i == 0 && !callOnScreen(s, "Allow ") {
@@ -229,7 +229,7 @@ func TestCallSeenStaysSeen(t *testing.T) {
 			glance(m)
 			s := screen(m)
 			mustNotContain(t, s, "042_events.sql")
-			mustContain(t, s, "scroll to see the details: "+keys.Name(m.keys.Question.ScrollDown))
+			mustContain(t, s, "scroll to see the details: "+keys.Name(m.Keys.Question.ScrollDown))
 			press(m, "enter")
 			noResult(t, p)
 			for i := 0; !strings.Contains(screen(m), "042_events.sql"); i++ {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // confirmKind names what a confirmation decides.
@@ -21,9 +22,9 @@ const (
 // confirmDialog asks before an action that sends nothing the human typed
 // or that cannot be undone. Backing out of it changes nothing.
 type confirmDialog struct {
-	box
-	*common
-	globals globals
+	ui.Box
+	*ui.Common
+	globals ui.Globals
 	kind    confirmKind
 	focus   int      // 0 = the action, 1 = go back
 	r       *request // the request it is about
@@ -43,34 +44,34 @@ func (d *confirmDialog) open(r *request, kind confirmKind, decide func(yes bool)
 }
 
 // actions are the dialog's keys; only quit works beside them.
-func (d *confirmDialog) actions() []action {
-	k := d.keys.Confirm
-	return []action{
-		answer(k.Yes, func(keyMsg) tea.Cmd { return d.decide(true) }).kept().in("Dialog"),
-		answer(k.No, func(keyMsg) tea.Cmd { return d.decide(false) }).kept().in("Dialog"),
-		answer(k.Press, func(keyMsg) tea.Cmd { return d.decide(d.focus == 0) }).inBar().in("Dialog"),
-		move(k.Switch, func(keyMsg) tea.Cmd { d.focus = 1 - d.focus; return nil }).inBar().in("Dialog"),
+func (d *confirmDialog) Actions() []ui.Action {
+	k := d.Keys.Confirm
+	return []ui.Action{
+		ui.Answer(k.Yes, func(ui.KeyMsg) tea.Cmd { return d.decide(true) }).Kept().In("Dialog"),
+		ui.Answer(k.No, func(ui.KeyMsg) tea.Cmd { return d.decide(false) }).Kept().In("Dialog"),
+		ui.Answer(k.Press, func(ui.KeyMsg) tea.Cmd { return d.decide(d.focus == 0) }).InBar().In("Dialog"),
+		ui.Move(k.Switch, func(ui.KeyMsg) tea.Cmd { d.focus = 1 - d.focus; return nil }).InBar().In("Dialog"),
 		d.globals.Quit(),
 	}
 }
 
-func (*confirmDialog) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*confirmDialog) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (d *confirmDialog) ShortHelp() []key.Binding { return shortHelp(d) }
+func (d *confirmDialog) ShortHelp() []key.Binding { return ui.ShortHelp(d) }
 
 // FullHelp implements help.KeyMap.
-func (d *confirmDialog) FullHelp() [][]key.Binding { return fullHelp(d) }
+func (d *confirmDialog) FullHelp() [][]key.Binding { return ui.FullHelp(d) }
 
 // View draws the dialog in its size: framed, with its explanation, when
 // there is room; else its question and buttons alone.
 func (d *confirmDialog) View() string {
-	r, width, height, st, k := d.r, d.width, d.height, d.styles, d.keys.Confirm
-	var title, body, action string
+	r, width, height, st, k := d.r, d.Width(), d.Height(), d.Styles, d.Keys.Confirm
+	var title, body, act string
 	titleStyle := st.Dialog.Title
 	switch d.kind {
 	case confirmDecline:
-		title, action = "Decline "+r.agent+"'s question?", "Decline"
+		title, act = "Decline "+r.agent+"'s question?", "Decline"
 		if !r.single() {
 			title = "Decline " + r.agent + "'s " + cell.Plural(len(r.questions), "question", "questions") + "?"
 		}
@@ -78,7 +79,7 @@ func (d *confirmDialog) View() string {
 		titleStyle = st.Dialog.Danger
 	case confirmSubmit:
 		n := r.unanswered()
-		title, action = "Submit with "+cell.Plural(n, "question", "questions")+" unanswered?", "Submit"
+		title, act = "Submit with "+cell.Plural(n, "question", "questions")+" unanswered?", "Submit"
 		body = "Unanswered questions are sent as skipped."
 	}
 	btn := func(i int, s string) string {
@@ -88,7 +89,7 @@ func (d *confirmDialog) View() string {
 		return st.Dialog.Button.Render(s)
 	}
 	inner := max(min(width-4, 56), 10)
-	yes, no := action+" ("+keys.FirstName(k.Yes)+")", "Go back ("+keys.FirstName(k.No)+")"
+	yes, no := act+" ("+keys.FirstName(k.Yes)+")", "Go back ("+keys.FirstName(k.No)+")"
 	buttons := btn(0, yes) + " " + btn(1, no)
 	if cell.Width(buttons) > inner {
 		buttons = btn(0, yes) + "\n" + btn(1, no)

@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // conversation is one agent the human drives (asktui run): what it said and
@@ -86,10 +87,10 @@ type convItem struct {
 // newConversation is the conversation id, its long texts kept in sp;
 // its prompt editor and transcript ask the program through the hosts
 // given.
-func newConversation(id string, sp *spill, com *common, prompt promptHost, transcript transcriptHost) *chat {
+func newConversation(id string, sp *spill, com *ui.Common, prompt promptHost, transcript transcriptHost) *chat {
 	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
 	c.editor = newPromptEditor(com, prompt)
-	c.view = transcriptPane{common: com, host: transcript}
+	c.view = transcriptPane{Common: com, host: transcript}
 	c.editor.c, c.view.c = c, c
 	return c
 }

@@ -139,7 +139,7 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 		w, h = 80, 24
 	}
 	p.SetSize(w, h)
-	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.now()}})
+	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.Now()}})
 	if opts.Chosen {
 		m.chose = true // the human's own choice: no hold
 		cmd = tea.Batch(cmd, m.settle())
@@ -195,7 +195,7 @@ func (p *Panel) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.update(msg.msg)
 	case tea.KeyPressMsg:
-		if !p.focused || p.done.s != nil || key.Matches(msg, p.m.keys.Global.Quit) {
+		if !p.focused || p.done.s != nil || key.Matches(msg, p.m.Keys.Global.Quit) {
 			return nil // another panel's, or the host's (ctrl+c)
 		}
 		return p.update(msg)

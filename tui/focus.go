@@ -6,6 +6,7 @@ import (
 
 	"github.com/asktui/asktui/tui/field"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // This file is the focus model: which kind of program this is, which
@@ -14,9 +15,6 @@ import (
 // the focused pane lists now, so the help bar and the ? overlay list
 // exactly the keys that act; the arrival hold (hold.go) sits in the one
 // place every key goes through, handleKey.
-
-// keyMsg is a key press, from the keyboard or from Program.Press.
-type keyMsg = tea.KeyPressMsg
 
 // kind is which program this is, set once at construction.
 type kind int
@@ -137,121 +135,9 @@ func (m *model) modeFor(f focus) mode {
 	return modeQuestion
 }
 
-// grade says how the arrival hold treats an action's key.
-type grade int
-
-const (
-	// gradeMove moves, scrolls or opens a pane: it acts at once, even
-	// while keys are held, unless the key types text (a letter or digit
-	// pressed while held is always dropped).
-	gradeMove grade = iota
-	// gradeAnswer answers, types, or opens a dialog or editor about what
-	// is shown: it is dropped while keys are held.
-	gradeAnswer
-)
-
-// action is one key a pane answers to now: its binding (the keys, and the
-// help text both the bar and the overlay show), what it does, and how the
-// hold treats it. A pane lists only the actions that act in its current
-// state, so the help is true by construction.
-type action struct {
-	key   key.Binding
-	do    func(keyMsg) tea.Cmd
-	grade grade
-	// bar shows the action in the one-line help bar; bar is the entry
-	// shown there instead of key's help when set (one entry for ↑ and ↓,
-	// say), and hidden keeps a second half of such a pair out of the bar.
-	bar    bool
-	barKey *key.Binding
-	// keep keeps the action in the bar when the screen is too narrow for
-	// every key (declining, say); the pane's main key and then the help
-	// key come before any other.
-	keep   bool
-	isHelp bool
-	// section groups the overlay's list.
-	section string
-	// long says what the key does at more length than its help text, for
-	// docs/keys.md; the help's own text when empty.
-	long string
-}
-
-// move and answer build actions of each grade.
-func move(b key.Binding, do func(keyMsg) tea.Cmd) action {
-	return action{key: b, do: do, grade: gradeMove}
-}
-
-func answer(b key.Binding, do func(keyMsg) tea.Cmd) action {
-	return action{key: b, do: do, grade: gradeAnswer}
-}
-
-// inBar shows a in the help bar, as b when one is given.
-func (a action) inBar(b ...key.Binding) action {
-	a.bar = true
-	if len(b) > 0 {
-		a.barKey = &b[0]
-	}
-	return a
-}
-
-// kept shows a in the help bar and keeps it there on a narrow screen.
-func (a action) kept() action {
-	a = a.inBar()
-	a.keep = true
-	return a
-}
-
-// explain gives a the longer description docs/keys.md shows.
-func (a action) explain(s string) action {
-	a.long = s
-	return a
-}
-
-// in puts a in an overlay section.
-func (a action) in(section string) action {
-	a.section = section
-	return a
-}
-
-// nothing is the do of an action whose effect is its grade alone.
-func nothing(keyMsg) tea.Cmd { return nil }
-
-// acting returns p's actions that can act: an action whose every key an
-// earlier one takes (tab and enter completing in the prompt, say, before
-// enter sends) never acts, so neither dispatch nor help sees it.
-// Help-only entries (keys no press produces, like "a-z type") stay.
-func acting(p pane) []action {
-	acts := p.actions()
-	out := acts[:0:0]
-	taken := map[string]bool{}
-	for _, a := range acts {
-		keys := a.key.Keys()
-		shadowed := len(keys) > 0
-		for _, k := range keys {
-			if !taken[k] {
-				shadowed = false
-			}
-		}
-		if shadowed && !helpOnly(a.key) {
-			continue
-		}
-		for _, k := range keys {
-			taken[k] = true
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// helpOnly reports whether b is an entry of the help no key matches
-// (its keys start with a NUL, as "a-z type" and "@ mention" do).
-func helpOnly(b key.Binding) bool {
-	keys := b.Keys()
-	return len(keys) > 0 && len(keys[0]) > 0 && keys[0][0] == 0
-}
-
 // paneFor is the one table from focus to pane. Everything that acts on a
 // key, and everything the help shows, goes through it.
-func (m *model) paneFor(f focus) pane {
+func (m *model) paneFor(f focus) ui.Pane {
 	switch m.modeFor(f) {
 	case modeHelp:
 		return &m.overlay
@@ -283,8 +169,8 @@ func (m *model) paneFor(f focus) pane {
 // focused pane's actions, then its text input. A key that would answer or
 // type is dropped while the hold is on (see hold.go). A scripted key
 // (Program.Press) is aimed at what it was written for and skips the hold.
-func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
-	if key.Matches(msg, m.keys.Global.Quit) {
+func (m *model) handleKey(msg ui.KeyMsg, scripted bool) tea.Cmd {
+	if key.Matches(msg, m.Keys.Global.Quit) {
 		// A clean quit, reported as an interruption by Program.Run when
 		// it leaves questions unanswered: a tea.Interrupt would tear the
 		// program down as killed.
@@ -293,23 +179,23 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 		return tea.Quit
 	}
 	p := m.paneFor(m.focus)
-	for _, a := range acting(p) {
-		if !key.Matches(msg, a.key) {
+	for _, a := range ui.Acting(p) {
+		if !key.Matches(msg, a.Key) {
 			continue
 		}
-		if !scripted && m.holds(p) && (a.grade == gradeAnswer || field.IsText(msg)) {
+		if !scripted && m.holds(p) && (a.Grade == ui.GradeAnswer || field.IsText(msg)) {
 			return m.drop()
 		}
 		before, at := m.place(), m.clock()
-		cmd := a.do(msg)
-		if a.grade == gradeMove && m.place() != before {
+		cmd := a.Do(msg)
+		if a.Grade == ui.GradeMove && m.place() != before {
 			// The human moved (see placeGrace), at the key: what the move
 			// started (an agent, say) comes after it.
 			m.placed = at
 		}
 		return cmd
 	}
-	if t := p.typist(); t != nil {
+	if t := p.Typist(); t != nil {
 		if !scripted && m.holds(p) {
 			return m.drop()
 		}
@@ -323,11 +209,11 @@ func (m *model) handleKey(msg keyMsg, scripted bool) tea.Cmd {
 // shown has not been on screen. The rules pane's keys act on the rules
 // file, never on a request: a question arriving while a rule is edited
 // does not take the typing.
-func (m *model) holds(p pane) bool {
-	if p == pane(&m.qpane) && m.callHeld(m.activeRequest()) {
+func (m *model) holds(p ui.Pane) bool {
+	if p == ui.Pane(&m.qpane) && m.callHeld(m.activeRequest()) {
 		return true
 	}
-	return p != pane(&m.rulebook) && m.holding()
+	return p != ui.Pane(&m.rulebook) && m.holding()
 }
 
 // place is where the human is: the pane with the keys, the conversation
@@ -402,7 +288,7 @@ func (m *model) toPrompt() {
 // with the keys; it is typing, so the hold drops it.
 func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 	p := m.paneFor(m.focus)
-	t := p.typist()
+	t := p.Typist()
 	switch {
 	case t == nil:
 		return nil
@@ -418,29 +304,29 @@ func (m *model) paste(msg tea.PasteMsg) tea.Cmd {
 // help. They are offered from the panel, the idle screen, the prompt and
 // the panes the human moves through; a dialog, the note editor, the
 // overlay and the agent picker offer only quit.
-func (m *model) globals(f focus, typing bool) []action {
+func (m *model) globals(f focus, typing bool) []ui.Action {
 	if m.embedded {
 		return nil // the host program's help and quitting
 	}
-	g := m.keys.Global
-	var out []action
+	g := m.Keys.Global
+	var out []ui.Action
 	n := len(m.requests)
 	if m.kind.many() && n > 1 {
 		out = append(out,
-			move(g.NextRequest, func(keyMsg) tea.Cmd { return m.switchRequest(+1) }).inBar(g.SwitchRequest),
-			move(g.PrevRequest, func(keyMsg) tea.Cmd { return m.switchRequest(-1) }),
+			ui.Move(g.NextRequest, func(ui.KeyMsg) tea.Cmd { return m.switchRequest(+1) }).InBar(g.SwitchRequest),
+			ui.Move(g.PrevRequest, func(ui.KeyMsg) tea.Cmd { return m.switchRequest(-1) }),
 		)
 	}
 	switch m.kind {
 	case kindSession:
 		if n > 0 && f != focusInbox {
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar().explain("the waiting requests (session view); with one waiting, open it"))
+			out = append(out, ui.Move(g.Inbox, func(ui.KeyMsg) tea.Cmd { return m.openInbox() }).InBar().Explain("the waiting requests (session view); with one waiting, open it"))
 		}
 		if f != focusActivity {
-			out = append(out, move(g.Activity, func(keyMsg) tea.Cmd { m.focus = focusActivity; return nil }).inBar().explain("the agents' activity (session view)"))
+			out = append(out, ui.Move(g.Activity, func(ui.KeyMsg) tea.Cmd { m.focus = focusActivity; return nil }).InBar().Explain("the agents' activity (session view)"))
 		}
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
+			out = append(out, ui.Move(g.Past, func(ui.KeyMsg) tea.Cmd { m.openPast(); return nil }).Explain("the answers given in this session"))
 		}
 		out = append(out, m.rulesAction(f)...)
 	case kindRun:
@@ -449,54 +335,54 @@ func (m *model) globals(f focus, typing bool) []action {
 			if n == 1 {
 				help = "open the question"
 			}
-			out = append(out, move(g.Inbox, func(keyMsg) tea.Cmd { return m.openInbox() }).inBar(keys.Relabel(g.Inbox, g.Inbox.Help().Key, help)).explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
+			out = append(out, ui.Move(g.Inbox, func(ui.KeyMsg) tea.Cmd { return m.openInbox() }).InBar(keys.Relabel(g.Inbox, g.Inbox.Help().Key, help)).Explain("answer the questions waiting (asktui run): a question never takes the keys from the prompt while you type, and one you left never comes back by itself"))
 		}
 		if m.modeFor(f) != modePrompt && m.conv() != nil {
-			out = append(out, move(g.Prompt, func(keyMsg) tea.Cmd { m.toPrompt(); return nil }).inBar().explain("back to the prompt while questions wait (asktui run)"))
+			out = append(out, ui.Move(g.Prompt, func(ui.KeyMsg) tea.Cmd { m.toPrompt(); return nil }).InBar().Explain("back to the prompt while questions wait (asktui run)"))
 		}
 		if f != focusTranscript && m.conv() != nil {
-			out = append(out, move(keys.Relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(keyMsg) tea.Cmd { return m.openTranscript() }).inBar().explain("move through the transcript (asktui run)"))
+			out = append(out, ui.Move(keys.Relabel(g.Activity, g.Activity.Help().Key, "transcript"), func(ui.KeyMsg) tea.Cmd { return m.openTranscript() }).InBar().Explain("move through the transcript (asktui run)"))
 		}
-		out = append(out, move(g.Agents, func(keyMsg) tea.Cmd { return m.openAgents() }).inBar().explain("agents (asktui run): switch, start another, resume a past session"))
+		out = append(out, ui.Move(g.Agents, func(ui.KeyMsg) tea.Cmd { return m.openAgents() }).InBar().Explain("agents (asktui run): switch, start another, resume a past session"))
 		if f != focusPast {
-			out = append(out, move(g.Past, func(keyMsg) tea.Cmd { m.openPast(); return nil }).explain("the answers given in this session"))
+			out = append(out, ui.Move(g.Past, func(ui.KeyMsg) tea.Cmd { m.openPast(); return nil }).Explain("the answers given in this session"))
 		}
 		out = append(out, m.rulesAction(f)...)
 	default: // kindOneShot: one request, no other pane
 	}
-	out = append(out, m.helpAction(typing).kept(), m.quitAction())
+	out = append(out, m.helpAction(typing).Kept(), m.quitAction())
 	for i := range out {
-		out[i].section = "Everywhere"
+		out[i].Section = "Everywhere"
 	}
 	return out
 }
 
 // helpAction opens the overlay; while typing only F1 does.
-func (m *model) helpAction(typing bool) action {
-	b := m.keys.Global.Help
+func (m *model) helpAction(typing bool) ui.Action {
+	b := m.Keys.Global.Help
 	if typing {
-		b = m.keys.Global.HelpTyping
+		b = m.Keys.Global.HelpTyping
 	}
-	a := move(b, func(keyMsg) tea.Cmd {
+	a := ui.Move(b, func(ui.KeyMsg) tea.Cmd {
 		m.back, m.focus = m.focus, focusHelp
 		m.overlay.scroll = 0
 		return nil
 	})
-	a.isHelp = true
+	a.IsHelp = true
 	if typing {
-		return a.explain("the keys that act now, where a text field takes " + keys.Name(m.keys.Global.Help))
+		return a.Explain("the keys that act now, where a text field takes " + keys.Name(m.Keys.Global.Help))
 	}
-	return a.explain("the keys that act now, listed in full")
+	return a.Explain("the keys that act now, listed in full")
 }
 
 // quitAction is shown in the help only: handleKey quits before any pane
 // sees the key. A view over SSH only closes itself.
-func (m *model) quitAction() action {
-	b := m.keys.Global.Quit
+func (m *model) quitAction() ui.Action {
+	b := m.Keys.Global.Quit
 	if m.remote {
 		b = keys.Relabel(b, b.Help().Key, "close this view")
 	}
-	return move(b, nothing).in("Everywhere").explain("quit: the exit status is 130 when a question is left unanswered, 0 when none waits; over SSH, close that view")
+	return ui.Move(b, ui.Nothing).In("Everywhere").Explain("quit: the exit status is 130 when a question is left unanswered, 0 when none waits; over SSH, close that view")
 }
 
 // openInbox moves the keys to the list of waiting requests; with one
@@ -535,11 +421,11 @@ func (m *model) openPast() {
 
 // rulesAction opens the rules pane, when there are rules to keep and it
 // is not open already.
-func (m *model) rulesAction(f focus) []action {
+func (m *model) rulesAction(f focus) []ui.Action {
 	if m.rules == nil || f == focusRules {
 		return nil
 	}
-	return []action{move(m.keys.Global.Rules, func(keyMsg) tea.Cmd { return m.openRules() }).explain("your standing answers to permissions: list, edit, remove (session and conversation views)")}
+	return []ui.Action{ui.Move(m.Keys.Global.Rules, func(ui.KeyMsg) tea.Cmd { return m.openRules() }).Explain("your standing answers to permissions: list, edit, remove (session and conversation views)")}
 }
 
 // openRules opens the rules pane and reads the rules afresh.

@@ -108,7 +108,7 @@ func TestGoldenTabRowColours(t *testing.T) {
 				golden.RequireEqual(t, strings.ReplaceAll(row, "\x1b", "\\e")+"\n")
 				// The active pill: its background is on from its first
 				// cell to its last, with no reset inside.
-				active := m.styles.Tabs.Active.Render("○ Database")
+				active := m.Styles.Tabs.Active.Render("○ Database")
 				if !strings.Contains(row, active) {
 					t.Fatalf("the active tab is not one pill:\n%q\nwant it to contain\n%q", row, active)
 				}

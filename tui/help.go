@@ -12,39 +12,13 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // The help is drawn from the focused pane's actions (focus.go), the same
 // list that dispatches keys: the bar shows the actions marked for it, in
 // order, as many as fit; the ? overlay lists every action of the pane it
 // was opened from, one per line, with its description whole.
-
-// barKeys are the help bar's bindings for pane p, and the rank of each
-// when the bar is too narrow for all: 0 the pane's main key, 1 the help
-// key, 2 the others it keeps, 3 the rest.
-func barKeys(p pane) (bs []key.Binding, rank []int) {
-	for _, a := range acting(p) {
-		switch {
-		case !a.bar:
-			continue
-		case a.barKey != nil:
-			bs = append(bs, *a.barKey)
-		default:
-			bs = append(bs, a.key)
-		}
-		r := 3
-		switch {
-		case len(rank) == 0:
-			r = 0
-		case a.isHelp:
-			r = 1
-		case a.keep:
-			r = 2
-		}
-		rank = append(rank, r)
-	}
-	return bs, rank
-}
 
 // helpBar is the one-line help bar at the bottom of the screen: the keys
 // of the pane with the focus that fit. The bar is drawn on every frame
@@ -64,7 +38,7 @@ type helpBar struct {
 // barHost is what the help bar asks of the program.
 type barHost interface {
 	// Focused is the pane with the keys, whose keys the bar shows.
-	Focused() pane
+	Focused() ui.Pane
 }
 
 func newHelpBar(host barHost) helpBar { return helpBar{host: host, model: help.New()} }
@@ -87,7 +61,7 @@ func (h *helpBar) SetSize(width, _ int) {
 // View is the bar: the focused pane's bindings that fit, in their order,
 // the best ranked first.
 func (h *helpBar) View() string {
-	bs, rank := barKeys(h.host.Focused())
+	bs, rank := ui.BarKeys(h.host.Focused())
 	ck := cacheKey(bs, rank, h.width)
 	if h.cache.key == ck {
 		return h.cache.view
@@ -148,8 +122,8 @@ func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 // over, one per line with its description whole, scrolled when they do
 // not fit.
 type overlayPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host   overlayHost
 	scroll int // the first line shown
 }
@@ -157,40 +131,40 @@ type overlayPane struct {
 // overlayHost is what the ? overlay asks of the program.
 type overlayHost interface {
 	// Quit is ctrl+c, listed in the help.
-	Quit() action
+	Quit() ui.Action
 	// Under is the pane the overlay was opened over, whose keys it
 	// lists.
-	Under() pane
+	Under() ui.Pane
 	// Close closes the overlay: the keys go back to the pane under it.
 	Close()
 }
 
-func newOverlayPane(com *common, host overlayHost) overlayPane {
-	return overlayPane{common: com, host: host}
+func newOverlayPane(com *ui.Common, host overlayHost) overlayPane {
+	return overlayPane{Common: com, host: host}
 }
 
 // lines are the overlay's lines: a heading per section, then one line
 // per key, its description wrapped under itself when the line is too
 // narrow, never cut.
 func (o *overlayPane) lines() []string {
-	st := o.styles
-	acts := acting(o.host.Under())
-	width := o.width
+	st := o.Styles
+	acts := ui.Acting(o.host.Under())
+	width := o.Width()
 	keyW := 0
 	for _, a := range acts {
-		keyW = max(keyW, cell.Width(a.key.Help().Key))
+		keyW = max(keyW, cell.Width(a.Key.Help().Key))
 	}
 	keyW = min(keyW, max(width/3, 6))
 	descW := max(width-keyW-2, 8)
 	var lines []string
 	section := "\x00"
 	for _, a := range acts {
-		hp := a.key.Help()
+		hp := a.Key.Help()
 		if hp.Key == "" && hp.Desc == "" {
 			continue
 		}
-		if a.section != section {
-			section = a.section
+		if a.Section != section {
+			section = a.Section
 			if len(lines) > 0 {
 				lines = append(lines, "")
 			}
@@ -220,55 +194,55 @@ func (o *overlayPane) lines() []string {
 // View is the overlay: a title, then the lines from scroll on, with a
 // mark where more follow.
 func (o *overlayPane) View() string {
-	st := o.styles
+	st := o.Styles
 	lines := o.lines()
-	rows := max(o.height-2, 1)
+	rows := max(o.Height()-2, 1)
 	scroll := min(max(o.scroll, 0), max(len(lines)-rows, 0))
 	end := min(scroll+rows, len(lines))
 	shown := append([]string(nil), lines[scroll:end]...)
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keys.Name(o.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keys.Name(o.Keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · " + keys.Name(o.keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keys.Name(o.Keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
-	out := append([]string{ansi.Truncate(title, o.width, "…"), ""}, shown...)
+	out := append([]string{ansi.Truncate(title, o.Width(), "…"), ""}, shown...)
 	return strings.Join(out, "\n")
 }
 
 // scrollMax is how far the overlay scrolls.
 func (o *overlayPane) scrollMax() int {
-	return max(len(o.lines())-max(o.height-2, 1), 0)
+	return max(len(o.lines())-max(o.Height()-2, 1), 0)
 }
 
 // actions are the overlay's keys: closing it, and scrolling when its
 // lines do not fit.
-func (o *overlayPane) actions() []action {
-	k := o.keys.Overlay
-	back := func(keyMsg) tea.Cmd { o.host.Close(); return nil }
-	out := []action{move(k.Close, back).inBar().in("Help")}
+func (o *overlayPane) Actions() []ui.Action {
+	k := o.Keys.Overlay
+	back := func(ui.KeyMsg) tea.Cmd { o.host.Close(); return nil }
+	out := []ui.Action{ui.Move(k.Close, back).InBar().In("Help")}
 	if o.scrollMax() > 0 {
-		scroll := func(d int) func(keyMsg) tea.Cmd {
-			return func(keyMsg) tea.Cmd { o.scroll = min(max(o.scroll+d, 0), o.scrollMax()); return nil }
+		scroll := func(d int) func(ui.KeyMsg) tea.Cmd {
+			return func(ui.KeyMsg) tea.Cmd { o.scroll = min(max(o.scroll+d, 0), o.scrollMax()); return nil }
 		}
-		page := max(o.height-3, 1)
+		page := max(o.Height()-3, 1)
 		out = append(out,
-			move(k.Down, scroll(+1)).inBar(k.Scroll).in("Help"),
-			move(k.Up, scroll(-1)).in("Help"),
-			move(k.PageDown, scroll(+page)).inBar().in("Help"),
-			move(k.PageUp, scroll(-page)).in("Help"),
+			ui.Move(k.Down, scroll(+1)).InBar(k.Scroll).In("Help"),
+			ui.Move(k.Up, scroll(-1)).In("Help"),
+			ui.Move(k.PageDown, scroll(+page)).InBar().In("Help"),
+			ui.Move(k.PageUp, scroll(-page)).In("Help"),
 		)
 	}
 	return append(out, o.host.Quit())
 }
 
-func (*overlayPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*overlayPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (o *overlayPane) ShortHelp() []key.Binding { return shortHelp(o) }
+func (o *overlayPane) ShortHelp() []key.Binding { return ui.ShortHelp(o) }
 
 // FullHelp implements help.KeyMap.
-func (o *overlayPane) FullHelp() [][]key.Binding { return fullHelp(o) }
+func (o *overlayPane) FullHelp() [][]key.Binding { return ui.FullHelp(o) }

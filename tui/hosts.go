@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // This file is everything a pane may ask of the program. No pane holds
@@ -13,28 +14,15 @@ import (
 // what the program owns (the requests, the focus, the status line) it
 // asks the program to change, through its host.
 
-// globals are the program's own keys, which every pane offers after its
-// actions: switching panes and requests, the help, quitting.
-type globals interface {
-	// Globals are the keys of the program as a whole, offered from the
-	// pane; typing says a text input of the pane has the keys.
-	Globals(typing bool) []action
-	// Help opens the ? overlay; while typing, only F1 does.
-	Help(typing bool) action
-	// Quit is ctrl+c, which the program takes before any pane: it is
-	// listed in the help only.
-	Quit() action
-}
-
 // paneKeys are the program's keys as a pane of focus f offers them.
 type paneKeys struct {
 	m *model
 	f focus
 }
 
-func (k paneKeys) Globals(typing bool) []action { return k.m.globals(k.f, typing) }
-func (k paneKeys) Help(typing bool) action      { return k.m.helpAction(typing) }
-func (k paneKeys) Quit() action                 { return k.m.quitAction() }
+func (k paneKeys) Globals(typing bool) []ui.Action { return k.m.globals(k.f, typing) }
+func (k paneKeys) Help(typing bool) ui.Action      { return k.m.helpAction(typing) }
+func (k paneKeys) Quit() ui.Action                 { return k.m.quitAction() }
 
 // keysFrom are the program's keys offered from the pane of focus f.
 func (m *model) keysFrom(f focus) paneKeys { return paneKeys{m: m, f: f} }
@@ -109,13 +97,13 @@ func (h forRules) GoBack()                    { h.m.goBack() }
 // forOverlay is the program as the ? overlay sees it.
 type forOverlay struct{ paneKeys }
 
-func (h forOverlay) Under() pane { return h.m.paneFor(h.m.back) }
-func (h forOverlay) Close()      { h.m.focus = h.m.back }
+func (h forOverlay) Under() ui.Pane { return h.m.paneFor(h.m.back) }
+func (h forOverlay) Close()         { h.m.focus = h.m.back }
 
 // forBar is the program as the help bar sees it.
 type forBar struct{ m *model }
 
-func (h forBar) Focused() pane { return h.m.paneFor(h.m.focus) }
+func (h forBar) Focused() ui.Pane { return h.m.paneFor(h.m.focus) }
 
 // forQuestion is the program as the question panel sees it.
 type forQuestion struct{ paneKeys }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // idlePane is the screen while nothing waits: the session's activity,
@@ -16,15 +17,15 @@ import (
 // panel's note that nothing waits. It has the keys of the program as a
 // whole, and in the session the activity's scrolling.
 type idlePane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host     idleHost
 	activity *activityPane // the session's, drawn in the whole body
 }
 
 // idleHost is what the idle screen asks of the program.
 type idleHost interface {
-	globals
+	ui.Globals
 	// Session reports whether this is the session view, where the idle
 	// screen is the activity.
 	Session() bool
@@ -37,8 +38,8 @@ type idleHost interface {
 	Inline() bool
 }
 
-func newIdlePane(com *common, host idleHost, activity *activityPane) idlePane {
-	return idlePane{common: com, host: host, activity: activity}
+func newIdlePane(com *ui.Common, host idleHost, activity *activityPane) idlePane {
+	return idlePane{Common: com, host: host, activity: activity}
 }
 
 // statusLines is where the requests come from, wrapped, above the log:
@@ -48,12 +49,12 @@ func (p *idlePane) statusLines() string {
 	if p.host.Waiting() > 0 || status == "" {
 		return ""
 	}
-	return p.styles.App.Bar.Render(ansi.Wrap(status, p.width, ""))
+	return p.Styles.App.Bar.Render(ansi.Wrap(status, p.Width(), ""))
 }
 
 // SetSize sizes the pane, and in the session the activity it shows.
 func (p *idlePane) SetSize(width, height int) {
-	p.box.SetSize(width, height)
+	p.Box.SetSize(width, height)
 	if !p.host.Session() {
 		return
 	}
@@ -65,7 +66,7 @@ func (p *idlePane) SetSize(width, height int) {
 
 // View draws the idle screen.
 func (p *idlePane) View() string {
-	st := p.styles
+	st := p.Styles
 	if p.host.Session() {
 		var parts []string
 		if s := p.statusLines(); s != "" {
@@ -79,28 +80,28 @@ func (p *idlePane) View() string {
 		st.App.Bar.Render("Questions from agents appear here."),
 	}
 	if status := p.host.Status(); status != "" {
-		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(status, max(p.width-2, 10), "")))
+		lines = append(lines, "", st.App.Bar.Render(ansi.Wrap(status, max(p.Width()-2, 10), "")))
 	}
 	if p.host.Inline() {
 		return lipgloss.JoinVertical(lipgloss.Left, lines...)
 	}
-	return lipgloss.Place(p.width, p.height, lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
+	return lipgloss.Place(p.Width(), p.Height(), lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
 }
 
 // actions are the keys while nothing waits: the session scrolls its
 // activity; the one-shot view only waits.
-func (p *idlePane) actions() []action {
-	var out []action
+func (p *idlePane) Actions() []ui.Action {
+	var out []ui.Action
 	if p.host.Session() {
 		out = p.activity.scrollActions(false)
 	}
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*idlePane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*idlePane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *idlePane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *idlePane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *idlePane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *idlePane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }

@@ -11,6 +11,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // inboxPane lists the waiting requests: agent, what it asks, how many
@@ -18,8 +19,8 @@ import (
 // of its own; the request shown is not switched until the human opens
 // one.
 type inboxPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host   inboxHost
 	cursor int
 	// rows are the rows drawn last, by what they depend on: a view over
@@ -32,7 +33,7 @@ type inboxPane struct {
 // inboxHost is what the inbox list asks of the program, which owns the
 // requests and the one shown.
 type inboxHost interface {
-	globals
+	ui.Globals
 	// Requests are the waiting requests, in arrival order.
 	Requests() []*request
 	// Active is the index of the request the panel shows.
@@ -46,8 +47,8 @@ type inboxHost interface {
 	GoBack()
 }
 
-func newInboxPane(com *common, host inboxHost) inboxPane {
-	return inboxPane{common: com, host: host}
+func newInboxPane(com *ui.Common, host inboxHost) inboxPane {
+	return inboxPane{Common: com, host: host}
 }
 
 // inboxRowKey is what one row of the inbox looks like.
@@ -65,17 +66,17 @@ type inboxRowKey struct {
 // inbox has the keys) in view, with the rows cut off above and below
 // counted.
 func (p *inboxPane) View() string {
-	reqs, st, width := p.host.Requests(), p.styles, p.width
+	reqs, st, width := p.host.Requests(), p.Styles, p.Width()
 	mark := p.host.Active()
-	if p.focused {
+	if p.Focused() {
 		mark = p.cursor
 	}
 	title := st.Inbox.Title.Render("Inbox · " + cell.Plural(len(reqs), "request", "requests"))
-	if p.focused {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keys.Name(p.keys.Inbox.Open)+" opens")
+	if p.Focused() {
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keys.Name(p.Keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
-	rows := max(p.height-1, 1)
+	rows := max(p.Height()-1, 1)
 	first := 0
 	show := rows
 	if len(reqs) > rows {
@@ -86,10 +87,10 @@ func (p *inboxPane) View() string {
 	if p.rowStyles != st || len(p.rows) > 4*(show+1) {
 		p.rows, p.rowStyles = map[inboxRowKey]string{}, st
 	}
-	now := p.now()
+	now := p.Now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: cell.Age(now.Sub(r.arrived)), focused: p.focused}
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: cell.Age(now.Sub(r.arrived)), focused: p.Focused()}
 		line, ok := p.rows[k]
 		if !ok {
 			line = inboxRow(r, k, st)
@@ -113,24 +114,24 @@ func (p *inboxPane) View() string {
 
 // actions are the inbox's keys: its cursor moves without switching the
 // request shown, which changes only when the human opens one.
-func (p *inboxPane) actions() []action {
-	k := p.keys.Inbox
-	out := []action{
-		move(k.Open, func(keyMsg) tea.Cmd { p.host.Open(p.cursor); return nil }).inBar().in("Inbox"),
-		move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Inbox"),
-		move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.host.Requests())-1, 0)); return nil }).in("Inbox"),
-		move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).inBar().in("Inbox"),
+func (p *inboxPane) Actions() []ui.Action {
+	k := p.Keys.Inbox
+	out := []ui.Action{
+		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd { p.host.Open(p.cursor); return nil }).InBar().In("Inbox"),
+		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).InBar(k.Move).In("Inbox"),
+		ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.host.Requests())-1, 0)); return nil }).In("Inbox"),
+		ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd { p.host.GoBack(); return nil }).InBar().In("Inbox"),
 	}
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*inboxPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*inboxPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *inboxPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *inboxPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *inboxPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *inboxPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // inboxRow draws one row of the inbox: the cursor, the agent, what it
 // asks (its Markdown drawn on the line: for a permission, the call),

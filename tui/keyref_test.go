@@ -12,6 +12,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // updating reports whether the tests run with -update (the flag the
@@ -64,27 +65,27 @@ func keyReference(t *testing.T) string {
 	t.Helper()
 	seen := map[string][]*refEntry{}
 	take := func(m *model) {
-		for _, a := range acting(m.paneFor(m.focus)) {
-			h := a.key.Help()
+		for _, a := range ui.Acting(m.paneFor(m.focus)) {
+			h := a.Key.Help()
 			k, desc := h.Key, h.Desc
-			if a.long != "" {
-				desc = a.long
+			if a.Long != "" {
+				desc = a.Long
 			}
 			if k == "" {
 				continue
 			}
-			if ks := a.key.Keys(); len(ks) > 0 && ks[0] == "1" {
+			if ks := a.Key.Keys(); len(ks) > 0 && ks[0] == "1" {
 				k = "1-9" // the digits of as many rows as there are
 			}
 			var e *refEntry
-			for _, x := range seen[a.section] {
+			for _, x := range seen[a.Section] {
 				if x.key == k {
 					e = x
 				}
 			}
 			if e == nil {
 				e = &refEntry{key: k}
-				seen[a.section] = append(seen[a.section], e)
+				seen[a.Section] = append(seen[a.Section], e)
 			}
 			if desc != "" && !slices.Contains(e.descs, desc) {
 				e.descs = append(e.descs, desc)

@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // answerer is how the model answers: the inbox handle of this view (a
@@ -33,7 +34,7 @@ type answerer interface {
 type model struct {
 	// common is what the panes share with the program: the look, the
 	// key table and the clock of ages and countdowns.
-	*common
+	*ui.Common
 	kind  kind // which program this is, set at construction
 	theme styles.Theme
 	clock func() time.Time // the clock of key timing and alert pacing
@@ -68,7 +69,7 @@ type model struct {
 	// last laid it out.
 	focus    focus
 	back     focus
-	focused  pane
+	focused  ui.Pane
 	lay      screenLayout
 	qpane    questionPane
 	inbox    inboxPane
@@ -130,23 +131,12 @@ type model struct {
 	starting []string
 }
 
-// common is what every pane shares with the program, and reads but
-// never writes (after soft-serve's common.Common): the look, which the
-// program replaces when it learns the terminal's background, the one key
-// table, and the clock of ages and countdowns.
-type common struct {
-	styles *styles.Styles
-	md     *cell.Markdown // Markdown in styles, rendered once per width
-	keys   keys.Map
-	now    func() time.Time
-}
-
 // newModel builds the root model drawing in theme, for a dark background
 // until the terminal reports its own (Init asks for it with ThemeAuto).
 func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	keys := keys.Default()
 	m := &model{
-		common:     &common{keys: keys, now: now},
+		Common:     &ui.Common{Keys: keys, Now: now},
 		theme:      theme,
 		clock:      time.Now,
 		wall:       time.Now,
@@ -158,27 +148,27 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		log:        newActivityLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
-	m.qpane = newQuestionPane(m.common, forQuestion{m.keysFrom(focusPanel)})
-	m.inbox = newInboxPane(m.common, forInbox{m.keysFrom(focusInbox)})
-	m.activity = newActivityPane(m.common, forActivity{m.keysFrom(focusActivity)}, m.log)
-	m.past = newPastPane(m.common, forPast{m.keysFrom(focusPast)})
-	m.rulebook = newRulesPane(m.common, forRules{m.keysFrom(focusRules)})
-	m.overlay = newOverlayPane(m.common, forOverlay{m.keysFrom(focusHelp)})
-	m.idle = newIdlePane(m.common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
-	m.picker = newAgentsPane(m.common, forAgents{m.keysFrom(focusAgents)})
+	m.qpane = newQuestionPane(m.Common, forQuestion{m.keysFrom(focusPanel)})
+	m.inbox = newInboxPane(m.Common, forInbox{m.keysFrom(focusInbox)})
+	m.activity = newActivityPane(m.Common, forActivity{m.keysFrom(focusActivity)}, m.log)
+	m.past = newPastPane(m.Common, forPast{m.keysFrom(focusPast)})
+	m.rulebook = newRulesPane(m.Common, forRules{m.keysFrom(focusRules)})
+	m.overlay = newOverlayPane(m.Common, forOverlay{m.keysFrom(focusHelp)})
+	m.idle = newIdlePane(m.Common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
+	m.picker = newAgentsPane(m.Common, forAgents{m.keysFrom(focusAgents)})
 	m.bar = newHelpBar(forBar{m})
 	m.setStyles(styles.For(theme, true))
 	return m
 }
 
 func (m *model) setStyles(st *styles.Styles) {
-	m.styles = st
+	m.Styles = st
 	m.bar.setStyles(st)
 	m.qpane.remember.restyle(st)
 	m.rulebook.restyle(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.restyle()
-	m.md = cell.NewMarkdown(st)
+	m.Markdown = cell.NewMarkdown(st)
 	for _, c := range m.convs {
 		c.editor.restyle(st)
 		for _, it := range c.items {
@@ -293,7 +283,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case rulesListedMsg:
 		return m.rulebook.listed(msg)
 	case activityMsg:
-		m.log.report(msg.activity, m.styles)
+		m.log.report(msg.activity, m.Styles)
 		m.convActivity(msg.activity)
 		return m.spinIfThinking()
 	case spinner.TickMsg:
@@ -421,14 +411,14 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	a := m.log.agent(k, r.agent)
 	a.thinking = false // connected counts it while the request waits
 	a.waiting++
-	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.styles)
+	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.Styles)
 	m.convAsked(r)
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
 	}
 	if m.kind == kindRun {
-		cmds = append(cmds, m.setNotice("⚑ "+r.agent+" asks: "+r.summary()+" · "+m.keys.Global.Inbox.Help().Key+" opens"))
+		cmds = append(cmds, m.setNotice("⚑ "+r.agent+" asks: "+r.summary()+" · "+m.Keys.Global.Inbox.Help().Key+" opens"))
 		m.announced = m.noticeSeq
 	}
 	if !m.ticking {
@@ -531,22 +521,22 @@ func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
 		notice = "✓ " + r.agent + "'s question was answered from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.styles)
+		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.Styles)
 	case code == interaction.CodeDeclined:
 		notice = "✗ " + r.agent + "'s question was declined from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.summary()}, m.styles)
+		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.summary()}, m.Styles)
 	case code == interaction.CodeTimeout:
 		notice = "⏱ " + r.agent + "'s question timed out"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.styles)
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.Styles)
 	case code == interaction.CodeSettledElsewhere:
 		notice = "✓ " + r.agent + "'s question was answered in its own terminal"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.summary()}, m.styles)
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.summary()}, m.Styles)
 	case code == interaction.CodeProviderClosed:
 		notice = "⊘ the inbox closed"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.summary()}, m.styles)
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.summary()}, m.Styles)
 	default:
 		notice = "⊘ " + r.agent + " withdrew its question"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.summary()}, m.styles)
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.summary()}, m.Styles)
 	}
 	return m.remove(m.indexOf(r.id), notice)
 }
@@ -651,11 +641,11 @@ func (m *model) submitWith(r *request, a interaction.Answer, notice string) tea.
 	}
 	k := r.agentKey()
 	if b, err := jsonl.Marshal(a); err == nil {
-		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.now()})
+		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.Now()})
 	}
-	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.styles)
+	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.Styles)
 	m.convSettled(r, inbox.Settlement{Answer: a}, true)
-	m.summary = m.styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
+	m.summary = m.Styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
 	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()
 	return cmd
@@ -678,9 +668,9 @@ func (m *model) declineWith(r *request, notice string) tea.Cmd {
 	if !ok {
 		return m.ended(r, s)
 	}
-	m.log.add(entry{kind: entryDeclined, agent: r.agentKey(), text: "declined: " + r.summary()}, m.styles)
+	m.log.add(entry{kind: entryDeclined, agent: r.agentKey(), text: "declined: " + r.summary()}, m.Styles)
 	m.convSettled(r, s, true)
-	m.summary = m.styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
+	m.summary = m.Styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
 	cmd := m.remove(m.indexOf(r.id), notice)
 	m.answeredLast()
 	return cmd

@@ -9,15 +9,16 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // noteEditor edits the human's note on a question ("yes, but…"): it goes
 // with the answer, beside the selection or the text, never in their
 // place.
 type noteEditor struct {
-	box
-	*common
-	globals globals
+	ui.Box
+	*ui.Common
+	globals ui.Globals
 	ta      textarea.Model
 	q       *question
 	// declining says the note is on why a plan under review is
@@ -28,8 +29,8 @@ type noteEditor struct {
 	done func(kept bool) tea.Cmd
 }
 
-func newNoteEditor(com *common, g globals) noteEditor {
-	newLine := com.keys.Note.NewLine
+func newNoteEditor(com *ui.Common, g ui.Globals) noteEditor {
+	newLine := com.Keys.Note.NewLine
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -40,7 +41,7 @@ func newNoteEditor(com *common, g globals) noteEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return noteEditor{common: com, globals: g, ta: ta}
+	return noteEditor{Common: com, globals: g, ta: ta}
 }
 
 // open edits q's note; declining, the note on why its plan is declined.
@@ -64,46 +65,46 @@ func (n *noteEditor) save() {
 
 // Focus gives the editor the keys, its text area the cursor.
 func (n *noteEditor) Focus() tea.Cmd {
-	n.box.Focus()
+	n.Box.Focus()
 	return n.ta.Focus()
 }
 
 // Blur drops the edit's cursor: the editor closed.
 func (n *noteEditor) Blur() {
-	n.box.Blur()
+	n.Box.Blur()
 	n.ta.Blur()
 }
 
 // actions are the editor's keys; it types everything else. Declining a
 // plan, keeping the note sends the decline.
-func (n *noteEditor) actions() []action {
-	k := n.keys.Note
+func (n *noteEditor) Actions() []ui.Action {
+	k := n.Keys.Note
 	save, cancel := k.Save, k.Cancel
 	if n.declining {
 		save = keys.Relabel(save, keys.Name(save), "decline the plan, with the note")
 		cancel = keys.Relabel(cancel, keys.Name(cancel), "back to the plan")
 	}
-	return []action{
-		answer(save, func(keyMsg) tea.Cmd {
+	return []ui.Action{
+		ui.Answer(save, func(ui.KeyMsg) tea.Cmd {
 			n.save()
 			return n.done(true)
-		}).kept().in("Note"),
-		answer(k.NewLine, func(msg keyMsg) tea.Cmd { return n.typeKey(msg) }).inBar().in("Note"),
-		move(cancel, func(keyMsg) tea.Cmd {
+		}).Kept().In("Note"),
+		ui.Answer(k.NewLine, func(msg ui.KeyMsg) tea.Cmd { return n.typeKey(msg) }).InBar().In("Note"),
+		ui.Move(cancel, func(ui.KeyMsg) tea.Cmd {
 			n.Blur()
 			return n.done(false)
-		}).kept().in("Note"),
+		}).Kept().In("Note"),
 		n.globals.Quit(),
 	}
 }
 
-func (n *noteEditor) typist() func(tea.Msg) tea.Cmd { return n.typeKey }
+func (n *noteEditor) Typist() func(tea.Msg) tea.Cmd { return n.typeKey }
 
 // ShortHelp implements help.KeyMap.
-func (n *noteEditor) ShortHelp() []key.Binding { return shortHelp(n) }
+func (n *noteEditor) ShortHelp() []key.Binding { return ui.ShortHelp(n) }
 
 // FullHelp implements help.KeyMap.
-func (n *noteEditor) FullHelp() [][]key.Binding { return fullHelp(n) }
+func (n *noteEditor) FullHelp() [][]key.Binding { return ui.FullHelp(n) }
 
 // typeKey edits the note with a key or paste no action took.
 func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
@@ -115,17 +116,17 @@ func (n *noteEditor) typeKey(msg tea.Msg) tea.Cmd {
 // SetSize gives the editor the panel's room below its tabs, and its text
 // area the rows of that it can have.
 func (n *noteEditor) SetSize(width, height int) {
-	n.box.SetSize(width, height)
+	n.Box.SetSize(width, height)
 	n.ta.SetWidth(n.inner())
 	n.ta.SetHeight(max(min(3, height-4), 1))
 }
 
 // inner is the width inside the editor's frame.
-func (n *noteEditor) inner() int { return max(min(n.width-4, 60), 10) }
+func (n *noteEditor) inner() int { return max(min(n.Width()-4, 60), 10) }
 
 // View draws the editor, framed, for the middle of the panel.
 func (n *noteEditor) View() string {
-	st, inner := n.styles, n.inner()
+	st, inner := n.Styles, n.inner()
 	title, body := "Note on "+n.q.title, "sent with your answer, beside it"
 	if n.declining {
 		title, body = "Decline the plan", "why, or what to change; sent with your answer"

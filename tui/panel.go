@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // panelLayout is the vertical layout of a request's question panel,
@@ -79,7 +80,7 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		}
 		return l
 	}
-	l.text = q.context(w, p.styles, p.md, p.raw)
+	l.text = q.context(w, p.Styles, p.Markdown, p.raw)
 	l.callAt = q.callLine()
 	l.hasCall = l.callAt >= 0
 	l.listW = w
@@ -176,8 +177,8 @@ func (l panelLayout) used() int {
 // editor over it. Each request keeps its own tab, scroll and drafts; the
 // pane keeps where its keys go and its layout for the request shown.
 type questionPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host     questionHost
 	sub      sub
 	request  uint64 // the request sub belongs to
@@ -195,7 +196,7 @@ type questionPane struct {
 // questionHost is what the question panel asks of the program, which
 // owns the requests, answers them and holds the keys.
 type questionHost interface {
-	globals
+	ui.Globals
 	// Request is the request shown; nil while none waits.
 	Request() *request
 	// Find is the waiting request id; nil once it has ended.
@@ -226,13 +227,13 @@ type questionHost interface {
 	ScreenWidth() int
 }
 
-func newQuestionPane(com *common, host questionHost) questionPane {
+func newQuestionPane(com *ui.Common, host questionHost) questionPane {
 	return questionPane{
-		common:   com,
+		Common:   com,
 		host:     host,
-		confirm:  confirmDialog{common: com, globals: host},
+		confirm:  confirmDialog{Common: com, globals: host},
 		note:     newNoteEditor(com, host),
-		remember: rememberDialog{common: com, globals: host},
+		remember: rememberDialog{Common: com, globals: host},
 	}
 }
 
@@ -241,33 +242,33 @@ func newQuestionPane(com *common, host questionHost) questionPane {
 // shown may have changed, not only the size: a tab, a filter, the raw
 // toggle and the request shown all change the layout.
 func (p *questionPane) SetSize(width, height int) {
-	p.box.SetSize(width, height)
+	p.Box.SetSize(width, height)
 	r := p.host.Request()
 	if r == nil {
-		p.lay = panelLayout{width: p.width, height: p.height}
+		p.lay = panelLayout{width: p.Width(), height: p.Height()}
 		return
 	}
-	p.lay = p.layoutFor(r, p.width, p.height, p.host.Inline())
+	p.lay = p.layoutFor(r, p.Width(), p.Height(), p.host.Inline())
 	if q := r.current(); q != nil && q.built() {
 		// The field's rows decide the layout's and its width theirs: a
 		// second pass settles both.
 		q.sizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
-		again := p.layoutFor(r, p.width, p.height, p.host.Inline())
+		again := p.layoutFor(r, p.Width(), p.Height(), p.host.Inline())
 		if again.listW != p.lay.listW || again.formRows != p.lay.formRows || again.previewRows != p.lay.previewRows {
 			q.sizeField(again.listW, again.formRows-again.previewRows)
 		}
 		p.lay = again
 		p.spareToText(q)
 	}
-	room := p.height
+	room := p.Height()
 	for _, on := range []bool{p.lay.who, p.lay.tabs, p.lay.tabsGap} {
 		if on {
 			room--
 		}
 	}
-	p.confirm.SetSize(p.width, max(room, 1))
-	p.note.SetSize(p.width, max(room, 1))
-	p.remember.SetSize(p.width, max(room, 1))
+	p.confirm.SetSize(p.Width(), max(room, 1))
+	p.note.SetSize(p.Width(), max(room, 1))
+	p.remember.SetSize(p.Width(), max(room, 1))
 	// Where the text (or the review) is scrolled to stays in range.
 	if r.current() != nil {
 		r.scroll = min(max(r.scroll, 0), max(len(p.lay.text)-p.lay.textRows, 0))
@@ -324,17 +325,17 @@ func (p *questionPane) View() string {
 }
 
 // ShortHelp implements help.KeyMap.
-func (p *questionPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *questionPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *questionPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *questionPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // requestView draws request r's panel as laid out.
 func (p *questionPane) requestView(r *request) string {
-	l, st := p.lay, p.styles
+	l, st := p.lay, p.Styles
 	var rows []string
 	if l.who {
-		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+cell.Age(p.now().Sub(r.arrived)))
+		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+cell.Age(p.Now().Sub(r.arrived)))
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
@@ -348,7 +349,7 @@ func (p *questionPane) requestView(r *request) string {
 	// A dialog is drawn while the panel has the keys: beside the inbox
 	// list or the activity that has them, the panel shows its question.
 	dialog := sub(subForm)
-	if p.focused {
+	if p.Focused() {
 		dialog = p.sub
 	}
 	switch {
@@ -390,7 +391,7 @@ func (p *questionPane) spareToText(q *question) {
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
 func (p *questionPane) questionRows(r *request, q *question) []string {
-	l, st, k := p.lay, p.styles, p.keys
+	l, st, k := p.lay, p.Styles, p.Keys
 	var rows []string
 	if l.header {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, l.width, "…")))
@@ -465,7 +466,7 @@ func (p *questionPane) formRows(q *question) []string {
 	if !q.built() {
 		return nil
 	}
-	l, st := p.lay, p.styles
+	l, st := p.lay, p.Styles
 	listRows := l.formRows - l.previewRows
 	form := strings.Split(q.fieldView(), "\n")
 	form = form[:min(len(form), listRows)]
@@ -478,7 +479,7 @@ func (p *questionPane) formRows(q *question) []string {
 		for len(form) < listRows && !p.host.Inline() {
 			form = append(form, "") // the divider runs the panel's height
 		}
-		prev := q.previewLines(cursor, l.previewW, listRows, st, p.md, p.raw)
+		prev := q.previewLines(cursor, l.previewW, listRows, st, p.Markdown, p.raw)
 		div := st.Divider.Render(" │ ")
 		rows := make([]string, 0, max(len(form), len(prev)))
 		for i := range max(len(form), len(prev)) {
@@ -493,7 +494,7 @@ func (p *questionPane) formRows(q *question) []string {
 		}
 		return rows
 	case l.previewRows > 0:
-		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, p.md, p.raw); prev != nil {
+		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, p.Markdown, p.raw); prev != nil {
 			form = append(form, st.Divider.Render(strings.Repeat("┈", min(l.width, 20))+" preview"))
 			form = append(form, prev...)
 		}
@@ -543,7 +544,7 @@ func answerHint(r *request, q *question, k keys.Map) string {
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
 func (p *questionPane) tabsView(r *request, width int) string {
-	st := p.styles
+	st := p.Styles
 	tabs := make([]string, 0, len(r.questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
 	// of the row (never under 8 columns: the row scrolls instead).
@@ -619,7 +620,7 @@ func tab(st *styles.Styles, mark string, markStyle lipgloss.Style, title string,
 // titleBar shows the app, the asking agent or the agents connected, the
 // countdown and how many questions wait.
 func (m *model) titleBar() string {
-	st := m.styles
+	st := m.Styles
 	w := m.lay.width
 	left := st.App.Name.Render("asktui")
 	r := m.activeRequest()
@@ -637,7 +638,7 @@ func (m *model) titleBar() string {
 		right = append(right, runRight)
 	}
 	if r != nil && !r.deadline.IsZero() {
-		left := r.deadline.Sub(m.now())
+		left := r.deadline.Sub(m.Now())
 		s := st.App.Countdown
 		if left < 10*time.Second {
 			s = st.App.CountdownUrgent

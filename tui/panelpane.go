@@ -8,6 +8,7 @@ import (
 
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // sub is where the keys go inside the question panel.
@@ -60,7 +61,7 @@ func (p *questionPane) readyField(away bool) tea.Cmd {
 		if !r.single() {
 			verb = "next"
 		}
-		q.readyField(p.styles, p.keys, verb)
+		q.readyField(p.Styles, p.Keys, verb)
 	}
 	if away {
 		q = nil
@@ -134,15 +135,15 @@ func (p *questionPane) decline(r *request) tea.Cmd {
 
 // actions are the panel's keys: the form of the question shown (or the
 // review step), a dialog's, or the note editor's.
-func (p *questionPane) actions() []action {
+func (p *questionPane) Actions() []ui.Action {
 	r := p.host.Request()
 	switch p.sub {
 	case subConfirm:
-		return p.confirm.actions()
+		return p.confirm.Actions()
 	case subNote:
-		return p.note.actions()
+		return p.note.Actions()
 	case subRemember:
-		return p.remember.actions()
+		return p.remember.Actions()
 	default: // subForm
 	}
 	if r.reviewing() {
@@ -153,13 +154,13 @@ func (p *questionPane) actions() []action {
 	return append(p.questionActions(r, q, typing), p.host.Globals(typing)...)
 }
 
-func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
+func (p *questionPane) Typist() func(tea.Msg) tea.Cmd {
 	r := p.host.Request()
 	switch {
 	case p.sub == subNote:
-		return p.note.typist()
+		return p.note.Typist()
 	case p.sub == subRemember:
-		return p.remember.typist()
+		return p.remember.Typist()
 	case p.sub != subForm || r.reviewing():
 		return nil
 	case r.current().typing():
@@ -172,22 +173,22 @@ func (p *questionPane) typist() func(tea.Msg) tea.Cmd {
 // by do. A plan under review scrolls by the page with the keys that
 // would page its few choices, which the list does not get (nor a
 // filter).
-func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []action {
-	k := p.keys
-	var out []action
+func (p *questionPane) fieldActions(q *question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
+	k := p.Keys
+	var out []ui.Action
 	for i, b := range q.choice.Bindings() {
 		if q.planReview() && (keys.Overlap(b.Key, k.Question.PageUp) || keys.Overlap(b.Key, k.Question.PageDown) || keys.Overlap(b.Key, k.Choice.Filter)) {
 			continue
 		}
-		a := action{key: b.Key, do: do, grade: gradeMove, section: "Options"}
+		a := ui.Action{Key: b.Key, Do: do, Grade: ui.GradeMove, Section: "Options"}
 		if b.Answers {
-			a.grade = gradeAnswer
+			a.Grade = ui.GradeAnswer
 		}
 		if b.Bar != nil {
-			a = a.inBar(*b.Bar)
+			a = a.InBar(*b.Bar)
 			// The field's first key (Enter, toggling, typing) stays
 			// on a narrow screen, and Enter when it comes second.
-			a.keep = i == 0 || i == 1 && key.Matches(keyMsg{Code: tea.KeyEnter}, b.Key)
+			a.Keep = i == 0 || i == 1 && key.Matches(ui.KeyMsg{Code: tea.KeyEnter}, b.Key)
 		}
 		out = append(out, a)
 	}
@@ -196,37 +197,37 @@ func (p *questionPane) fieldActions(q *question, do func(keyMsg) tea.Cmd) []acti
 
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
-func (p *questionPane) questionActions(r *request, q *question, typing bool) []action {
-	k := p.keys.Question
-	var out []action
-	toField := func(msg keyMsg) tea.Cmd { return p.typeAnswer(msg) }
+func (p *questionPane) questionActions(r *request, q *question, typing bool) []ui.Action {
+	k := p.Keys.Question
+	var out []ui.Action
+	toField := func(msg ui.KeyMsg) tea.Cmd { return p.typeAnswer(msg) }
 	plan := q.planReview()
 	switch {
 	case q.choice != nil:
 		out = p.fieldActions(q, toField)
 	case q.free():
 		out = append(out,
-			answer(k.TextSubmit, func(keyMsg) tea.Cmd { return p.questionDone(r) }).kept().in("Answer"),
-			answer(k.NewLine, toField).inBar().in("Answer"),
+			ui.Answer(k.TextSubmit, func(ui.KeyMsg) tea.Cmd { return p.questionDone(r) }).Kept().In("Answer"),
+			ui.Answer(k.NewLine, toField).InBar().In("Answer"),
 		)
 	}
 	if !r.single() {
 		out = append(out,
-			move(k.NextTab, func(keyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).inBar(k.Tabs).in("Question"),
-			move(k.PrevTab, func(keyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).in("Question"),
+			ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).InBar(k.Tabs).In("Question"),
+			ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).In("Question"),
 		)
 		if !typing {
 			out = append(out,
-				move(k.NextArrow, func(keyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).in("Question"),
-				move(k.PrevArrow, func(keyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).in("Question"),
+				ui.Move(k.NextArrow, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).In("Question"),
+				ui.Move(k.PrevArrow, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).In("Question"),
 			)
 		}
 	}
 	if !typing && !q.free() {
-		out = append(out, answer(k.Note, func(keyMsg) tea.Cmd { return p.openNote(r, q) }).inBar().in("Question"))
+		out = append(out, ui.Answer(k.Note, func(ui.KeyMsg) tea.Cmd { return p.openNote(r, q) }).InBar().In("Question"))
 		if p.canRemember(r, q) {
-			out = append(out, answer(k.Remember, func(keyMsg) tea.Cmd { return p.openRemember(r, q) }).kept().in("Question").
-				explain("on a permission: answer it and make the answer stand, a rule saved for later ones (rules on)"))
+			out = append(out, ui.Answer(k.Remember, func(ui.KeyMsg) tea.Cmd { return p.openRemember(r, q) }).Kept().In("Question").
+				Explain("on a permission: answer it and make the answer stand, a rule saved for later ones (rules on)"))
 		}
 	}
 	if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
@@ -235,55 +236,55 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []a
 			// Not the plan's Decline, an answer: the whole request.
 			decline = keys.Relabel(decline, keys.Name(decline), "decline the request")
 		}
-		out = append(out, answer(decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Question"))
+		out = append(out, ui.Answer(decline, func(ui.KeyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).Kept().In("Question"))
 	}
 	if p.lay.moreText {
 		out = append(out,
-			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).inBar(k.Scroll).in("Question"),
-			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Question"),
+			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).InBar(k.Scroll).In("Question"),
+			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.scroll++; return nil }).In("Question"),
 		)
 	}
 	if plan && p.lay.moreText {
 		page := max(p.lay.textRows-1, 1)
 		out = append(out,
-			move(k.PageDown, func(keyMsg) tea.Cmd { r.scroll += page; return nil }).inBar(k.Page).in("Question"),
-			move(k.PageUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-page, 0); return nil }).in("Question"),
+			ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { r.scroll += page; return nil }).InBar(k.Page).In("Question"),
+			ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-page, 0); return nil }).In("Question"),
 		)
 	}
 	if q.detail != "" || q.previews != nil {
-		out = append(out, move(k.Raw, func(keyMsg) tea.Cmd { p.raw = !p.raw; return nil }).in("Question"))
+		out = append(out, ui.Move(k.Raw, func(ui.KeyMsg) tea.Cmd { p.raw = !p.raw; return nil }).In("Question"))
 	}
 	return out
 }
 
 // reviewActions are the keys of the review step.
-func (p *questionPane) reviewActions(r *request) []action {
-	k := p.keys.Review
-	out := []action{
-		answer(k.Submit, func(keyMsg) tea.Cmd {
+func (p *questionPane) reviewActions(r *request) []ui.Action {
+	k := p.Keys.Review
+	out := []ui.Action{
+		ui.Answer(k.Submit, func(ui.KeyMsg) tea.Cmd {
 			if r.unanswered() > 0 {
 				p.openConfirm(r, confirmSubmit)
 				return nil
 			}
 			return p.submit(r)
-		}).kept().in("Review"),
+		}).Kept().In("Review"),
 	}
 	if n := len(r.questions); n <= 9 {
 		jump := keys.Digits(k.Jump, n)
-		out = append(out, move(jump, func(msg keyMsg) tea.Cmd {
+		out = append(out, ui.Move(jump, func(msg ui.KeyMsg) tea.Cmd {
 			r.gotoTab(int(msg.String()[0] - '1'))
 			return nil
-		}).inBar().in("Review"))
+		}).InBar().In("Review"))
 	}
 	out = append(out,
-		move(k.NextTab, func(keyMsg) tea.Cmd { r.gotoTab(0); return nil }).inBar(k.Tabs).in("Review"),
-		move(k.PrevTab, func(keyMsg) tea.Cmd { r.gotoTab(len(r.questions) - 1); return nil }).in("Review"),
-		answer(k.Decline, func(keyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).kept().in("Review"),
+		ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(0); return nil }).InBar(k.Tabs).In("Review"),
+		ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(len(r.questions) - 1); return nil }).In("Review"),
+		ui.Answer(k.Decline, func(ui.KeyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).Kept().In("Review"),
 	)
 	if len(r.questions)+4 > p.lay.formRows {
 		out = append(out,
-			move(k.ScrollUp, func(keyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).in("Review"),
-			move(k.ScrollDown, func(keyMsg) tea.Cmd { r.scroll++; return nil }).in("Review"),
+			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).In("Review"),
+			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.scroll++; return nil }).In("Review"),
 		)
 	}
 	return out
@@ -347,7 +348,7 @@ func (p *questionPane) confirmed(r *request) tea.Cmd {
 // rule: the permission's own question, with rules to keep, while the
 // panel has the keys.
 func (p *questionPane) canRemember(r *request, q *question) bool {
-	return p.host.Rules() != nil && r.perm != nil && q.raw.ID == r.perm.Question && q.draft != nil && p.focused
+	return p.host.Rules() != nil && r.perm != nil && q.raw.ID == r.perm.Question && q.draft != nil && p.Focused()
 }
 
 // openRemember opens the remember dialog about question q of r, its

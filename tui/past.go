@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // pastAnswer is an answer the human gave, kept to be looked at or copied
@@ -29,8 +30,8 @@ const maxPast = 500
 // pastPane lists the answers given in this session, newest last, and
 // copies one's JSON to the clipboard.
 type pastPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host    pastHost
 	answers []pastAnswer
 	cursor  int
@@ -38,7 +39,7 @@ type pastPane struct {
 
 // pastHost is what the past answers ask of the program.
 type pastHost interface {
-	globals
+	ui.Globals
 	// GoBack closes the list: the keys go back to where it was opened
 	// from.
 	GoBack()
@@ -48,8 +49,8 @@ type pastHost interface {
 	AgentColor(agentKey string) int
 }
 
-func newPastPane(com *common, host pastHost) pastPane {
-	return pastPane{common: com, host: host}
+func newPastPane(com *ui.Common, host pastHost) pastPane {
+	return pastPane{Common: com, host: host}
 }
 
 // add keeps an answer, dropping the oldest past maxPast.
@@ -75,13 +76,13 @@ func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
 // View draws the list in its size: each answer's time, agent and
 // question, and under it what was answered.
 func (p *pastPane) View() string {
-	st, width := p.styles, p.width
+	st, width := p.Styles, p.Width()
 	rows := []string{st.Review.Title.Render("Past answers · " + cell.Plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
 		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
 		return strings.Join(rows, "\n")
 	}
-	room := max((p.height-len(rows))/2, 1) // two lines per answer
+	room := max((p.Height()-len(rows))/2, 1) // two lines per answer
 	first := max(p.cursor-room+1, 0)
 	for i := first; i < len(p.answers) && i < first+room; i++ {
 		a := p.answers[i]
@@ -96,24 +97,24 @@ func (p *pastPane) View() string {
 }
 
 // actions are the list's keys: moving, copying, closing.
-func (p *pastPane) actions() []action {
-	k := p.keys.Past
-	var out []action
+func (p *pastPane) Actions() []ui.Action {
+	k := p.Keys.Past
+	var out []ui.Action
 	if len(p.answers) > 0 {
 		out = append(out,
-			move(k.Copy, func(keyMsg) tea.Cmd { return p.copy(p.host.Notice) }).inBar().in("Past answers"),
-			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Past answers"),
-			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0)); return nil }).in("Past answers"),
+			ui.Move(k.Copy, func(ui.KeyMsg) tea.Cmd { return p.copy(p.host.Notice) }).InBar().In("Past answers"),
+			ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).InBar(k.Move).In("Past answers"),
+			ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { p.cursor = min(p.cursor+1, max(len(p.answers)-1, 0)); return nil }).In("Past answers"),
 		)
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).inBar().in("Past answers"))
+	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd { p.host.GoBack(); return nil }).InBar().In("Past answers"))
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*pastPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*pastPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *pastPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *pastPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *pastPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *pastPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }

@@ -17,6 +17,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // Sizes of the prompt editor and its completions.
@@ -41,8 +42,8 @@ const (
 // completed after "@" from the working directory, and the agent's slash
 // commands completed after "/".
 type promptEditor struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host     promptHost
 	c        *chat // the conversation it writes to
 	ta       textarea.Model
@@ -64,7 +65,7 @@ type promptEditor struct {
 // promptHost is what a prompt editor asks of the program, which sends
 // the prompts and knows what waits.
 type promptHost interface {
-	globals
+	ui.Globals
 	// Send sends the prompt written to the conversation shown.
 	Send() tea.Cmd
 	// Cancel asks the conversation shown to stop its turn.
@@ -77,8 +78,8 @@ type promptHost interface {
 	Spinner() string
 }
 
-func newPromptEditor(com *common, host promptHost) promptEditor {
-	newLine := com.keys.Prompt.NewLine
+func newPromptEditor(com *ui.Common, host promptHost) promptEditor {
+	newLine := com.Keys.Prompt.NewLine
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.Prompt = ""
@@ -90,7 +91,7 @@ func newPromptEditor(com *common, host promptHost) promptEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return promptEditor{common: com, host: host, ta: ta}
+	return promptEditor{Common: com, host: host, ta: ta}
 }
 
 // setCommands takes the agent's slash commands.
@@ -149,7 +150,7 @@ func (e *promptEditor) canBrowse(dir int) bool {
 
 // typeKey edits the text with a key no action took, and opens, narrows or
 // closes the completions; it returns a file listing when "@" wants one.
-func (e *promptEditor) typeKey(msg keyMsg, conv, cwd string) tea.Cmd {
+func (e *promptEditor) typeKey(msg ui.KeyMsg, conv, cwd string) tea.Cmd {
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	e.hist = len(e.history)
@@ -362,7 +363,7 @@ func fuzzyScore(s string, q []rune) (int, bool) {
 // SetSize gives the editor its width; its height is its own (rows), as
 // its text grows up to maxEditorRows.
 func (e *promptEditor) SetSize(width, height int) {
-	e.box.SetSize(width, height)
+	e.Box.SetSize(width, height)
 	e.ta.SetWidth(max(width-4, 4))
 }
 
@@ -378,12 +379,12 @@ func (e *promptEditor) rows() int {
 
 // live reports whether the editor takes keys: it has the focus and its
 // agent has not ended.
-func (e *promptEditor) live() bool { return e.focused && !e.c.over }
+func (e *promptEditor) live() bool { return e.Focused() && !e.c.over }
 
 // Focus gives the editor the keys, and its text area the cursor unless
 // its agent ended (it reads nothing then).
 func (e *promptEditor) Focus() tea.Cmd {
-	e.box.Focus()
+	e.Box.Focus()
 	if e.c.over {
 		return nil
 	}
@@ -392,14 +393,14 @@ func (e *promptEditor) Focus() tea.Cmd {
 
 // Blur takes the keys away.
 func (e *promptEditor) Blur() {
-	e.box.Blur()
+	e.Box.Blur()
 	e.ta.Blur()
 }
 
 // View draws the editor: the completions above (when open), the framed
 // text area, and the status line.
 func (e *promptEditor) View() string {
-	st, width := e.styles, e.width
+	st, width := e.Styles, e.Width()
 	focused := e.live()
 	var out []string
 	cs := st.Conversation
@@ -433,9 +434,9 @@ func (e *promptEditor) View() string {
 // status is the line under the editor: the questions waiting, and what
 // the agent is doing.
 func (e *promptEditor) status() string {
-	status := e.c.status(e.host.Spinner(), e.now(), e.keys)
+	status := e.c.status(e.host.Spinner(), e.Now(), e.Keys)
 	if n := e.host.Questions(); n > 0 {
-		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.keys.Global.Inbox) + " answers · " + status
+		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.Keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }
@@ -443,45 +444,45 @@ func (e *promptEditor) status() string {
 // actions are the editor's keys, with its completions' when open. An
 // agent that ended or never started reads nothing: its status line says
 // ctrl+l starts one.
-func (e *promptEditor) actions() []action {
+func (e *promptEditor) Actions() []ui.Action {
 	c := e.c
 	if c.over {
 		return e.host.Globals(false)
 	}
-	k := e.keys.Prompt
-	var out []action
+	k := e.Keys.Prompt
+	var out []ui.Action
 	if e.pop.kind != completionNone {
 		out = append(out,
-			move(k.Complete, func(keyMsg) tea.Cmd { e.accept(); return nil }).inBar().in("Completions"),
-			move(k.CompleteUp, func(keyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).inBar(k.Choose).in("Completions"),
-			move(k.CompleteDown, func(keyMsg) tea.Cmd { e.pop.cursor = min(e.pop.cursor+1, max(len(e.pop.items)-1, 0)); return nil }).in("Completions"),
-			move(k.Dismiss, func(keyMsg) tea.Cmd { e.pop.kind = completionNone; return nil }).inBar().in("Completions"),
+			ui.Move(k.Complete, func(ui.KeyMsg) tea.Cmd { e.accept(); return nil }).InBar().In("Completions"),
+			ui.Move(k.CompleteUp, func(ui.KeyMsg) tea.Cmd { e.pop.cursor = max(e.pop.cursor-1, 0); return nil }).InBar(k.Choose).In("Completions"),
+			ui.Move(k.CompleteDown, func(ui.KeyMsg) tea.Cmd { e.pop.cursor = min(e.pop.cursor+1, max(len(e.pop.items)-1, 0)); return nil }).In("Completions"),
+			ui.Move(k.Dismiss, func(ui.KeyMsg) tea.Cmd { e.pop.kind = completionNone; return nil }).InBar().In("Completions"),
 		)
 	}
 	if e.value() != "" {
-		out = append(out, answer(k.Send, func(keyMsg) tea.Cmd { return e.host.Send() }).inBar().in("Prompt"))
+		out = append(out, ui.Answer(k.Send, func(ui.KeyMsg) tea.Cmd { return e.host.Send() }).InBar().In("Prompt"))
 	}
 	if c.turn && e.pop.kind == completionNone {
-		out = append(out, move(k.Cancel, func(keyMsg) tea.Cmd { return e.host.Cancel() }).inBar().in("Prompt"))
+		out = append(out, ui.Move(k.Cancel, func(ui.KeyMsg) tea.Cmd { return e.host.Cancel() }).InBar().In("Prompt"))
 	}
-	out = append(out, answer(k.NewLine, func(msg keyMsg) tea.Cmd { return e.typeKey(msg, c.id, c.info.Cwd) }).inBar().in("Prompt"))
+	out = append(out, ui.Answer(k.NewLine, func(msg ui.KeyMsg) tea.Cmd { return e.typeKey(msg, c.id, c.info.Cwd) }).InBar().In("Prompt"))
 	if e.canBrowse(-1) {
-		out = append(out, move(k.HistoryPrev, func(keyMsg) tea.Cmd { e.browse(-1); return nil }).in("Prompt"))
+		out = append(out, ui.Move(k.HistoryPrev, func(ui.KeyMsg) tea.Cmd { e.browse(-1); return nil }).In("Prompt"))
 	}
 	if e.canBrowse(+1) {
-		out = append(out, move(k.HistoryNext, func(keyMsg) tea.Cmd { e.browse(+1); return nil }).in("Prompt"))
+		out = append(out, ui.Move(k.HistoryNext, func(ui.KeyMsg) tea.Cmd { e.browse(+1); return nil }).In("Prompt"))
 	}
 	if len(c.info.Modes) > 1 && c.conv != nil {
-		out = append(out, move(k.Mode, func(keyMsg) tea.Cmd { return e.host.NextMode() }).inBar().in("Prompt"))
+		out = append(out, ui.Move(k.Mode, func(ui.KeyMsg) tea.Cmd { return e.host.NextMode() }).InBar().In("Prompt"))
 	}
-	out = append(out, move(k.Mention, nothing).inBar().in("Prompt"))
+	out = append(out, ui.Move(k.Mention, ui.Nothing).InBar().In("Prompt"))
 	if len(c.info.Commands) > 0 {
-		out = append(out, move(k.Command, nothing).inBar().in("Prompt"))
+		out = append(out, ui.Move(k.Command, ui.Nothing).InBar().In("Prompt"))
 	}
 	return append(out, e.host.Globals(true)...)
 }
 
-func (e *promptEditor) typist() func(tea.Msg) tea.Cmd {
+func (e *promptEditor) Typist() func(tea.Msg) tea.Cmd {
 	c := e.c
 	if c.over {
 		return nil
@@ -490,7 +491,7 @@ func (e *promptEditor) typist() func(tea.Msg) tea.Cmd {
 		switch msg := msg.(type) {
 		case tea.PasteMsg:
 			return e.paste(msg)
-		case keyMsg:
+		case ui.KeyMsg:
 			return e.typeKey(msg, c.id, c.info.Cwd)
 		}
 		return nil
@@ -498,7 +499,7 @@ func (e *promptEditor) typist() func(tea.Msg) tea.Cmd {
 }
 
 // ShortHelp implements help.KeyMap.
-func (e *promptEditor) ShortHelp() []key.Binding { return shortHelp(e) }
+func (e *promptEditor) ShortHelp() []key.Binding { return ui.ShortHelp(e) }
 
 // FullHelp implements help.KeyMap.
-func (e *promptEditor) FullHelp() [][]key.Binding { return fullHelp(e) }
+func (e *promptEditor) FullHelp() [][]key.Binding { return ui.FullHelp(e) }

@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // The remember dialog makes the answer to a permission stand: the human
@@ -41,9 +42,9 @@ const (
 
 // rememberDialog is the remember dialog's state, for one request.
 type rememberDialog struct {
-	box
-	*common
-	globals globals
+	ui.Box
+	*ui.Common
+	globals ui.Globals
 	// rules are the rules it asks; closed takes the panel back to the
 	// question (esc).
 	rules  Rules
@@ -111,8 +112,8 @@ func (d *rememberDialog) open(id uint64, perm *interaction.Permission, deny bool
 	// The field has no placeholder: one drawn in grey beside "Rule" read
 	// as a rule written. Empty, it is empty, and the line under it says
 	// to write one, with an example.
-	*d = rememberDialog{common: d.common, globals: d.globals, rules: rules, closed: closed,
-		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.styles)}
+	*d = rememberDialog{Common: d.Common, globals: d.globals, rules: rules, closed: closed,
+		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.Styles)}
 	if perm.Allow == "" {
 		d.deny = true // no option allows this call once: a rule that allows could not answer it
 	}
@@ -274,7 +275,7 @@ func (d *rememberDialog) rowLive(row int) bool {
 // Focus gives the dialog the keys: its text field the cursor, on the
 // rule's row.
 func (d *rememberDialog) Focus() tea.Cmd {
-	d.box.Focus()
+	d.Box.Focus()
 	if d.row == rowPattern {
 		return d.input.Focus()
 	}
@@ -283,18 +284,18 @@ func (d *rememberDialog) Focus() tea.Cmd {
 
 // Blur takes the keys away: the dialog closed.
 func (d *rememberDialog) Blur() {
-	d.box.Blur()
+	d.Box.Blur()
 	d.input.Blur()
 }
 
 // SetSize gives the dialog the panel's room.
 func (d *rememberDialog) SetSize(width, height int) {
-	d.box.SetSize(width, height)
+	d.Box.SetSize(width, height)
 	d.input.SetWidth(max(d.inner()-12, 8)) // the row's mark and label, and the cursor past the text
 }
 
 // inner is the width inside the dialog's frame.
-func (d *rememberDialog) inner() int { return max(min(d.width-4, 76), 16) }
+func (d *rememberDialog) inner() int { return max(min(d.Width()-4, 76), 16) }
 
 // fit is how much of the dialog is drawn: the explanation, the gaps
 // and the save key's words (roomy 2), the gap and the words (1), or
@@ -320,7 +321,7 @@ func (d *rememberDialog) fits() []fit {
 
 // need is the rows the dialog would take with room for all of it.
 func (d *rememberDialog) need() int {
-	return cell.LineCount(d.styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
+	return cell.LineCount(d.Styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
 }
 
 // View draws the dialog, framed, for the middle of the panel, in the
@@ -328,8 +329,8 @@ func (d *rememberDialog) need() int {
 func (d *rememberDialog) View() string {
 	var box string
 	for _, f := range d.fits() {
-		box = d.styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
-		if cell.LineCount(box) <= d.height {
+		box = d.Styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
+		if cell.LineCount(box) <= d.Height() {
 			break
 		}
 	}
@@ -400,7 +401,7 @@ func wrapAtSpaces(s string, width int) []string {
 // callRows draws the call under its label, in at most rows rows: a call
 // longer than that says how much more there is, and where to see it.
 func (d *rememberDialog) callRows(rows int) []string {
-	st, inner := d.styles, d.inner()
+	st, inner := d.Styles, d.inner()
 	lines := wrapAtSpaces(callText(d.perm), inner-11)
 	more := 0
 	if len(lines) > rows {
@@ -423,7 +424,7 @@ func (d *rememberDialog) callRows(rows int) []string {
 
 // lines are the dialog's rows inside its frame, drawn as f says.
 func (d *rememberDialog) lines(f fit) []string {
-	st, inner, k := d.styles, d.inner(), d.keys.Remember
+	st, inner, k := d.Styles, d.inner(), d.Keys.Remember
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
 	if f.roomy > 1 {
@@ -502,7 +503,7 @@ func (d *rememberDialog) lines(f fit) []string {
 
 // coverLines say whether the rule, kept with the others, covers the call.
 func (d *rememberDialog) coverLines(inner int) []string {
-	st := d.styles
+	st := d.Styles
 	bad := func(s string) []string { return []string{st.App.Error.Render(cell.WrapWords("✗ "+s, inner, st))} }
 	switch {
 	case d.coverErr != "":
@@ -566,40 +567,40 @@ func (d *rememberDialog) saveWords() string {
 
 // actions are the dialog's keys; it types into the pattern everything
 // else on the rule's row.
-func (d *rememberDialog) actions() []action {
-	k := d.keys.Remember
+func (d *rememberDialog) Actions() []ui.Action {
+	k := d.Keys.Remember
 	// The save key says whether it answers: only a rule known to cover
 	// the call does.
-	save := answer(k.SaveOnly, func(keyMsg) tea.Cmd { return d.save() }).
-		explain("only save the rule when it does not cover the call shown: the question stays for you")
+	save := ui.Answer(k.SaveOnly, func(ui.KeyMsg) tea.Cmd { return d.save() }).
+		Explain("only save the rule when it does not cover the call shown: the question stays for you")
 	if d.covers() {
-		save = answer(k.Save, func(keyMsg) tea.Cmd { return d.save() }).
-			explain("save the rule and answer the question, when the rule covers the call shown")
+		save = ui.Answer(k.Save, func(ui.KeyMsg) tea.Cmd { return d.save() }).
+			Explain("save the rule and answer the question, when the rule covers the call shown")
 	}
-	out := []action{
-		save.kept().in("Remember"),
-		move(k.Back, func(keyMsg) tea.Cmd {
+	out := []ui.Action{
+		save.Kept().In("Remember"),
+		ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd {
 			d.Blur()
 			d.closed()
 			return nil
-		}).kept().in("Remember"),
-		move(k.NextRow, func(keyMsg) tea.Cmd { return d.moveRow(+1) }).inBar(k.Rows).in("Remember"),
-		move(k.PrevRow, func(keyMsg) tea.Cmd { return d.moveRow(-1) }).in("Remember"),
+		}).Kept().In("Remember"),
+		ui.Move(k.NextRow, func(ui.KeyMsg) tea.Cmd { return d.moveRow(+1) }).InBar(k.Rows).In("Remember"),
+		ui.Move(k.PrevRow, func(ui.KeyMsg) tea.Cmd { return d.moveRow(-1) }).In("Remember"),
 	}
 	switch {
 	case d.row == rowAnswer && d.rowLive(rowAnswer):
-		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
+		out = append(out, ui.Answer(k.Switch, func(ui.KeyMsg) tea.Cmd {
 			d.deny = !d.deny
 			return d.refresh()
-		}).inBar().in("Remember"))
+		}).InBar().In("Remember"))
 	case d.row == rowWho && d.rowLive(rowWho):
-		out = append(out, answer(k.Switch, func(keyMsg) tea.Cmd {
+		out = append(out, ui.Answer(k.Switch, func(ui.KeyMsg) tea.Cmd {
 			d.session = !d.session
 			return d.refresh()
-		}).inBar().in("Remember"))
+		}).InBar().In("Remember"))
 	case d.row == rowPattern && len(d.plan.Suggestions) > 0:
-		step := func(by int) func(keyMsg) tea.Cmd {
-			return func(keyMsg) tea.Cmd {
+		step := func(by int) func(ui.KeyMsg) tea.Cmd {
+			return func(ui.KeyMsg) tea.Cmd {
 				n := len(d.plan.Suggestions)
 				i := d.pick + by
 				if d.pick < 0 {
@@ -611,15 +612,15 @@ func (d *rememberDialog) actions() []action {
 			}
 		}
 		out = append(out,
-			answer(k.Up, step(-1)).inBar(k.Suggest).in("Remember"),
-			answer(k.Down, step(+1)).in("Remember"),
+			ui.Answer(k.Up, step(-1)).InBar(k.Suggest).In("Remember"),
+			ui.Answer(k.Down, step(+1)).In("Remember"),
 		)
 	}
 	return append(out, d.globals.Quit())
 }
 
 // typist types into the pattern while its row has the keys.
-func (d *rememberDialog) typist() func(tea.Msg) tea.Cmd {
+func (d *rememberDialog) Typist() func(tea.Msg) tea.Cmd {
 	if d.row != rowPattern || !d.ready || d.planErr != "" || d.saving {
 		return nil
 	}
@@ -627,7 +628,7 @@ func (d *rememberDialog) typist() func(tea.Msg) tea.Cmd {
 }
 
 // ShortHelp implements help.KeyMap.
-func (d *rememberDialog) ShortHelp() []key.Binding { return shortHelp(d) }
+func (d *rememberDialog) ShortHelp() []key.Binding { return ui.ShortHelp(d) }
 
 // FullHelp implements help.KeyMap.
-func (d *rememberDialog) FullHelp() [][]key.Binding { return fullHelp(d) }
+func (d *rememberDialog) FullHelp() [][]key.Binding { return ui.FullHelp(d) }

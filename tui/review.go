@@ -24,7 +24,7 @@ func reviewRoom(height int) int {
 // request with several questions: the questions' titles in one column,
 // their answers aligned in the next, unanswered ones flagged.
 func (p *questionPane) reviewView(r *request, width, height int) string {
-	st := p.styles
+	st := p.Styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {
 		rows = append(rows, "")
@@ -57,7 +57,7 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
-	k := p.keys.Review
+	k := p.Keys.Review
 	footer := keys.Name(k.Submit) + " submits"
 	if numbered {
 		footer += " · " + keys.Name(keys.Digits(k.Jump, len(r.questions))) + " changes an answer"

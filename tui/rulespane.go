@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // rulesPane lists the human's rules (Options.Rules), numbered, each as
@@ -22,8 +23,8 @@ import (
 // after every change, in commands (rulesListedMsg); a rules file that
 // cannot be used shows why instead of the list.
 type rulesPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host rulesHost
 	st   *styles.Styles // the look its edit field was given
 
@@ -46,7 +47,7 @@ type rulesPane struct {
 
 // rulesHost is what the rules pane asks of the program.
 type rulesHost interface {
-	globals
+	ui.Globals
 	// Rules are the human's rules; nil when there are none to keep.
 	Rules() Rules
 	// Notice shows text on the status line.
@@ -56,8 +57,8 @@ type rulesHost interface {
 	GoBack()
 }
 
-func newRulesPane(com *common, host rulesHost) rulesPane {
-	return rulesPane{common: com, host: host}
+func newRulesPane(com *ui.Common, host rulesHost) rulesPane {
+	return rulesPane{Common: com, host: host}
 }
 
 func (p *rulesPane) restyle(st *styles.Styles) {
@@ -128,7 +129,7 @@ func (p *rulesPane) startEdit() tea.Cmd {
 	}
 	p.editing, p.edit = true, e
 	p.input = newLineInput(p.st)
-	p.input.SetWidth(max(p.width-2, 8))
+	p.input.SetWidth(max(p.Width()-2, 8))
 	p.input.SetValue(e.Line)
 	p.input.CursorEnd()
 	p.recheck()
@@ -192,7 +193,7 @@ func hits(e RuleEntry) string {
 // View draws the pane in its size: the rules two rows each, scrolled to
 // the cursor, and under them the edit or the confirmation.
 func (p *rulesPane) View() string {
-	st, width := p.st, max(p.width, 1)
+	st, width := p.st, max(p.Width(), 1)
 	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
 	title := "Rules"
 	if p.listErr == "" && !p.loading || len(p.list.Rules) > 0 {
@@ -213,7 +214,7 @@ func (p *rulesPane) View() string {
 		}
 	case p.confirming:
 		if e, ok := p.current(); ok {
-			k := p.keys.Confirm
+			k := p.Keys.Confirm
 			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+cell.SanitizeLine(e.Line))),
 				st.Dialog.Body.Render(cut(keys.FirstName(k.Yes)+" removes it, "+keys.Name(k.No)+" keeps it")))
 		}
@@ -228,10 +229,10 @@ func (p *rulesPane) View() string {
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(cell.WrapWords("On a permission, "+keys.Name(p.keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
+			st.App.Bar.Render(cell.WrapWords("On a permission, "+keys.Name(p.Keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
-	room := max((p.height-len(rows)-cell.LineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
+	room := max((p.Height()-len(rows)-cell.LineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
 	first := max(p.cursor-room+1, 0)
 	num := len(strconv.Itoa(len(p.list.Rules)))
 	for i := first; i < len(p.list.Rules) && i < first+room; i++ {
@@ -258,47 +259,47 @@ func boolInt(b bool) int {
 
 // actions are the pane's keys: moving, editing, removing, closing; while
 // editing, saving or dropping the edit; while confirming, yes or no.
-func (p *rulesPane) actions() []action {
-	k := p.keys.Rules
+func (p *rulesPane) Actions() []ui.Action {
+	k := p.Keys.Rules
 	switch {
 	case p.editing:
-		return []action{
-			answer(k.Save, func(keyMsg) tea.Cmd { return p.saveEdit() }).kept().in("Rules"),
-			move(k.Cancel, func(keyMsg) tea.Cmd {
+		return []ui.Action{
+			ui.Answer(k.Save, func(ui.KeyMsg) tea.Cmd { return p.saveEdit() }).Kept().In("Rules"),
+			ui.Move(k.Cancel, func(ui.KeyMsg) tea.Cmd {
 				p.editing = false
 				p.input.Blur()
 				return nil
-			}).kept().in("Rules"),
-			p.host.Help(true).inBar().in("Everywhere"),
+			}).Kept().In("Rules"),
+			p.host.Help(true).InBar().In("Everywhere"),
 			p.host.Quit(),
 		}
 	case p.confirming:
-		c := p.keys.Confirm
-		return []action{
-			answer(c.Yes, func(keyMsg) tea.Cmd { return p.remove() }).kept().in("Dialog"),
-			move(c.No, func(keyMsg) tea.Cmd { p.confirming = false; return nil }).kept().in("Dialog"),
+		c := p.Keys.Confirm
+		return []ui.Action{
+			ui.Answer(c.Yes, func(ui.KeyMsg) tea.Cmd { return p.remove() }).Kept().In("Dialog"),
+			ui.Move(c.No, func(ui.KeyMsg) tea.Cmd { p.confirming = false; return nil }).Kept().In("Dialog"),
 			p.host.Quit(),
 		}
 	}
-	var out []action
+	var out []ui.Action
 	if _, ok := p.current(); ok && !p.loading {
 		out = append(out,
-			answer(k.Edit, func(keyMsg) tea.Cmd { return p.startEdit() }).inBar().in("Rules"),
-			answer(k.Remove, func(keyMsg) tea.Cmd { p.confirming = true; return nil }).inBar().in("Rules"),
+			ui.Answer(k.Edit, func(ui.KeyMsg) tea.Cmd { return p.startEdit() }).InBar().In("Rules"),
+			ui.Answer(k.Remove, func(ui.KeyMsg) tea.Cmd { p.confirming = true; return nil }).InBar().In("Rules"),
 		)
 	}
 	if len(p.list.Rules) > 1 {
 		out = append(out,
-			move(k.Up, func(keyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).inBar(k.Move).in("Rules"),
-			move(k.Down, func(keyMsg) tea.Cmd { p.cursor = min(p.cursor+1, len(p.list.Rules)-1); return nil }).in("Rules"),
+			ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).InBar(k.Move).In("Rules"),
+			ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { p.cursor = min(p.cursor+1, len(p.list.Rules)-1); return nil }).In("Rules"),
 		)
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd { p.host.GoBack(); return nil }).kept().in("Rules"))
+	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd { p.host.GoBack(); return nil }).Kept().In("Rules"))
 	return append(out, p.host.Globals(false)...)
 }
 
 // typist edits the rule's line while the edit is open.
-func (p *rulesPane) typist() func(tea.Msg) tea.Cmd {
+func (p *rulesPane) Typist() func(tea.Msg) tea.Cmd {
 	if !p.editing {
 		return nil
 	}
@@ -315,12 +316,12 @@ func (p *rulesPane) typist() func(tea.Msg) tea.Cmd {
 
 // SetSize sizes the pane and its edit field.
 func (p *rulesPane) SetSize(width, height int) {
-	p.box.SetSize(width, height)
+	p.Box.SetSize(width, height)
 	p.input.SetWidth(max(width-2, 8))
 }
 
 // ShortHelp implements help.KeyMap.
-func (p *rulesPane) ShortHelp() []key.Binding { return shortHelp(p) }
+func (p *rulesPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *rulesPane) FullHelp() [][]key.Binding { return fullHelp(p) }
+func (p *rulesPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }

@@ -51,8 +51,8 @@ func (m *model) convByID(id string) *chat {
 			return c
 		}
 	}
-	c := newConversation(id, m.spill, m.common, forPrompt{m.keysFrom(focusPrompt)}, forTranscript{m.keysFrom(focusTranscript)})
-	c.editor.restyle(m.styles)
+	c := newConversation(id, m.spill, m.Common, forPrompt{m.keysFrom(focusPrompt)}, forTranscript{m.keysFrom(focusTranscript)})
+	c.editor.restyle(m.Styles)
 	m.convs = append(m.convs, c)
 	if len(m.convs) == 1 {
 		m.activeConv = 0
@@ -67,7 +67,7 @@ func (m *model) applyConvEvents(events []conversation.Event) {
 		wasTurn := c.turn
 		c.apply(e)
 		if wasTurn && !c.turn {
-			m.log.add(entry{kind: entryInfo, agent: m.convAgentKey(c), text: "turn ended"}, m.styles)
+			m.log.add(entry{kind: entryInfo, agent: m.convAgentKey(c), text: "turn ended"}, m.Styles)
 		}
 	}
 }
@@ -176,7 +176,7 @@ func (m *model) started(msg convStartedMsg) tea.Cmd {
 	case !msg.chosen || c == m.conv():
 		return nil
 	case m.placed.After(msg.asked):
-		return m.setNotice(c.name + " is ready · " + m.keys.Global.Agents.Help().Key + " switches to it")
+		return m.setNotice(c.name + " is ready · " + m.Keys.Global.Agents.Help().Key + " switches to it")
 	default:
 		m.leave()
 		m.showConv(c)
@@ -263,14 +263,14 @@ func (m *model) followRequest() {
 func (m *model) sendPrompt() tea.Cmd {
 	c := m.conv()
 	if c == nil || c.conv == nil || c.over {
-		return m.setNotice("⚠ this agent is not running: " + keys.Name(m.keys.Global.Agents) + " starts one")
+		return m.setNotice("⚠ this agent is not running: " + keys.Name(m.Keys.Global.Agents) + " starts one")
 	}
 	if c.turn {
-		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keys.Name(m.keys.Prompt.Cancel) + " to cancel")
+		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keys.Name(m.Keys.Prompt.Cancel) + " to cancel")
 	}
 	text := c.editor.take()
 	c.userPrompt(text)
-	c.turn, c.started = true, m.now()
+	c.turn, c.started = true, m.Now()
 	c.view.scroll = 0
 	conv, id, parts := c.conv, c.id, promptParts(text, c.info.Cwd)
 	return tea.Batch(m.spinIfThinking(), func() tea.Msg {
@@ -372,7 +372,7 @@ func convNames(convs []*chat) []string {
 // (when several), the transcript, and below it the question panel while
 // a question has the keys, else the prompt editor.
 func (m *model) runBody() string {
-	st := m.styles
+	st := m.Styles
 	l := m.lay.run
 	w := m.lay.width
 	switch m.mode() {
@@ -418,7 +418,7 @@ func (m *model) runBody() string {
 		}
 		bottom = append(bottom, st.App.Empty.Render(ansi.Truncate("Starting "+strings.Join(names, ", ")+"…", w, "…")))
 	default:
-		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keys.Name(m.keys.Global.Agents)+" starts one."))
+		bottom = append(bottom, st.App.Empty.Render("No agent is running: "+keys.Name(m.Keys.Global.Agents)+" starts one."))
 	}
 	mid := ""
 	if c != nil {
@@ -432,7 +432,7 @@ func (m *model) runBody() string {
 
 // runTitle is the title bar's left part in the conversation view.
 func (m *model) runTitle() (left, right string) {
-	st := m.styles
+	st := m.Styles
 	c := m.conv()
 	left = st.App.Name.Render("asktui")
 	if c == nil {

@@ -15,7 +15,7 @@ import (
 // at its size, without styles.
 func transcriptText(m *model) string {
 	c := m.conv()
-	c.view.width, c.view.height = 100, 200
+	c.view.SetSize(100, 200)
 	return stripped(c.view.View())
 }
 

@@ -297,7 +297,7 @@ func TestStreamedMessageRendersAsTheWhole(t *testing.T) {
 		}
 		events(m, f.info.ID, conversation.Event{Kind: conversation.EventTurnEnded, Stop: conversation.StopEndTurn})
 		streamed := screen(m)
-		whole := m.md.Render(text, m.contentWidth())
+		whole := m.Markdown.Render(text, m.contentWidth())
 		for _, l := range whole {
 			mustContain(t, streamed, strings.TrimSpace(stripped(l)))
 		}

@@ -72,7 +72,7 @@ func TestOpenBlockStaysSmall(t *testing.T) {
 						}
 					}
 				}
-				mustContain(t, stripped(strings.Join(lastItem(m).trimLine(100, m.styles), " ")), "came; the last")
+				mustContain(t, stripped(strings.Join(lastItem(m).trimLine(100, m.Styles), " ")), "came; the last")
 				s := screen(m)
 				if name == "paragraph" {
 					mustContain(t, s, "Charge")
@@ -109,7 +109,7 @@ func TestLongMessageShowsItsEndAndKeepsTheWhole(t *testing.T) {
 		}
 		mustContain(t, screen(m), "Line 39999 of the reply")
 		// The line on top says what came and where it is.
-		top := stripped(strings.Join(it.trimLine(100, m.styles), " "))
+		top := stripped(strings.Join(it.trimLine(100, m.Styles), " "))
 		mustContain(t, top, sizeText(int64(whole.Len()))+" came; the last", sp.dir)
 		press(m, "ctrl+t", "pgup", "pgup")
 		mustContain(t, screen(m), "of the reply, with some bold words.")
@@ -159,14 +159,14 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 		for range len(c.items) {
 			press(m, "up")
 		}
-		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, m.styles), " ")), "earlier entries", sp.dir, "enter shows them")
+		mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, m.Styles), " ")), "earlier entries", sp.dir, "enter shows them")
 		press(m, "enter")
 		waitSpill(sp)
 		if len(loads) != 1 {
 			t.Fatalf("%d loads", len(loads))
 		}
 		m.takeEvents(nil, loads)
-		shown, _ := c.items[0].lines(98, 40, &c.view, m.styles, m.md)
+		shown, _ := c.items[0].lines(98, 40, &c.view, m.Styles, m.Markdown)
 		mustContain(t, stripped(strings.Join(shown, "\n")), "(completed)", ": text text")
 	})
 }

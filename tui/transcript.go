@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // Caps on what an item shows until the human expands it.
@@ -27,8 +28,8 @@ const (
 // scrolled to, the item under the cursor (with the focus), and the two
 // view toggles.
 type transcriptPane struct {
-	box
-	*common
+	ui.Box
+	*ui.Common
 	host         transcriptHost
 	c            *chat
 	scroll       int // lines from the bottom; 0 follows the newest
@@ -39,7 +40,7 @@ type transcriptPane struct {
 
 // transcriptHost is what a transcript asks of the program.
 type transcriptHost interface {
-	globals
+	ui.Globals
 	// Page is the rows a page key scrolls.
 	Page() int
 	// ToPrompt gives the keys back to the prompt editor.
@@ -212,7 +213,7 @@ func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · " + keys.Name(t.keys.Transcript.Expand) + " shows them"
+		line = what + " are in " + s.path + " · " + keys.Name(t.Keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+cell.SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -498,7 +499,7 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keys.Name(t.keys.Transcript.Expand)+" expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keys.Name(t.Keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -514,8 +515,8 @@ func (t *transcriptPane) View() string {
 }
 
 func (t *transcriptPane) lines() []string {
-	c, st, md := t.c, t.styles, t.md
-	width, height, focused := t.width, t.height, t.focused
+	c, st, md := t.c, t.Styles, t.Markdown
+	width, height, focused := t.Width(), t.Height(), t.Focused()
 	if height <= 0 {
 		return nil
 	}
@@ -567,7 +568,7 @@ func (t *transcriptPane) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keys.Name(t.keys.Transcript.End) + " to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keys.Name(t.Keys.Transcript.End) + " to follow")
 	}
 	return out
 }
@@ -575,8 +576,8 @@ func (t *transcriptPane) lines() []string {
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (t *transcriptPane) reveal() {
-	c, st, md := t.c, t.styles, t.md
-	w := max(t.width-2, 10)
+	c, st, md := t.c, t.Styles, t.Markdown
+	w := max(t.Width()-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
 		below += c.items[i].height(w, t, st, md) + 1
@@ -596,56 +597,56 @@ func (t *transcriptPane) reveal() {
 
 // actions are the transcript's keys: moving item by item, scrolling,
 // expanding, the view toggles, and back to the prompt.
-func (t *transcriptPane) actions() []action {
+func (t *transcriptPane) Actions() []ui.Action {
 	c := t.c
-	k := t.keys.Transcript
+	k := t.Keys.Transcript
 	n := len(c.items)
-	out := []action{
-		move(k.Up, func(keyMsg) tea.Cmd {
+	out := []ui.Action{
+		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd {
 			t.cursor = max(t.cursor-1, 0)
 			t.reveal()
 			return nil
-		}).inBar(k.Move).in("Transcript"),
-		move(k.Down, func(keyMsg) tea.Cmd {
+		}).InBar(k.Move).In("Transcript"),
+		ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd {
 			t.cursor = min(t.cursor+1, max(n-1, 0))
 			t.reveal()
 			return nil
-		}).in("Transcript"),
-		move(k.PageUp, func(keyMsg) tea.Cmd { t.scroll += t.host.Page(); return nil }).in("Transcript"),
-		move(k.PageDown, func(keyMsg) tea.Cmd { t.scroll = max(t.scroll-t.host.Page(), 0); return nil }).in("Transcript"),
-		move(k.End, func(keyMsg) tea.Cmd { t.scroll, t.cursor = 0, max(n-1, 0); return nil }).in("Transcript"),
+		}).In("Transcript"),
+		ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { t.scroll += t.host.Page(); return nil }).In("Transcript"),
+		ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { t.scroll = max(t.scroll-t.host.Page(), 0); return nil }).In("Transcript"),
+		ui.Move(k.End, func(ui.KeyMsg) tea.Cmd { t.scroll, t.cursor = 0, max(n-1, 0); return nil }).In("Transcript"),
 	}
 	if t.cursor < n && c.items[t.cursor].expandable() {
-		out = append(out, move(k.Expand, func(keyMsg) tea.Cmd {
+		out = append(out, ui.Move(k.Expand, func(ui.KeyMsg) tea.Cmd {
 			it := c.items[t.cursor]
 			it.expanded = !it.expanded
 			if it.kind == itemSpilled && it.expanded {
 				c.loadSpilled(it)
 			}
 			return nil
-		}).inBar().in("Transcript"))
+		}).InBar().In("Transcript"))
 	}
 	if c.has(itemThought) {
-		out = append(out, move(k.Thoughts, func(keyMsg) tea.Cmd { t.showThoughts = !t.showThoughts; return nil }).inBar().in("Transcript"))
+		out = append(out, ui.Move(k.Thoughts, func(ui.KeyMsg) tea.Cmd { t.showThoughts = !t.showThoughts; return nil }).InBar().In("Transcript"))
 	}
 	if c.hasDiff() {
-		out = append(out, move(k.DiffLayout, func(keyMsg) tea.Cmd { t.split = !t.split; return nil }).inBar().in("Transcript"))
+		out = append(out, ui.Move(k.DiffLayout, func(ui.KeyMsg) tea.Cmd { t.split = !t.split; return nil }).InBar().In("Transcript"))
 	}
-	out = append(out, move(k.Back, func(keyMsg) tea.Cmd {
+	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd {
 		t.scroll = 0
 		t.host.ToPrompt()
 		return nil
-	}).inBar().in("Transcript"))
+	}).InBar().In("Transcript"))
 	return append(out, t.host.Globals(false)...)
 }
 
-func (*transcriptPane) typist() func(tea.Msg) tea.Cmd { return nil }
+func (*transcriptPane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (t *transcriptPane) ShortHelp() []key.Binding { return shortHelp(t) }
+func (t *transcriptPane) ShortHelp() []key.Binding { return ui.ShortHelp(t) }
 
 // FullHelp implements help.KeyMap.
-func (t *transcriptPane) FullHelp() [][]key.Binding { return fullHelp(t) }
+func (t *transcriptPane) FullHelp() [][]key.Binding { return ui.FullHelp(t) }
 
 // expandable reports whether enter folds or unfolds the item: a thought or
 // a tool call.

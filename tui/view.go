@@ -12,7 +12,7 @@ import (
 // title bar, the body, the status line and the help bar, each line
 // exactly as wide as the screen.
 func (m *model) render() string {
-	st := m.styles
+	st := m.Styles
 	l := m.lay
 	w := l.width
 	status := ""
@@ -61,7 +61,7 @@ func (m *model) render() string {
 func (m *model) sessionBody() string {
 	f, h, w := m.lay.frame, m.lay.bodyH, m.lay.width
 	mode := m.mode()
-	st := m.styles
+	st := m.Styles
 	switch {
 	case mode == modeRules:
 		return m.rulebook.View()
