@@ -17,6 +17,7 @@ import (
 	"github.com/asktui/asktui/tui/field"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 )
 
 // accessibleProvider asks with huh's accessible mode: plain, linear prompts
@@ -141,45 +142,45 @@ func (a *accessibleProvider) ended(ctx context.Context) error {
 }
 
 func (a *accessibleProvider) prompt(ctx context.Context, req interaction.Request) (interaction.Answer, error) {
-	r := newRequest(&inbox.Request{Request: req})
-	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.agent, cell.Plural(len(r.questions), "question", "questions"), keys.Name(a.keys.Decline))
+	r := request.New(&inbox.Request{Request: req})
+	_, _ = fmt.Fprintf(a.out, "%s asks %s. Press %s at any prompt to decline.\n", r.Agent, cell.Plural(len(r.Questions), "question", "questions"), keys.Name(a.keys.Decline))
 	if deadline, ok := ctx.Deadline(); ok {
 		_, _ = fmt.Fprintf(a.out, "You have %s to answer; it then times out with no answer sent.\n", cell.Duration(time.Until(deadline)))
 	}
-	for i, q := range r.questions {
-		r.tab = i
-		_, _ = fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.questions))
-		if q.header != "" {
-			_, _ = fmt.Fprintf(a.out, " (%s)", q.header)
+	for i, q := range r.Questions {
+		r.Tab = i
+		_, _ = fmt.Fprintf(a.out, "\nQuestion %d of %d", i+1, len(r.Questions))
+		if q.Header != "" {
+			_, _ = fmt.Fprintf(a.out, " (%s)", q.Header)
 		}
-		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.text)
+		_, _ = fmt.Fprintf(a.out, ":\n%s\n", q.Text)
 		err := a.form(q).Run()
 		if a.in.Ended() || err != nil {
 			_, _ = fmt.Fprintln(a.out, "Declined: no answer was sent.")
 			return interaction.Answer{}, interaction.Declined()
 		}
-		if !q.answered() {
+		if !q.Answered() {
 			_, _ = fmt.Fprintln(a.out, "(skipped)")
 		}
 	}
-	return r.answer(), nil
+	return r.Answer(), nil
 }
 
 // form is question q as a huh form in accessible mode, which huh draws
 // and drives: the option list (field.Choice, a huh.Field, which asks by
 // number through huh's own prompts) or huh's Text.
-func (a *accessibleProvider) form(q *question) *huh.Form {
+func (a *accessibleProvider) form(q *request.Question) *huh.Form {
 	var f huh.Field
-	if q.free() {
+	if q.Free() {
 		f = huh.NewText().
-			Value(&q.typed).
+			Value(&q.Typed).
 			Title("Your answer (" + keys.Name(a.keys.Skip) + " to skip):").
 			CharLimit(interaction.MaxCustomLen).
 			ExternalEditor(false)
 	} else {
 		f = field.NewChoice(field.ChoiceConfig{
-			Label: q.label, LabelCount: len(q.raw.Options), Descriptions: q.descs, Multi: q.raw.MultiSelect, NoOther: q.raw.NoOther || q.planReview(),
-			Draft: q.draft, Styles: a.styles,
+			Label: q.Label, LabelCount: len(q.Raw.Options), Descriptions: q.Descs, Multi: q.Raw.MultiSelect, NoOther: q.Raw.NoOther || q.PlanReview(),
+			Draft: q.Draft, Styles: a.styles,
 		})
 	}
 	return huh.NewForm(huh.NewGroup(f)).

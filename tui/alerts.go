@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/request"
 )
 
 // alertEvery is the least time between two alerts: a burst of arrivals
@@ -28,7 +29,7 @@ type alertPacing struct {
 // alert tells the human a request arrived, in the ways switched on, at
 // most once per alertEvery; arrivals in between are counted into the
 // next alert.
-func (m *model) alert(r *request) tea.Cmd {
+func (m *model) alert(r *request.Request) tea.Cmd {
 	if !m.kind.many() || (!m.alerts.Bell && !m.alerts.Notify) {
 		return nil
 	}
@@ -36,8 +37,8 @@ func (m *model) alert(r *request) tea.Cmd {
 	now := m.clock()
 	if !p.last.IsZero() && now.Sub(p.last) < alertEvery {
 		p.held++
-		if len(p.heldFrom) < 4 && !slices.Contains(p.heldFrom, r.agent) {
-			p.heldFrom = append(p.heldFrom, r.agent)
+		if len(p.heldFrom) < 4 && !slices.Contains(p.heldFrom, r.Agent) {
+			p.heldFrom = append(p.heldFrom, r.Agent)
 		}
 		if p.scheduled {
 			return nil
@@ -46,7 +47,7 @@ func (m *model) alert(r *request) tea.Cmd {
 		return tea.Tick(alertEvery-now.Sub(p.last), func(time.Time) tea.Msg { return alertMsg{} })
 	}
 	p.last = now
-	return m.alertSeq("asktui: "+r.agent+" asks", r.summary())
+	return m.alertSeq("asktui: "+r.Agent+" asks", r.Summary())
 }
 
 // flushAlerts sends one alert for the arrivals held back.

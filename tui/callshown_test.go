@@ -141,7 +141,7 @@ func TestCallShownBeforeAnswering(t *testing.T) {
 						run(t, func(t *testing.T) {
 							m, p := start(t, w, h, text)
 							glance(m)
-							if m.mode() != modeQuestion || m.activeRequest().id != p.id {
+							if m.mode() != modeQuestion || m.activeRequest().ID != p.id {
 								t.Fatalf("the permission is not shown:\n%s", screen(m))
 							}
 							for i := 0; ; i++ {

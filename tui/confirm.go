@@ -8,6 +8,7 @@ import (
 
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -26,8 +27,8 @@ type confirmDialog struct {
 	*ui.Common
 	globals ui.Globals
 	kind    confirmKind
-	focus   int      // 0 = the action, 1 = go back
-	r       *request // the request it is about
+	focus   int              // 0 = the action, 1 = go back
+	r       *request.Request // the request it is about
 	// decide is what the panel does with the human's choice: yes, the
 	// action; no, back to the question.
 	decide func(yes bool) tea.Cmd
@@ -35,7 +36,7 @@ type confirmDialog struct {
 
 // open asks about request r; decide takes the answer. The focus starts
 // on the safe button for a decline.
-func (d *confirmDialog) open(r *request, kind confirmKind, decide func(yes bool) tea.Cmd) {
+func (d *confirmDialog) open(r *request.Request, kind confirmKind, decide func(yes bool) tea.Cmd) {
 	d.r, d.kind, d.decide = r, kind, decide
 	d.focus = 0
 	if kind == confirmDecline {
@@ -71,14 +72,14 @@ func (d *confirmDialog) View() string {
 	titleStyle := st.Dialog.Title
 	switch d.kind {
 	case confirmDecline:
-		title, act = "Decline "+r.agent+"'s question?", "Decline"
-		if !r.single() {
-			title = "Decline " + r.agent + "'s " + cell.Plural(len(r.questions), "question", "questions") + "?"
+		title, act = "Decline "+r.Agent+"'s question?", "Decline"
+		if !r.Single() {
+			title = "Decline " + r.Agent + "'s " + cell.Plural(len(r.Questions), "question", "questions") + "?"
 		}
 		body = "The agent is told you declined. Your drafts stay if you go back."
 		titleStyle = st.Dialog.Danger
 	case confirmSubmit:
-		n := r.unanswered()
+		n := r.Unanswered()
 		title, act = "Submit with "+cell.Plural(n, "question", "questions")+" unanswered?", "Submit"
 		body = "Unanswered questions are sent as skipped."
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -386,11 +387,11 @@ func askForm(a *askRecord) string {
 
 // asked adds request r, which the conversation's agent asked, to the
 // transcript, waiting for its answer.
-func (c *chat) asked(r *request) {
+func (c *chat) asked(r *request.Request) {
 	c.finishText()
-	rec := &askRecord{id: r.id, questions: make([]askedQuestion, len(r.questions))}
-	for i, q := range r.questions {
-		rec.questions[i] = askedQuestion{header: q.header, text: q.text}
+	rec := &askRecord{id: r.ID, questions: make([]askedQuestion, len(r.Questions))}
+	for i, q := range r.Questions {
+		rec.questions[i] = askedQuestion{header: q.Header, text: q.Text}
 	}
 	c.add(&convItem{kind: itemAsk, finished: true, ask: rec})
 }
@@ -399,10 +400,10 @@ func (c *chat) asked(r *request) {
 // this view answered or declined it. A question the transcript no longer
 // holds (spilled, or asked before the conversation was known) is left
 // as it is.
-func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
+func (c *chat) askEnded(r *request.Request, s inbox.Settlement, here bool) {
 	var it *convItem
 	for i := len(c.items) - 1; i >= 0; i-- {
-		if a := c.items[i].ask; a != nil && a.id == r.id {
+		if a := c.items[i].ask; a != nil && a.id == r.ID {
 			it = c.items[i]
 			break
 		}
@@ -420,7 +421,7 @@ func (c *chat) askEnded(r *request, s inbox.Settlement, here bool) {
 		a.end, a.why = askAnswered, from
 		a.answers = make([]string, len(s.Answer.Answers))
 		for i, item := range s.Answer.Answers {
-			a.answers[i] = itemText(item)
+			a.answers[i] = request.ItemText(item)
 			if note := strings.TrimSpace(item.Note); note != "" {
 				a.answers[i] += " · “" + cell.SanitizeLine(note) + "”"
 			}

@@ -129,7 +129,7 @@ func (m *model) modeFor(f focus) mode {
 		return modeRemember
 	default: // subForm
 	}
-	if r.reviewing() {
+	if r.Reviewing() {
 		return modeReview
 	}
 	return modeQuestion
@@ -227,7 +227,7 @@ type place struct {
 func (m *model) place() place {
 	p := place{focus: m.focus, conv: m.activeConv}
 	if r := m.activeRequest(); r != nil {
-		p.req = r.id
+		p.req = r.ID
 	}
 	return p
 }
@@ -253,7 +253,7 @@ type spot struct {
 func (m *model) here() spot {
 	s := spot{focus: m.focus}
 	if r := m.activeRequest(); r != nil && m.focus == focusPanel {
-		s.req = r.id
+		s.req = r.ID
 	}
 	return s
 }
@@ -266,7 +266,7 @@ func (m *model) here() spot {
 func (m *model) goBack() {
 	o := m.origin
 	m.origin = spot{}
-	if r := m.activeRequest(); r != nil && o.focus == focusPanel && (m.kind != kindRun || r.id == o.req) {
+	if r := m.activeRequest(); r != nil && o.focus == focusPanel && (m.kind != kindRun || r.ID == o.req) {
 		m.focus = focusPanel
 		return
 	}
@@ -402,7 +402,7 @@ func (m *model) openInbox() tea.Cmd {
 	if c := m.conv(); c != nil && m.kind == kindRun {
 		// The cursor starts on a question of the conversation on screen.
 		for i, r := range m.requests {
-			if r.agentID == c.id {
+			if r.AgentID == c.id {
 				m.inbox.cursor = i
 				break
 			}

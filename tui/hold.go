@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/asktui/asktui/tui/internal/request"
 )
 
 // The arrival hold, and where the screen may go by itself.
@@ -115,7 +117,7 @@ type hold struct {
 // nothing.
 func (m *model) target() target {
 	if r := m.activeRequest(); r != nil && m.focus != focusPrompt {
-		return target{kind: targetRequest, req: r.id}
+		return target{kind: targetRequest, req: r.ID}
 	}
 	if m.kind == kindRun {
 		if c := m.conv(); c != nil && m.mode() == modePrompt {
@@ -163,13 +165,13 @@ func (m *model) observe() tea.Cmd {
 		}
 	}
 	if h.target.kind == targetRequest && m.targetVisible() {
-		if r := m.activeRequest(); r != nil && r.id == h.target.req {
-			r.seen = true
+		if r := m.activeRequest(); r != nil && r.ID == h.target.req {
+			r.Seen = true
 		}
 	}
 	if m.mode() == modeInbox && m.inbox.cursor < len(m.requests) {
 		// The row under the cursor was looked at, and not opened.
-		m.requests[m.inbox.cursor].seen = true
+		m.requests[m.inbox.cursor].Seen = true
 	}
 	if m.chose {
 		m.chose = false
@@ -284,12 +286,12 @@ func (m *model) checkHold(msg holdMsg) tea.Cmd {
 // callHeld reports whether the keys that answer request r's question
 // shown are held because the first line of its call is off screen and
 // has not been seen.
-func (m *model) callHeld(r *request) bool {
+func (m *model) callHeld(r *request.Request) bool {
 	if r == nil || m.mode() != modeQuestion || r != m.activeRequest() {
 		return false
 	}
-	q := r.current()
-	return q != nil && !q.callSeen && !m.qpane.lay.showsCall(r.scroll)
+	q := r.Current()
+	return q != nil && !q.CallSeen && !m.qpane.lay.showsCall(r.Scroll)
 }
 
 // seeCall marks the call of the question shown seen when the panel
@@ -300,13 +302,13 @@ func (m *model) seeCall() {
 	if r == nil || m.hold.held || m.mode() != modeQuestion || !m.targetVisible() {
 		return
 	}
-	if q := r.current(); q != nil && m.qpane.lay.hasCall && m.qpane.lay.showsCall(r.scroll) {
-		q.callSeen = true
+	if q := r.Current(); q != nil && m.qpane.lay.hasCall && m.qpane.lay.showsCall(r.Scroll) {
+		q.CallSeen = true
 	}
 }
 
 // heldFor reports whether the keys held are request r's, for the cue on
 // screen.
-func (m *model) heldFor(r *request) bool {
-	return m.hold.held && m.hold.target == target{kind: targetRequest, req: r.id}
+func (m *model) heldFor(r *request.Request) bool {
+	return m.hold.held && m.hold.target == target{kind: targetRequest, req: r.ID}
 }

@@ -134,8 +134,8 @@ func TestHoldLastsWhileKeysKeepComing(t *testing.T) {
 		noResult(t, b)
 		s := screen(m)
 		mustContain(t, s, "agent-a withdrew its question", "keys held a moment")
-		if m.mode() != modeQuestion || m.activeRequest().current().draft.OtherText != "" {
-			t.Fatalf("held keys were delivered: mode %v, Other %q", m.mode(), m.activeRequest().current().draft.OtherText)
+		if m.mode() != modeQuestion || m.activeRequest().Current().Draft.OtherText != "" {
+			t.Fatalf("held keys were delivered: mode %v, Other %q", m.mode(), m.activeRequest().Current().Draft.OtherText)
 		}
 		// Quiet at last: the keys work, and nothing typed before shows up.
 		released(m)
@@ -155,11 +155,11 @@ func TestNavigationActsWhileHeld(t *testing.T) {
 		advance(m, time.Hour)
 		p := askFrom(t, m, "agent-a", interaction.Question{ID: "q", Question: "Which?", Options: opts("one", "two", "three")})
 		pressEvery(m, 50*time.Millisecond, "down", "down")
-		if c := m.activeRequest().current().draft.Cursor; c != 2 {
+		if c := m.activeRequest().Current().Draft.Cursor; c != 2 {
 			t.Fatalf("↓ while held: cursor %d, want 2", c)
 		}
 		pressEvery(m, 50*time.Millisecond, "k", "g")
-		if c := m.activeRequest().current().draft.Cursor; c != 2 {
+		if c := m.activeRequest().Current().Draft.Cursor; c != 2 {
 			t.Fatalf("letters moved the cursor while held: %d", c)
 		}
 		pressEvery(m, 50*time.Millisecond, "?")
@@ -227,8 +227,8 @@ func TestHumanChoicesAreNotHeld(t *testing.T) {
 		result(t, a)
 		released(m)
 		pressEvery(m, 50*time.Millisecond, "enter", "1", "space", "tab") // type-ahead within d
-		if got := m.activeRequest(); got == nil || got.id != d.id || got.tab != 3 {
-			t.Fatalf("type-ahead between d's questions was held: tab %d", got.tab)
+		if got := m.activeRequest(); got == nil || got.ID != d.id || got.Tab != 3 {
+			t.Fatalf("type-ahead between d's questions was held: tab %d", got.Tab)
 		}
 	})
 }

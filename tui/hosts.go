@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -37,7 +38,7 @@ func (h forPast) AgentColor(agentKey string) int { return h.m.log.color(agentKey
 // forInbox is the program as the inbox list sees it.
 type forInbox struct{ paneKeys }
 
-func (h forInbox) Requests() []*request           { return h.m.requests }
+func (h forInbox) Requests() []*request.Request   { return h.m.requests }
 func (h forInbox) Active() int                    { return h.m.active }
 func (h forInbox) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
 func (h forInbox) GoBack()                        { h.m.goBack() }
@@ -84,7 +85,7 @@ type forPrompt struct{ paneKeys }
 func (h forPrompt) Send() tea.Cmd     { return h.m.sendPrompt() }
 func (h forPrompt) Cancel() tea.Cmd   { return h.m.cancelTurn() }
 func (h forPrompt) NextMode() tea.Cmd { return h.m.nextMode() }
-func (h forPrompt) Questions() int    { return questionCount(h.m.requests) }
+func (h forPrompt) Questions() int    { return request.QuestionCount(h.m.requests) }
 func (h forPrompt) Spinner() string   { return h.m.spin.View() }
 
 // forRules is the program as the rules pane sees it.
@@ -108,28 +109,28 @@ func (h forBar) Focused() ui.Pane { return h.m.paneFor(h.m.focus) }
 // forQuestion is the program as the question panel sees it.
 type forQuestion struct{ paneKeys }
 
-func (h forQuestion) Request() *request { return h.m.activeRequest() }
+func (h forQuestion) Request() *request.Request { return h.m.activeRequest() }
 
-func (h forQuestion) Find(id uint64) *request {
+func (h forQuestion) Find(id uint64) *request.Request {
 	if i := h.m.indexOf(id); i >= 0 {
 		return h.m.requests[i]
 	}
 	return nil
 }
 
-func (h forQuestion) Answer(r *request, a interaction.Answer, notice string) tea.Cmd {
+func (h forQuestion) Answer(r *request.Request, a interaction.Answer, notice string) tea.Cmd {
 	return h.m.submitWith(r, a, notice)
 }
 
-func (h forQuestion) Decline(r *request, notice string) tea.Cmd {
+func (h forQuestion) Decline(r *request.Request, notice string) tea.Cmd {
 	return h.m.declineWith(r, notice)
 }
 
-func (h forQuestion) Notice(text string) tea.Cmd     { return h.m.setNotice(text) }
-func (h forQuestion) Rules() Rules                   { return h.m.rules }
-func (h forQuestion) CallHeld(r *request) bool       { return h.m.callHeld(r) }
-func (h forQuestion) ArrivalHeld(r *request) bool    { return h.m.heldFor(r) }
-func (h forQuestion) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
-func (h forQuestion) Many() bool                     { return h.m.kind.many() }
-func (h forQuestion) Inline() bool                   { return h.m.inline }
-func (h forQuestion) ScreenWidth() int               { return h.m.width }
+func (h forQuestion) Notice(text string) tea.Cmd          { return h.m.setNotice(text) }
+func (h forQuestion) Rules() Rules                        { return h.m.rules }
+func (h forQuestion) CallHeld(r *request.Request) bool    { return h.m.callHeld(r) }
+func (h forQuestion) ArrivalHeld(r *request.Request) bool { return h.m.heldFor(r) }
+func (h forQuestion) AgentColor(agentKey string) int      { return h.m.log.color(agentKey) }
+func (h forQuestion) Many() bool                          { return h.m.kind.many() }
+func (h forQuestion) Inline() bool                        { return h.m.inline }
+func (h forQuestion) ScreenWidth() int                    { return h.m.width }

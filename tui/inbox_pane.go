@@ -11,6 +11,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -35,7 +36,7 @@ type inboxPane struct {
 type inboxHost interface {
 	ui.Globals
 	// Requests are the waiting requests, in arrival order.
-	Requests() []*request
+	Requests() []*request.Request
 	// Active is the index of the request the panel shows.
 	Active() int
 	// AgentColor is the colour of the agent with key agentKey.
@@ -53,7 +54,7 @@ func newInboxPane(com *ui.Common, host inboxHost) inboxPane {
 
 // inboxRowKey is what one row of the inbox looks like.
 type inboxRowKey struct {
-	r       *request
+	r       *request.Request
 	marked  bool
 	width   int
 	color   int
@@ -90,7 +91,7 @@ func (p *inboxPane) View() string {
 	now := p.Now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.agentKey()), waited: cell.Age(now.Sub(r.arrived)), focused: p.Focused()}
+		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.AgentKey()), waited: cell.Age(now.Sub(r.Arrived)), focused: p.Focused()}
 		line, ok := p.rows[k]
 		if !ok {
 			line = inboxRow(r, k, st)
@@ -137,21 +138,21 @@ func (p *inboxPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 // asks (its Markdown drawn on the line: for a permission, the call),
 // how many questions and how long ago. A permission is one question,
 // and its row gives the call the room the count would take.
-func inboxRow(r *request, k inboxRowKey, st *styles.Styles) string {
+func inboxRow(r *request.Request, k inboxRowKey, st *styles.Styles) string {
 	cursor, style := "  ", st.Inbox.Item
 	if k.marked {
 		cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 	}
-	count := cell.Plural(len(r.questions), "question", "questions") + " · "
-	if r.call() != "" {
+	count := cell.Plural(len(r.Questions), "question", "questions") + " · "
+	if r.Call() != "" {
 		count = ""
 	}
 	meta := st.Inbox.Meta.Render(" · " + count + k.waited)
-	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.agent, maxNameColumn, "…"))
+	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.Agent, maxNameColumn, "…"))
 	room := k.width - cell.Width(cursor) - cell.Width(name) - cell.Width(meta) - 3
 	what := ""
 	if room >= 4 {
-		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(markdown.Line(r.what(), st, style), room, "…")
+		what = st.Inbox.Meta.Render(" · ") + ansi.Truncate(markdown.Line(r.What(), st, style), room, "…")
 	}
 	return ansi.Truncate(cursor+name+what+meta, k.width, "…")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -60,8 +61,8 @@ type model struct {
 	embedded      bool // a Panel in a program of someone else's: no chrome, no global keys
 	away          bool // a Panel its host blurred: the field shown draws without its cursor
 
-	requests []*request // in arrival order
-	active   int        // index of the request shown
+	requests []*request.Request // in arrival order
+	active   int                // index of the request shown
 
 	// The panes (component.go): focus names the one with the keys, and
 	// focused is the one syncFocus gave them to; back is where the help
@@ -330,7 +331,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.prevKey, m.lastKey = m.lastKey, m.clock()
 		return m.handleKey(msg, false)
 	case pressMsg:
-		if r := m.activeRequest(); msg.target != 0 && (r == nil || r.id != msg.target) {
+		if r := m.activeRequest(); msg.target != 0 && (r == nil || r.ID != msg.target) {
 			return nil // aimed at a request no longer on screen
 		}
 		return m.handleKey(msg.key, true)
@@ -382,7 +383,7 @@ func (m *model) View() tea.View {
 	return v
 }
 
-func (m *model) activeRequest() *request {
+func (m *model) activeRequest() *request.Request {
 	if m.active < 0 || m.active >= len(m.requests) {
 		return nil
 	}
@@ -391,7 +392,7 @@ func (m *model) activeRequest() *request {
 
 func (m *model) indexOf(id uint64) int {
 	for i, r := range m.requests {
-		if r.id == id {
+		if r.ID == id {
 			return i
 		}
 	}
@@ -405,20 +406,20 @@ func (m *model) indexOf(id uint64) int {
 // the conversation on screen's, once its editor is empty and the keyboard
 // quiet (openWaiting). See hold.go for every path.
 func (m *model) add(req *inbox.Request) tea.Cmd {
-	r := newRequest(req)
+	r := request.New(req)
 	m.requests = append(m.requests, r)
-	k := r.agentKey()
-	a := m.log.agent(k, r.agent)
+	k := r.AgentKey()
+	a := m.log.agent(k, r.Agent)
 	a.thinking = false // connected counts it while the request waits
 	a.waiting++
-	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.summary()}, m.Styles)
+	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.Summary()}, m.Styles)
 	m.convAsked(r)
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
 		m.active = 0
 	}
 	if m.kind == kindRun {
-		cmds = append(cmds, m.setNotice("⚑ "+r.agent+" asks: "+r.summary()+" · "+m.Keys.Global.Inbox.Help().Key+" opens"))
+		cmds = append(cmds, m.setNotice("⚑ "+r.Agent+" asks: "+r.Summary()+" · "+m.Keys.Global.Inbox.Help().Key+" opens"))
 		m.announced = m.noticeSeq
 	}
 	if !m.ticking {
@@ -472,7 +473,7 @@ func (m *model) openWaiting() tea.Cmd {
 // that has never been shown, or -1.
 func (m *model) unseenOf(id string) int {
 	for i, r := range m.requests {
-		if !r.seen && r.agentID == id {
+		if !r.Seen && r.AgentID == id {
 			return i
 		}
 	}
@@ -484,7 +485,7 @@ func (m *model) unseenOf(id string) int {
 func (m *model) nextUnseen(i int) int {
 	n := len(m.requests)
 	for k := range n {
-		if j := (i + k) % n; !m.requests[j].seen {
+		if j := (i + k) % n; !m.requests[j].Seen {
 			return j
 		}
 	}
@@ -514,31 +515,31 @@ func (m *model) settled(msg settledMsg) tea.Cmd {
 }
 
 // ended takes r off the screen after it ended as s, and says how.
-func (m *model) ended(r *request, s inbox.Settlement) tea.Cmd {
-	k := r.agentKey()
+func (m *model) ended(r *request.Request, s inbox.Settlement) tea.Cmd {
+	k := r.AgentKey()
 	m.convSettled(r, s, false)
 	var notice string
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
-		notice = "✓ " + r.agent + "'s question was answered from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.answerSummary(s.Answer)}, m.Styles)
+		notice = "✓ " + r.Agent + "'s question was answered from " + cell.DisplayLine(s.By)
+		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.AnswerSummary(s.Answer)}, m.Styles)
 	case code == interaction.CodeDeclined:
-		notice = "✗ " + r.agent + "'s question was declined from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.summary()}, m.Styles)
+		notice = "✗ " + r.Agent + "'s question was declined from " + cell.DisplayLine(s.By)
+		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.Summary()}, m.Styles)
 	case code == interaction.CodeTimeout:
-		notice = "⏱ " + r.agent + "'s question timed out"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.summary()}, m.Styles)
+		notice = "⏱ " + r.Agent + "'s question timed out"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.Summary()}, m.Styles)
 	case code == interaction.CodeSettledElsewhere:
-		notice = "✓ " + r.agent + "'s question was answered in its own terminal"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.summary()}, m.Styles)
+		notice = "✓ " + r.Agent + "'s question was answered in its own terminal"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.Summary()}, m.Styles)
 	case code == interaction.CodeProviderClosed:
 		notice = "⊘ the inbox closed"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.summary()}, m.Styles)
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.Summary()}, m.Styles)
 	default:
-		notice = "⊘ " + r.agent + " withdrew its question"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.summary()}, m.Styles)
+		notice = "⊘ " + r.Agent + " withdrew its question"
+		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.Summary()}, m.Styles)
 	}
-	return m.remove(m.indexOf(r.id), notice)
+	return m.remove(m.indexOf(r.ID), notice)
 }
 
 // remove takes request i off the screen and shows a notice. When it was
@@ -551,10 +552,10 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	r := m.requests[i]
 	wasActive := i == m.active
 	m.requests = append(m.requests[:i], m.requests[i+1:]...)
-	if a, ok := m.log.agents[r.agentKey()]; ok {
+	if a, ok := m.log.agents[r.AgentKey()]; ok {
 		a.waiting--
 	}
-	m.log.forget(r.agentKey())
+	m.log.forget(r.AgentKey())
 	if i < m.active {
 		m.active--
 	}
@@ -634,19 +635,19 @@ func (m *model) readyField() tea.Cmd { return m.qpane.readyField(m.away) }
 
 // submitWith sends answer a to r and takes it off the screen, with
 // notice.
-func (m *model) submitWith(r *request, a interaction.Answer, notice string) tea.Cmd {
-	s, ok := m.answers.Answer(r.id, a)
+func (m *model) submitWith(r *request.Request, a interaction.Answer, notice string) tea.Cmd {
+	s, ok := m.answers.Answer(r.ID, a)
 	if !ok {
 		return m.ended(r, s) // it ended first: say how
 	}
-	k := r.agentKey()
+	k := r.AgentKey()
 	if b, err := jsonl.Marshal(a); err == nil {
-		m.past.add(pastAnswer{agent: r.agent, agentKey: k, question: r.summary(), summary: r.answerSummary(a), json: string(b), at: m.Now()})
+		m.past.add(pastAnswer{agent: r.Agent, agentKey: k, question: r.Summary(), summary: r.AnswerSummary(a), json: string(b), at: m.Now()})
 	}
-	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.answerSummary(a)}, m.Styles)
+	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.AnswerSummary(a)}, m.Styles)
 	m.convSettled(r, inbox.Settlement{Answer: a}, true)
-	m.summary = m.Styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.answerSummary(a), max(m.width-3, 10), "…")
-	cmd := m.remove(m.indexOf(r.id), notice)
+	m.summary = m.Styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.AnswerSummary(a), max(m.width-3, 10), "…")
+	cmd := m.remove(m.indexOf(r.ID), notice)
 	m.answeredLast()
 	return cmd
 }
@@ -663,15 +664,15 @@ func (m *model) answeredLast() {
 }
 
 // declineWith declines r and takes it off the screen, with notice.
-func (m *model) declineWith(r *request, notice string) tea.Cmd {
-	s, ok := m.answers.Decline(r.id)
+func (m *model) declineWith(r *request.Request, notice string) tea.Cmd {
+	s, ok := m.answers.Decline(r.ID)
 	if !ok {
 		return m.ended(r, s)
 	}
-	m.log.add(entry{kind: entryDeclined, agent: r.agentKey(), text: "declined: " + r.summary()}, m.Styles)
+	m.log.add(entry{kind: entryDeclined, agent: r.AgentKey(), text: "declined: " + r.Summary()}, m.Styles)
 	m.convSettled(r, s, true)
-	m.summary = m.Styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.summary(), max(m.width-14, 10), "…")
-	cmd := m.remove(m.indexOf(r.id), notice)
+	m.summary = m.Styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.Summary(), max(m.width-14, 10), "…")
+	cmd := m.remove(m.indexOf(r.ID), notice)
 	m.answeredLast()
 	return cmd
 }
@@ -683,10 +684,10 @@ func (m *model) saveDraft() {
 	if r == nil {
 		return
 	}
-	d := r.draft()
-	if r.draftChanged(d) {
-		r.saved = d
-		m.answers.SaveDraft(r.id, d)
+	d := r.Draft()
+	if r.DraftChanged(d) {
+		r.Saved = d
+		m.answers.SaveDraft(r.ID, d)
 	}
 }
 
@@ -727,5 +728,5 @@ func (m *model) windowTitle() string {
 	if n == 0 || (m.kind.many() && !m.alerts.Title) {
 		return "asktui"
 	}
-	return "asktui (" + strconv.Itoa(questionCount(m.requests)) + " waiting)"
+	return "asktui (" + strconv.Itoa(request.QuestionCount(m.requests)) + " waiting)"
 }

@@ -229,7 +229,7 @@ func TestSeveralQuestionsTabsDraftsReviewAndSkipped(t *testing.T) {
 		press(m, "space", "down") // extras: Metrics checked, cursor on Tracing, not confirmed
 		press(m, "shift+tab", "shift+tab", "left", "right", "right", "right")
 		// Back on extras: the draft survived the moves.
-		if d := m.requests[0].questions[2].draft; !d.Chosen[0] || d.Cursor != 1 {
+		if d := m.requests[0].Questions[2].Draft; !d.Chosen[0] || d.Cursor != 1 {
 			t.Fatalf("draft lost: %+v", d)
 		}
 		press(m, "tab", "tab") // notes skipped, review
@@ -281,8 +281,8 @@ func TestReviewAlignsAnswersAndDigitsJump(t *testing.T) {
 			t.Fatalf("no answers on the review:\n%s", strings.Join(lines, "\n"))
 		}
 		press(m, "2")
-		if r := m.requests[0]; r.tab != 1 {
-			t.Fatalf("2 on the review opened tab %d, want 1", r.tab)
+		if r := m.requests[0]; r.Tab != 1 {
+			t.Fatalf("2 on the review opened tab %d, want 1", r.Tab)
 		}
 	})
 }
@@ -310,8 +310,8 @@ func TestDeclineNeedsConfirmationAndBackingOutKeepsDrafts(t *testing.T) {
 		press(m, "esc") // back out
 		noResult(t, p)
 		r := m.requests[0]
-		if r.tab != 2 || !r.questions[2].draft.Chosen[0] || r.questions[0].draft.Cursor != 1 {
-			t.Fatalf("drafts changed after backing out: tab %d, %+v", r.tab, r.questions[2].draft)
+		if r.Tab != 2 || !r.Questions[2].Draft.Chosen[0] || r.Questions[0].Draft.Cursor != 1 {
+			t.Fatalf("drafts changed after backing out: tab %d, %+v", r.Tab, r.Questions[2].Draft)
 		}
 		press(m, "esc", "y")
 		res := result(t, p)
@@ -509,13 +509,13 @@ func TestFieldIsKeptAcrossResizeAndTabs(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
 		ask(t, m, setupRequest())
-		q := m.requests[0].questions[0]
-		choice := q.choice
+		q := m.requests[0].Questions[0]
+		choice := q.Choice
 		press(m, "/", "Prod")
 		send(m, teaSize(90, 30))
 		send(m, teaSize(100, 30))
 		press(m, "tab", "shift+tab")
-		if q.choice != choice {
+		if q.Choice != choice {
 			t.Fatal("the field was rebuilt")
 		}
 		mustContain(t, screen(m), "/Prod", "Production")
@@ -535,24 +535,24 @@ func TestKeysTypedBeforeCommandsRunGoToTheNextQuestion(t *testing.T) {
 			m.Update(keyMsgs(k)[0]) // commands dropped on purpose
 		}
 		r := m.requests[0]
-		if got := r.questions[0].answer().Selected; len(got) != 1 || got[0] != "Staging" {
+		if got := r.Questions[0].Answer().Selected; len(got) != 1 || got[0] != "Staging" {
 			t.Fatalf("env = %v, want Staging", got)
 		}
-		if got := r.questions[1].answer().Selected; len(got) != 1 || got[0] != "SQLite" {
+		if got := r.Questions[1].Answer().Selected; len(got) != 1 || got[0] != "SQLite" {
 			t.Fatalf("db = %v, want SQLite", got)
 		}
-		if got := r.questions[2].answer().Selected; len(got) != 1 || got[0] != "Metrics" {
+		if got := r.Questions[2].Answer().Selected; len(got) != 1 || got[0] != "Metrics" {
 			t.Fatalf("extras = %v, want Metrics", got)
 		}
-		if r.tab != 3 {
-			t.Fatalf("tab = %d, want 3 (the free-text question)", r.tab)
+		if r.Tab != 3 {
+			t.Fatalf("tab = %d, want 3 (the free-text question)", r.Tab)
 		}
 		for _, k := range keyMsgs("done") {
 			m.Update(k)
 		}
 		m.Update(keyMsgs("enter")[0])
-		if !r.reviewing() || r.questions[3].answer().Custom != "done" {
-			t.Fatalf("free text not confirmed at once: tab %d, %+v", r.tab, r.questions[3].answer())
+		if !r.Reviewing() || r.Questions[3].Answer().Custom != "done" {
+			t.Fatalf("free text not confirmed at once: tab %d, %+v", r.Tab, r.Questions[3].Answer())
 		}
 	})
 }

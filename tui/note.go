@@ -9,6 +9,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -20,7 +21,7 @@ type noteEditor struct {
 	*ui.Common
 	globals ui.Globals
 	ta      textarea.Model
-	q       *question
+	q       *request.Question
 	// declining says the note is on why a plan under review is
 	// declined: keeping it sends the decline.
 	declining bool
@@ -46,20 +47,20 @@ func newNoteEditor(com *ui.Common, g ui.Globals) noteEditor {
 
 // open edits q's note; declining, the note on why its plan is declined.
 // done takes the outcome.
-func (n *noteEditor) open(q *question, declining bool, done func(kept bool) tea.Cmd) tea.Cmd {
+func (n *noteEditor) open(q *request.Question, declining bool, done func(kept bool) tea.Cmd) tea.Cmd {
 	n.q, n.declining, n.done = q, declining, done
 	n.ta.Placeholder = "Yes, but…"
 	if declining {
 		n.ta.Placeholder = "What to change…"
 	}
-	n.ta.SetValue(q.note)
+	n.ta.SetValue(q.Note)
 	n.ta.CursorEnd()
 	return n.Focus()
 }
 
 // save keeps the text as the question's note.
 func (n *noteEditor) save() {
-	n.q.note = n.ta.Value()
+	n.q.Note = n.ta.Value()
 	n.Blur()
 }
 
@@ -127,7 +128,7 @@ func (n *noteEditor) inner() int { return max(min(n.Width()-4, 60), 10) }
 // View draws the editor, framed, for the middle of the panel.
 func (n *noteEditor) View() string {
 	st, inner := n.Styles, n.inner()
-	title, body := "Note on "+n.q.title, "sent with your answer, beside it"
+	title, body := "Note on "+n.q.Title, "sent with your answer, beside it"
 	if n.declining {
 		title, body = "Decline the plan", "why, or what to change; sent with your answer"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -59,7 +60,7 @@ const (
 // the gaps; whatever is left goes to the form. With fit, the form gets
 // only the rows it needs (an inline prompt, or a panel sharing a narrow
 // screen).
-func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
+func (p *questionPane) layoutFor(r *request.Request, w, h int, fit bool) panelLayout {
 	l := panelLayout{width: w, height: h}
 	rest := h
 	take := func() bool { // a row, if there is one left
@@ -70,27 +71,27 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		return false
 	}
 	l.who = p.host.Many() && take()
-	l.tabs = !r.single() && take()
-	q := r.current()
+	l.tabs = !r.Single() && take()
+	q := r.Current()
 	if q == nil {
 		l.tabsGap = l.tabs && rest >= 10 && take()
 		l.formRows = rest
 		if fit {
-			l.formRows = min(rest, len(r.questions)+5) // the review's rows
+			l.formRows = min(rest, len(r.Questions)+5) // the review's rows
 		}
 		return l
 	}
-	l.text = q.context(w, p.Styles, p.Markdown, p.raw)
-	l.callAt = q.callLine()
+	l.text = q.Context(w, p.Styles, p.Markdown, p.raw)
+	l.callAt = q.CallLine()
 	l.hasCall = l.callAt >= 0
 	l.listW = w
-	if q.previews != nil && q.draft != nil {
+	if q.Previews != nil && q.Draft != nil {
 		if p.host.ScreenWidth() >= previewSideFrom && w >= 70 {
 			l.listW = w * 9 / 20
 			l.previewW = w - l.listW - 3 // " │ "
 		}
 	}
-	natural := q.naturalRows(l.listW)
+	natural := naturalRows(q, l.listW)
 	formMin := min(natural, formMinRows)
 	rest -= formMin + 1
 	// What is approved is seen before anything else the panel could
@@ -101,7 +102,7 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 		call = min(l.callAt, max(rest, 0))
 	}
 	rest -= call
-	l.header = r.single() && q.header != "" && take()
+	l.header = r.Single() && q.Header != "" && take()
 	l.hint = take()
 	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
 	rest -= more
@@ -121,7 +122,7 @@ func (p *questionPane) layoutFor(r *request, w, h int, fit bool) panelLayout {
 	if fit {
 		l.formRows = min(l.formRows, natural)
 	}
-	if q.previews != nil && q.draft != nil && l.previewW == 0 {
+	if q.Previews != nil && q.Draft != nil && l.previewW == 0 {
 		// Below the list: a third of the rows, never the list's minimum.
 		l.previewRows = min(max(l.formRows/3, 3), l.formRows-formMin)
 		if l.previewRows < 2 {
@@ -139,21 +140,21 @@ func (l panelLayout) showsCall(scroll int) bool {
 
 // naturalRows is the rows the question's form would use with room for
 // everything, at width w.
-func (q *question) naturalRows(w int) int {
+func naturalRows(q *request.Question, w int) int {
 	switch {
-	case q.choice != nil:
-		return q.choice.Height(500)
-	case q.free():
+	case q.Choice != nil:
+		return q.Choice.Height(500)
+	case q.Free():
 		return 5
 	}
 	n := 1 // the Other row
-	if q.raw.NoOther {
+	if q.Raw.NoOther {
 		n = 0
 	}
-	for i := range q.raw.Options {
+	for i := range q.Raw.Options {
 		n++
-		if q.descs != nil && q.descs[i] != "" {
-			n += min(1+cell.Width(q.descs[i])/max(w-8, 1), 3)
+		if q.Descs != nil && q.Descs[i] != "" {
+			n += min(1+cell.Width(q.Descs[i])/max(w-8, 1), 3)
 		}
 	}
 	return n
@@ -190,7 +191,7 @@ type questionPane struct {
 	raw bool
 	lay panelLayout // the request shown, laid out in the pane's size
 	// shown is the question whose field has the keys (readyField).
-	shown *question
+	shown *request.Question
 }
 
 // questionHost is what the question panel asks of the program, which
@@ -198,13 +199,13 @@ type questionPane struct {
 type questionHost interface {
 	ui.Globals
 	// Request is the request shown; nil while none waits.
-	Request() *request
+	Request() *request.Request
 	// Find is the waiting request id; nil once it has ended.
-	Find(id uint64) *request
+	Find(id uint64) *request.Request
 	// Answer sends a as r's answer and takes r off the screen, saying
 	// notice; Decline declines r so.
-	Answer(r *request, a interaction.Answer, notice string) tea.Cmd
-	Decline(r *request, notice string) tea.Cmd
+	Answer(r *request.Request, a interaction.Answer, notice string) tea.Cmd
+	Decline(r *request.Request, notice string) tea.Cmd
 	// Notice shows text on the status line.
 	Notice(text string) tea.Cmd
 	// Rules are the human's rules; nil when there are none to keep.
@@ -212,8 +213,8 @@ type questionHost interface {
 	// CallHeld reports whether the keys that answer r are held until
 	// its call has been on screen; ArrivalHeld, whether they are held
 	// because r just came up (hold.go).
-	CallHeld(r *request) bool
-	ArrivalHeld(r *request) bool
+	CallHeld(r *request.Request) bool
+	ArrivalHeld(r *request.Request) bool
 	// AgentColor is the colour of the agent with key agentKey.
 	AgentColor(agentKey string) int
 	// Many reports whether requests come and go (the session and
@@ -249,13 +250,13 @@ func (p *questionPane) SetSize(width, height int) {
 		return
 	}
 	p.lay = p.layoutFor(r, p.Width(), p.Height(), p.host.Inline())
-	if q := r.current(); q != nil && q.built() {
+	if q := r.Current(); q != nil && q.Built() {
 		// The field's rows decide the layout's and its width theirs: a
 		// second pass settles both.
-		q.sizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
+		q.SizeField(p.lay.listW, p.lay.formRows-p.lay.previewRows)
 		again := p.layoutFor(r, p.Width(), p.Height(), p.host.Inline())
 		if again.listW != p.lay.listW || again.formRows != p.lay.formRows || again.previewRows != p.lay.previewRows {
-			q.sizeField(again.listW, again.formRows-again.previewRows)
+			q.SizeField(again.listW, again.formRows-again.previewRows)
 		}
 		p.lay = again
 		p.spareToText(q)
@@ -270,10 +271,10 @@ func (p *questionPane) SetSize(width, height int) {
 	p.note.SetSize(p.Width(), max(room, 1))
 	p.remember.SetSize(p.Width(), max(room, 1))
 	// Where the text (or the review) is scrolled to stays in range.
-	if r.current() != nil {
-		r.scroll = min(max(r.scroll, 0), max(len(p.lay.text)-p.lay.textRows, 0))
+	if r.Current() != nil {
+		r.Scroll = min(max(r.Scroll, 0), max(len(p.lay.text)-p.lay.textRows, 0))
 	} else {
-		r.scroll = min(max(r.scroll, 0), max(len(r.questions)-reviewRoom(room), 0))
+		r.Scroll = min(max(r.Scroll, 0), max(len(r.Questions)-reviewRoom(room), 0))
 	}
 }
 
@@ -283,15 +284,15 @@ func (p *questionPane) SetSize(width, height int) {
 // inbox list above it, a transcript) gives way until it does.
 func (p *questionPane) roomFor(width, height int) bool {
 	r := p.host.Request()
-	if r == nil || r.current() == nil {
+	if r == nil || r.Current() == nil {
 		return true
 	}
-	q := r.current()
+	q := r.Current()
 	l := p.layoutFor(r, width, height, false)
 	if !l.hasCall {
 		return true
 	}
-	return l.showsCall(0) && l.formRows >= min(q.naturalRows(l.listW), formWantRows)
+	return l.showsCall(0) && l.formRows >= min(naturalRows(q, l.listW), formWantRows)
 }
 
 // need is the rows the request shown would use in width×height, its
@@ -302,7 +303,7 @@ func (p *questionPane) need(width, height int) int {
 		return 0
 	}
 	n := p.layoutFor(r, width, height, true).used()
-	if p.sub == subRemember && p.request == r.id {
+	if p.sub == subRemember && p.request == r.ID {
 		l := p.layoutFor(r, width, height, true)
 		top := 0
 		for _, on := range []bool{l.who, l.tabs, l.tabsGap} {
@@ -331,11 +332,11 @@ func (p *questionPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 func (p *questionPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // requestView draws request r's panel as laid out.
-func (p *questionPane) requestView(r *request) string {
+func (p *questionPane) requestView(r *request.Request) string {
 	l, st := p.lay, p.Styles
 	var rows []string
 	if l.who {
-		who := st.AgentStyle(p.host.AgentColor(r.agentKey())).Render(r.agent) + st.App.Bar.Render(" asks · "+cell.Age(p.Now().Sub(r.arrived)))
+		who := st.AgentStyle(p.host.AgentColor(r.AgentKey())).Render(r.Agent) + st.App.Bar.Render(" asks · "+cell.Age(p.Now().Sub(r.Arrived)))
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
@@ -345,7 +346,7 @@ func (p *questionPane) requestView(r *request) string {
 		}
 	}
 	room := max(l.height-len(rows), 1)
-	q := r.current()
+	q := r.Current()
 	// A dialog is drawn while the panel has the keys: beside the inbox
 	// list or the activity that has them, the panel shows its question.
 	dialog := sub(subForm)
@@ -374,9 +375,9 @@ func (p *questionPane) requestView(r *request) string {
 // spareToText gives question q's text the rows its field, as drawn,
 // leaves empty (an option list that shows only whole options stops short
 // of its rows), so that no row stays blank while the text is cut.
-func (p *questionPane) spareToText(q *question) {
+func (p *questionPane) spareToText(q *request.Question) {
 	l := &p.lay
-	if !q.built() || !l.moreText {
+	if !q.Built() || !l.moreText {
 		return
 	}
 	if spare := l.formRows - len(p.formRows(q)); spare > 0 {
@@ -390,28 +391,28 @@ func (p *questionPane) spareToText(q *question) {
 // questionRows are question q's header, the rows of its text shown (with
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
-func (p *questionPane) questionRows(r *request, q *question) []string {
+func (p *questionPane) questionRows(r *request.Request, q *request.Question) []string {
 	l, st, k := p.lay, p.Styles, p.Keys
 	var rows []string
 	if l.header {
-		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.header, l.width, "…")))
+		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.Header, l.width, "…")))
 	}
-	text := append([]string(nil), l.text[r.scroll:r.scroll+l.textRows]...)
+	text := append([]string(nil), l.text[r.Scroll:r.Scroll+l.textRows]...)
 	hint := answerHint(r, q, k)
-	if q.note != "" {
-		hint = "✎ note: " + cell.FirstLine(cell.SanitizeLine(q.note)) + " · " + hint
+	if q.Note != "" {
+		hint = "✎ note: " + cell.FirstLine(cell.SanitizeLine(q.Note)) + " · " + hint
 	}
 	if l.moreText {
 		scroll := keys.Name(k.Question.Scroll)
-		if q.planReview() {
+		if q.PlanReview() {
 			scroll += ", " + keys.Name(k.Question.Page)
 		}
-		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.scroll+1, r.scroll+l.textRows, len(l.text), scroll)
+		where := fmt.Sprintf("↕ lines %d–%d of %d · %s scroll", r.Scroll+1, r.Scroll+l.textRows, len(l.text), scroll)
 		if l.hint {
 			hint = where
 		} else {
 			// No row to spare: the last text row makes room for the mark.
-			below := len(l.text) - r.scroll - l.textRows
+			below := len(l.text) - r.Scroll - l.textRows
 			mark := st.Question.ScrollHint.Render(fmt.Sprintf(" %s +%d", keys.Name(k.Question.ScrollDown), below))
 			last := len(text) - 1
 			text[last] = ansi.Truncate(text[last], max(l.width-cell.Width(mark), 1), "…") + mark
@@ -422,12 +423,12 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 	switch {
 	case p.host.CallHeld(r):
 		what := "the details"
-		if r.perm != nil {
+		if r.Perm != nil {
 			what = "the call"
 		}
 		cue = "⏸ scroll to see " + what + ": " + keys.Name(k.Question.ScrollDown)
 	case p.host.ArrivalHeld(r):
-		cue = "⏸ keys held a moment: " + r.agent + "'s question just came up"
+		cue = "⏸ keys held a moment: " + r.Agent + "'s question just came up"
 		if cell.Width(cue) > l.width {
 			cue = "⏸ keys held a moment: new question"
 		}
@@ -442,8 +443,8 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 		// No row to spare: the cue takes the first row, or the last
 		// when the first is the call's, which no cue covers.
 		at, call := 0, -1
-		if l.hasCall && l.showsCall(r.scroll) {
-			call = l.callAt - r.scroll
+		if l.hasCall && l.showsCall(r.Scroll) {
+			call = l.callAt - r.Scroll
 			if l.header {
 				call++
 			}
@@ -462,24 +463,24 @@ func (p *questionPane) questionRows(r *request, q *question) []string {
 
 // formRows are question q's field, and the preview of the option under
 // the cursor beside it or below it.
-func (p *questionPane) formRows(q *question) []string {
-	if !q.built() {
+func (p *questionPane) formRows(q *request.Question) []string {
+	if !q.Built() {
 		return nil
 	}
 	l, st := p.lay, p.Styles
 	listRows := l.formRows - l.previewRows
-	form := strings.Split(q.fieldView(), "\n")
+	form := strings.Split(q.FieldView(), "\n")
 	form = form[:min(len(form), listRows)]
 	cursor := -1
-	if q.draft != nil {
-		cursor = q.draft.Cursor
+	if q.Draft != nil {
+		cursor = q.Draft.Cursor
 	}
 	switch {
 	case l.previewW > 0:
 		for len(form) < listRows && !p.host.Inline() {
 			form = append(form, "") // the divider runs the panel's height
 		}
-		prev := q.previewLines(cursor, l.previewW, listRows, st, p.Markdown, p.raw)
+		prev := q.PreviewLines(cursor, l.previewW, listRows, st, p.Markdown, p.raw)
 		div := st.Divider.Render(" │ ")
 		rows := make([]string, 0, max(len(form), len(prev)))
 		for i := range max(len(form), len(prev)) {
@@ -494,7 +495,7 @@ func (p *questionPane) formRows(q *question) []string {
 		}
 		return rows
 	case l.previewRows > 0:
-		if prev := q.previewLines(cursor, l.width, l.previewRows-1, st, p.Markdown, p.raw); prev != nil {
+		if prev := q.PreviewLines(cursor, l.width, l.previewRows-1, st, p.Markdown, p.raw); prev != nil {
 			form = append(form, st.Divider.Render(strings.Repeat("┈", min(l.width, 20))+" preview"))
 			form = append(form, prev...)
 		}
@@ -504,23 +505,23 @@ func (p *questionPane) formRows(q *question) []string {
 
 // answerHint says what kind of answer the question takes, and with
 // which keys.
-func answerHint(r *request, q *question, k keys.Map) string {
+func answerHint(r *request.Request, q *request.Question, k keys.Map) string {
 	c := k.Choice
 	switch {
-	case q.free():
+	case q.Free():
 		return "Type your answer · " + keys.Name(k.Question.TextSubmit) + " to confirm, " + keys.Name(k.Question.NewLine) + " for a new line"
-	case q.raw.MultiSelect:
+	case q.Raw.MultiSelect:
 		return "Pick any · " + keys.Name(c.Toggle) + " toggles, " + keys.Name(c.Confirm) + " confirms"
 	}
 	// What acts is what the field's state lets act: a digit picks only
 	// among the rows shown (one match of a filter is "1"), and not at
 	// all while the keys type text.
-	rows := len(q.raw.Options)
-	if !q.raw.NoOther {
+	rows := len(q.Raw.Options)
+	if !q.Raw.NoOther {
 		rows++
 	}
 	acts := keys.Name(c.Confirm) + " or " + keys.DigitRange(rows)
-	if f := q.choice; f != nil {
+	if f := q.Choice; f != nil {
 		switch n := f.PickRows(); {
 		case f.EditingFilter():
 			return "Pick one · type to filter, " + keys.Name(c.AcceptFilter) + " applies"
@@ -531,10 +532,10 @@ func answerHint(r *request, q *question, k keys.Map) string {
 		}
 	}
 	what := "Pick one · "
-	if q.planReview() {
+	if q.PlanReview() {
 		what = "Approve or decline the plan · "
 	}
-	if r.single() {
+	if r.Single() {
 		return what + acts + " answers at once"
 	}
 	return what + acts
@@ -543,39 +544,39 @@ func answerHint(r *request, q *question, k keys.Map) string {
 // tabsView draws one tab per question and the review tab, scrolled so the
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
-func (p *questionPane) tabsView(r *request, width int) string {
+func (p *questionPane) tabsView(r *request.Request, width int) string {
 	st := p.Styles
-	tabs := make([]string, 0, len(r.questions)+1)
+	tabs := make([]string, 0, len(r.Questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
 	// of the row (never under 8 columns: the row scrolls instead).
 	cut := 0
 	full := 8 // "Review" and its padding
-	for _, q := range r.questions {
-		full += cell.Width(q.title) + 6 // mark, padding, separator, note
+	for _, q := range r.Questions {
+		full += cell.Width(q.Title) + 6 // mark, padding, separator, note
 	}
 	if full > width {
-		cut = max(width/(len(r.questions)+1)-5, 8)
+		cut = max(width/(len(r.Questions)+1)-5, 8)
 	}
-	for i, q := range r.questions {
+	for i, q := range r.Questions {
 		mark, markStyle := "○", st.Tabs.Pending
-		if q.answered() {
+		if q.Answered() {
 			mark, markStyle = "✓", st.Tabs.Answered
 		}
-		title := q.title
+		title := q.Title
 		if cut > 0 {
 			title = ansi.Truncate(title, cut, "…")
 		}
-		if strings.TrimSpace(q.note) != "" {
+		if strings.TrimSpace(q.Note) != "" {
 			title += " ✎"
 		}
-		tabs = append(tabs, tab(st, mark, markStyle, title, i == r.tab))
+		tabs = append(tabs, tab(st, mark, markStyle, title, i == r.Tab))
 	}
-	tabs = append(tabs, tab(st, "", lipgloss.Style{}, "Review", r.reviewing()))
+	tabs = append(tabs, tab(st, "", lipgloss.Style{}, "Review", r.Reviewing()))
 
 	sep := st.Tabs.Separator.Render("│")
 	// Show as many tabs as fit, keeping the active one in view.
-	first, last := r.tab, r.tab
-	used := cell.Width(tabs[r.tab])
+	first, last := r.Tab, r.Tab
+	used := cell.Width(tabs[r.Tab])
 	for grown := true; grown; {
 		grown = false
 		if last+1 < len(tabs) && used+cell.Width(tabs[last+1])+3 <= width {
@@ -631,14 +632,14 @@ func (m *model) titleBar() string {
 	case m.kind == kindSession:
 		left += st.App.Bar.Render(" " + cell.Plural(m.log.connected(), "agent connected", "agents connected"))
 	case r != nil:
-		left += " " + st.App.Agent.Render(r.agent) + st.App.Bar.Render(" asks")
+		left += " " + st.App.Agent.Render(r.Agent) + st.App.Bar.Render(" asks")
 	}
 	var right []string
 	if runRight != "" {
 		right = append(right, runRight)
 	}
-	if r != nil && !r.deadline.IsZero() {
-		left := r.deadline.Sub(m.Now())
+	if r != nil && !r.Deadline.IsZero() {
+		left := r.Deadline.Sub(m.Now())
 		s := st.App.Countdown
 		if left < 10*time.Second {
 			s = st.App.CountdownUrgent
@@ -647,7 +648,7 @@ func (m *model) titleBar() string {
 	}
 	switch n := len(m.requests); {
 	case m.kind.many() && n > 0:
-		right = append(right, st.App.Queue.Render(cell.Plural(questionCount(m.requests), "question waiting", "questions waiting")))
+		right = append(right, st.App.Queue.Render(cell.Plural(request.QuestionCount(m.requests), "question waiting", "questions waiting")))
 	case m.kind == kindOneShot && n > 1:
 		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
 	}
@@ -668,15 +669,15 @@ func (m *model) titleBar() string {
 
 // waitingAgents lists the agents of the waiting requests other than the
 // shown one, each once, in arrival order.
-func (m *model) waitingAgents(shown *request) string {
+func (m *model) waitingAgents(shown *request.Request) string {
 	seen := map[string]bool{}
 	var names []string
 	for _, r := range m.requests {
-		if r == shown || seen[r.agent] {
+		if r == shown || seen[r.Agent] {
 			continue
 		}
-		seen[r.agent] = true
-		names = append(names, r.agent)
+		seen[r.Agent] = true
+		names = append(names, r.Agent)
 	}
 	return strings.Join(names, ", ")
 }

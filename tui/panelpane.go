@@ -8,6 +8,7 @@ import (
 
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -25,8 +26,8 @@ const (
 // were about is no longer the one shown, whatever took it away.
 func (p *questionPane) follow() {
 	r := p.host.Request()
-	if r != nil && p.request == r.id {
-		if p.sub == subNote && r.current() != p.note.q {
+	if r != nil && p.request == r.ID {
+		if p.sub == subNote && r.Current() != p.note.q {
 			p.sub = subForm
 		}
 		return
@@ -40,7 +41,7 @@ func (p *questionPane) follow() {
 	}
 	p.sub = subForm
 	if r != nil {
-		p.request = r.id
+		p.request = r.ID
 	} else {
 		p.request = 0
 	}
@@ -51,17 +52,17 @@ func (p *questionPane) follow() {
 // before; the layout pass sizes it. away says the panel's host program
 // took the keys (a Panel blurred): no field has them.
 func (p *questionPane) readyField(away bool) tea.Cmd {
-	var q *question
+	var q *request.Question
 	r := p.host.Request()
 	if r != nil {
-		q = r.current()
+		q = r.Current()
 	}
 	if q != nil {
 		verb := "submit"
-		if !r.single() {
+		if !r.Single() {
 			verb = "next"
 		}
-		q.readyField(p.Styles, p.Keys, verb)
+		q.ReadyField(p.Styles, p.Keys, verb)
 	}
 	if away {
 		q = nil
@@ -70,13 +71,13 @@ func (p *questionPane) readyField(away bool) tea.Cmd {
 		return nil
 	}
 	if p.shown != nil {
-		p.shown.blurField()
+		p.shown.BlurField()
 	}
 	p.shown = q
 	if q == nil {
 		return nil
 	}
-	return q.focusField()
+	return q.FocusField()
 }
 
 // typeAnswer hands a key or paste to the field of the question shown,
@@ -88,11 +89,11 @@ func (p *questionPane) typeAnswer(msg tea.Msg) tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	q := r.current()
+	q := r.Current()
 	if q == nil || q != p.shown {
 		return nil
 	}
-	cmd, confirmed := q.handle(msg)
+	cmd, confirmed := q.Handle(msg)
 	if confirmed {
 		return tea.Batch(cmd, p.questionDone(r))
 	}
@@ -103,8 +104,8 @@ func (p *questionPane) typeAnswer(msg tea.Msg) tea.Cmd {
 // question is answered at once when it holds an answer (Enter on empty
 // free text does nothing), otherwise the next tab opens. A plan review
 // declined first asks for a note on why (moveOn once it is written).
-func (p *questionPane) questionDone(r *request) tea.Cmd {
-	if q := r.current(); q != nil && q.declinesPlan() {
+func (p *questionPane) questionDone(r *request.Request) tea.Cmd {
+	if q := r.Current(); q != nil && q.DeclinesPlan() {
 		return p.openDeclineNote(r, q)
 	}
 	return p.moveOn(r)
@@ -112,25 +113,25 @@ func (p *questionPane) questionDone(r *request) tea.Cmd {
 
 // moveOn answers a lone question, or opens the next tab (see
 // questionDone).
-func (p *questionPane) moveOn(r *request) tea.Cmd {
-	if r.single() {
-		if !r.questions[0].answered() {
+func (p *questionPane) moveOn(r *request.Request) tea.Cmd {
+	if r.Single() {
+		if !r.Questions[0].Answered() {
 			return nil
 		}
 		return p.submit(r)
 	}
-	r.gotoTab(r.tab + 1)
+	r.GotoTab(r.Tab + 1)
 	return nil
 }
 
 // submit sends the request's answer.
-func (p *questionPane) submit(r *request) tea.Cmd {
-	return p.host.Answer(r, r.answer(), "✓ Answer sent to "+r.agent)
+func (p *questionPane) submit(r *request.Request) tea.Cmd {
+	return p.host.Answer(r, r.Answer(), "✓ Answer sent to "+r.Agent)
 }
 
 // decline tells the agent the human declined.
-func (p *questionPane) decline(r *request) tea.Cmd {
-	return p.host.Decline(r, "✗ Declined "+r.agent+"'s question")
+func (p *questionPane) decline(r *request.Request) tea.Cmd {
+	return p.host.Decline(r, "✗ Declined "+r.Agent+"'s question")
 }
 
 // actions are the panel's keys: the form of the question shown (or the
@@ -146,11 +147,11 @@ func (p *questionPane) Actions() []ui.Action {
 		return p.remember.Actions()
 	default: // subForm
 	}
-	if r.reviewing() {
+	if r.Reviewing() {
 		return append(p.reviewActions(r), p.host.Globals(false)...)
 	}
-	q := r.current()
-	typing := q.typing()
+	q := r.Current()
+	typing := q.Typing()
 	return append(p.questionActions(r, q, typing), p.host.Globals(typing)...)
 }
 
@@ -161,9 +162,9 @@ func (p *questionPane) Typist() func(tea.Msg) tea.Cmd {
 		return p.note.Typist()
 	case p.sub == subRemember:
 		return p.remember.Typist()
-	case p.sub != subForm || r.reviewing():
+	case p.sub != subForm || r.Reviewing():
 		return nil
-	case r.current().typing():
+	case r.Current().Typing():
 		return p.typeAnswer
 	}
 	return nil
@@ -173,11 +174,11 @@ func (p *questionPane) Typist() func(tea.Msg) tea.Cmd {
 // by do. A plan under review scrolls by the page with the keys that
 // would page its few choices, which the list does not get (nor a
 // filter).
-func (p *questionPane) fieldActions(q *question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
+func (p *questionPane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
 	k := p.Keys
 	var out []ui.Action
-	for i, b := range q.choice.Bindings() {
-		if q.planReview() && (keys.Overlap(b.Key, k.Question.PageUp) || keys.Overlap(b.Key, k.Question.PageDown) || keys.Overlap(b.Key, k.Choice.Filter)) {
+	for i, b := range q.Choice.Bindings() {
+		if q.PlanReview() && (keys.Overlap(b.Key, k.Question.PageUp) || keys.Overlap(b.Key, k.Question.PageDown) || keys.Overlap(b.Key, k.Choice.Filter)) {
 			continue
 		}
 		a := ui.Action{Key: b.Key, Do: do, Grade: ui.GradeMove, Section: "Options"}
@@ -197,40 +198,40 @@ func (p *questionPane) fieldActions(q *question, do func(ui.KeyMsg) tea.Cmd) []u
 
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
-func (p *questionPane) questionActions(r *request, q *question, typing bool) []ui.Action {
+func (p *questionPane) questionActions(r *request.Request, q *request.Question, typing bool) []ui.Action {
 	k := p.Keys.Question
 	var out []ui.Action
 	toField := func(msg ui.KeyMsg) tea.Cmd { return p.typeAnswer(msg) }
-	plan := q.planReview()
+	plan := q.PlanReview()
 	switch {
-	case q.choice != nil:
+	case q.Choice != nil:
 		out = p.fieldActions(q, toField)
-	case q.free():
+	case q.Free():
 		out = append(out,
 			ui.Answer(k.TextSubmit, func(ui.KeyMsg) tea.Cmd { return p.questionDone(r) }).Kept().In("Answer"),
 			ui.Answer(k.NewLine, toField).InBar().In("Answer"),
 		)
 	}
-	if !r.single() {
+	if !r.Single() {
 		out = append(out,
-			ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).InBar(k.Tabs).In("Question"),
-			ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).In("Question"),
+			ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.GotoTab(r.Tab + 1); return nil }).InBar(k.Tabs).In("Question"),
+			ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.GotoTab(r.Tab - 1); return nil }).In("Question"),
 		)
 		if !typing {
 			out = append(out,
-				ui.Move(k.NextArrow, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab + 1); return nil }).In("Question"),
-				ui.Move(k.PrevArrow, func(ui.KeyMsg) tea.Cmd { r.gotoTab(r.tab - 1); return nil }).In("Question"),
+				ui.Move(k.NextArrow, func(ui.KeyMsg) tea.Cmd { r.GotoTab(r.Tab + 1); return nil }).In("Question"),
+				ui.Move(k.PrevArrow, func(ui.KeyMsg) tea.Cmd { r.GotoTab(r.Tab - 1); return nil }).In("Question"),
 			)
 		}
 	}
-	if !typing && !q.free() {
+	if !typing && !q.Free() {
 		out = append(out, ui.Answer(k.Note, func(ui.KeyMsg) tea.Cmd { return p.openNote(r, q) }).InBar().In("Question"))
 		if p.canRemember(r, q) {
 			out = append(out, ui.Answer(k.Remember, func(ui.KeyMsg) tea.Cmd { return p.openRemember(r, q) }).Kept().In("Question").
 				Explain("on a permission: answer it and make the answer stand, a rule saved for later ones (rules on)"))
 		}
 	}
-	if q.choice == nil || !q.choice.Filtering() { // esc clears the filter first
+	if q.Choice == nil || !q.Choice.Filtering() { // esc clears the filter first
 		decline := k.Decline
 		if plan {
 			// Not the plan's Decline, an answer: the whole request.
@@ -240,69 +241,69 @@ func (p *questionPane) questionActions(r *request, q *question, typing bool) []u
 	}
 	if p.lay.moreText {
 		out = append(out,
-			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).InBar(k.Scroll).In("Question"),
-			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.scroll++; return nil }).In("Question"),
+			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.Scroll = max(r.Scroll-1, 0); return nil }).InBar(k.Scroll).In("Question"),
+			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.Scroll++; return nil }).In("Question"),
 		)
 	}
 	if plan && p.lay.moreText {
 		page := max(p.lay.textRows-1, 1)
 		out = append(out,
-			ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { r.scroll += page; return nil }).InBar(k.Page).In("Question"),
-			ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-page, 0); return nil }).In("Question"),
+			ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { r.Scroll += page; return nil }).InBar(k.Page).In("Question"),
+			ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { r.Scroll = max(r.Scroll-page, 0); return nil }).In("Question"),
 		)
 	}
-	if q.detail != "" || q.previews != nil {
+	if q.Detail != "" || q.Previews != nil {
 		out = append(out, ui.Move(k.Raw, func(ui.KeyMsg) tea.Cmd { p.raw = !p.raw; return nil }).In("Question"))
 	}
 	return out
 }
 
 // reviewActions are the keys of the review step.
-func (p *questionPane) reviewActions(r *request) []ui.Action {
+func (p *questionPane) reviewActions(r *request.Request) []ui.Action {
 	k := p.Keys.Review
 	out := []ui.Action{
 		ui.Answer(k.Submit, func(ui.KeyMsg) tea.Cmd {
-			if r.unanswered() > 0 {
+			if r.Unanswered() > 0 {
 				p.openConfirm(r, confirmSubmit)
 				return nil
 			}
 			return p.submit(r)
 		}).Kept().In("Review"),
 	}
-	if n := len(r.questions); n <= 9 {
+	if n := len(r.Questions); n <= 9 {
 		jump := keys.Digits(k.Jump, n)
 		out = append(out, ui.Move(jump, func(msg ui.KeyMsg) tea.Cmd {
-			r.gotoTab(int(msg.String()[0] - '1'))
+			r.GotoTab(int(msg.String()[0] - '1'))
 			return nil
 		}).InBar().In("Review"))
 	}
 	out = append(out,
-		ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(0); return nil }).InBar(k.Tabs).In("Review"),
-		ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.gotoTab(len(r.questions) - 1); return nil }).In("Review"),
+		ui.Move(k.NextTab, func(ui.KeyMsg) tea.Cmd { r.GotoTab(0); return nil }).InBar(k.Tabs).In("Review"),
+		ui.Move(k.PrevTab, func(ui.KeyMsg) tea.Cmd { r.GotoTab(len(r.Questions) - 1); return nil }).In("Review"),
 		ui.Answer(k.Decline, func(ui.KeyMsg) tea.Cmd { p.openConfirm(r, confirmDecline); return nil }).Kept().In("Review"),
 	)
-	if len(r.questions)+4 > p.lay.formRows {
+	if len(r.Questions)+4 > p.lay.formRows {
 		out = append(out,
-			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.scroll = max(r.scroll-1, 0); return nil }).In("Review"),
-			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.scroll++; return nil }).In("Review"),
+			ui.Move(k.ScrollUp, func(ui.KeyMsg) tea.Cmd { r.Scroll = max(r.Scroll-1, 0); return nil }).In("Review"),
+			ui.Move(k.ScrollDown, func(ui.KeyMsg) tea.Cmd { r.Scroll++; return nil }).In("Review"),
 		)
 	}
 	return out
 }
 
 // openNote edits the note on question q of r.
-func (p *questionPane) openNote(r *request, q *question) tea.Cmd {
+func (p *questionPane) openNote(r *request.Request, q *request.Question) tea.Cmd {
 	p.sub = subNote
-	p.request = r.id
+	p.request = r.ID
 	return p.note.open(q, false, p.noteDone)
 }
 
 // openDeclineNote asks for a note on why the plan under review is
 // declined: the decline is sent once the note is kept, with or without
 // text, and going back leaves the plan on screen, the decline chosen.
-func (p *questionPane) openDeclineNote(r *request, q *question) tea.Cmd {
+func (p *questionPane) openDeclineNote(r *request.Request, q *request.Question) tea.Cmd {
 	p.sub = subNote
-	p.request = r.id
+	p.request = r.ID
 	return p.note.open(q, true, p.noteDone)
 }
 
@@ -311,7 +312,7 @@ func (p *questionPane) openDeclineNote(r *request, q *question) tea.Cmd {
 func (p *questionPane) noteDone(kept bool) tea.Cmd {
 	p.sub = subForm
 	n := &p.note
-	if r := p.host.Request(); kept && n.declining && r != nil && r.current() == n.q {
+	if r := p.host.Request(); kept && n.declining && r != nil && r.Current() == n.q {
 		return p.moveOn(r)
 	}
 	return nil
@@ -319,7 +320,7 @@ func (p *questionPane) noteDone(kept bool) tea.Cmd {
 
 // openConfirm opens a confirmation of kind about r, its focus on the
 // safe button for a decline.
-func (p *questionPane) openConfirm(r *request, kind confirmKind) {
+func (p *questionPane) openConfirm(r *request.Request, kind confirmKind) {
 	p.confirm.open(r, kind, func(yes bool) tea.Cmd {
 		p.sub = subForm
 		if !yes {
@@ -328,12 +329,12 @@ func (p *questionPane) openConfirm(r *request, kind confirmKind) {
 		return p.confirmed(r)
 	})
 	p.sub = subConfirm
-	p.request = r.id
+	p.request = r.ID
 }
 
 // confirmed takes the action the human confirmed about r.
-func (p *questionPane) confirmed(r *request) tea.Cmd {
-	if p.host.Find(r.id) == nil {
+func (p *questionPane) confirmed(r *request.Request) tea.Cmd {
+	if p.host.Find(r.ID) == nil {
 		return nil
 	}
 	switch p.confirm.kind {
@@ -347,21 +348,21 @@ func (p *questionPane) confirmed(r *request) tea.Cmd {
 // canRemember reports whether question q of r can be answered with a
 // rule: the permission's own question, with rules to keep, while the
 // panel has the keys.
-func (p *questionPane) canRemember(r *request, q *question) bool {
-	return p.host.Rules() != nil && r.perm != nil && q.raw.ID == r.perm.Question && q.draft != nil && p.Focused()
+func (p *questionPane) canRemember(r *request.Request, q *request.Question) bool {
+	return p.host.Rules() != nil && r.Perm != nil && q.Raw.ID == r.Perm.Question && q.Draft != nil && p.Focused()
 }
 
 // openRemember opens the remember dialog about question q of r, its
 // answer the one under the cursor of q: deny on the deny option, else
 // allow.
-func (p *questionPane) openRemember(r *request, q *question) tea.Cmd {
+func (p *questionPane) openRemember(r *request.Request, q *request.Question) tea.Cmd {
 	p.sub = subRemember
-	p.request = r.id
+	p.request = r.ID
 	deny := false
-	if c := q.draft.Cursor; r.perm.Deny != "" && c >= 0 && c < len(q.raw.Options) && q.raw.Options[c].Label == r.perm.Deny {
+	if c := q.Draft.Cursor; r.Perm.Deny != "" && c >= 0 && c < len(q.Raw.Options) && q.Raw.Options[c].Label == r.Perm.Deny {
 		deny = true
 	}
-	return p.remember.open(r.id, r.perm, deny, p.host.Rules(), func() { p.sub = subForm })
+	return p.remember.open(r.ID, r.Perm, deny, p.host.Rules(), func() { p.sub = subForm })
 }
 
 // rulePlanned brings where a rule would stand to the dialog still open
@@ -421,18 +422,18 @@ func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 		// would allow (or deny) more than the rule says.
 		return p.host.Notice(saved + "; it does not cover this call: answer it")
 	}
-	label := r.perm.Allow
+	label := r.Perm.Allow
 	if msg.deny {
-		label = r.perm.Deny
+		label = r.Perm.Deny
 	}
 	if label == "" {
-		return p.host.Decline(r, saved+": declined "+r.agent+"'s request")
+		return p.host.Decline(r, saved+": declined "+r.Agent+"'s request")
 	}
-	a := r.answer()
-	for j, q := range r.questions {
-		if q.raw.ID == r.perm.Question {
+	a := r.Answer()
+	for j, q := range r.Questions {
+		if q.Raw.ID == r.Perm.Question {
 			a.Answers[j].Selected, a.Answers[j].Custom = []string{label}, ""
 		}
 	}
-	return p.host.Answer(r, a, saved+": answered "+r.agent+" "+cell.SanitizeLine(label))
+	return p.host.Answer(r, a, saved+": answered "+r.Agent+" "+cell.SanitizeLine(label))
 }

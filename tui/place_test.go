@@ -213,8 +213,8 @@ func TestSessionNeverBringsBackARequestLeft(t *testing.T) {
 		c := askFrom(t, m, "agent-c", interaction.Question{ID: "q", Question: "Ship it?", Options: opts("Yes", "No")})
 		press(m, "enter") // opens a, the human's choice
 		press(m, "ctrl+n")
-		if r := m.activeRequest(); r.id != c.id {
-			t.Fatalf("ctrl+n shows %d, want c", r.id)
+		if r := m.activeRequest(); r.ID != c.id {
+			t.Fatalf("ctrl+n shows %d, want c", r.ID)
 		}
 		press(m, "1")
 		result(t, c)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 )
 
 // reviewRoom is the rows the review step's answers get in height rows:
@@ -23,32 +24,32 @@ func reviewRoom(height int) int {
 // reviewView draws the review of r in width×height, the last tab of a
 // request with several questions: the questions' titles in one column,
 // their answers aligned in the next, unanswered ones flagged.
-func (p *questionPane) reviewView(r *request, width, height int) string {
+func (p *questionPane) reviewView(r *request.Request, width, height int) string {
 	st := p.Styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {
 		rows = append(rows, "")
 	}
-	numbered := len(r.questions) <= 9
+	numbered := len(r.Questions) <= 9
 	col := 0
-	for _, q := range r.questions {
-		col = max(col, cell.Width(q.title))
+	for _, q := range r.Questions {
+		col = max(col, cell.Width(q.Title))
 	}
 	col = min(col, max(width/3, 8), 24)
 	var lines []string
-	for i, q := range r.questions {
-		label := ansi.Truncate(q.title, col, "…")
+	for i, q := range r.Questions {
+		label := ansi.Truncate(q.Title, col, "…")
 		label += strings.Repeat(" ", col-cell.Width(label))
 		if numbered {
 			label = strconv.Itoa(i+1) + "  " + label
 		}
-		a := q.answer()
+		a := q.Answer()
 		var ans string
 		switch {
 		case a.Custom != "":
 			ans = st.Review.Custom.Render("“" + cell.FirstLine(cell.SanitizeLine(a.Custom)) + "”")
 		case len(a.Selected) > 0:
-			ans = st.Review.Answer.Render(itemText(a))
+			ans = st.Review.Answer.Render(request.ItemText(a))
 		default:
 			ans = st.Review.Unanswered.Render("! unanswered (sent as skipped)")
 		}
@@ -60,13 +61,13 @@ func (p *questionPane) reviewView(r *request, width, height int) string {
 	k := p.Keys.Review
 	footer := keys.Name(k.Submit) + " submits"
 	if numbered {
-		footer += " · " + keys.Name(keys.Digits(k.Jump, len(r.questions))) + " changes an answer"
+		footer += " · " + keys.Name(keys.Digits(k.Jump, len(r.Questions))) + " changes an answer"
 	}
-	if n := r.unanswered(); n > 0 {
+	if n := r.Unanswered(); n > 0 {
 		footer = cell.Plural(n, "question", "questions") + " unanswered · " + footer
 	}
 	room := reviewRoom(height)
-	scroll := min(r.scroll, max(len(lines)-room, 0))
+	scroll := min(r.Scroll, max(len(lines)-room, 0))
 	end := min(scroll+room, len(lines))
 	if scroll > 0 {
 		lines[scroll] = st.Question.ScrollHint.Render("↑ " + cell.Plural(scroll+1, "more", "more"))

@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/request"
 )
 
 // The conversations with agents the human drives (asktui run) live here:
@@ -92,8 +93,8 @@ func (m *model) convOf(id string) *chat {
 // agent is a conversation's: after what the agent sent before asking,
 // which may still wait in the link, so that a permission comes below the
 // tool call it is about.
-func (m *model) convAsked(r *request) {
-	if c := m.convOf(r.agentID); c != nil {
+func (m *model) convAsked(r *request.Request) {
+	if c := m.convOf(r.AgentID); c != nil {
 		m.flushConv()
 		c.asked(r)
 	}
@@ -101,8 +102,8 @@ func (m *model) convAsked(r *request) {
 
 // convSettled records in its conversation's transcript what became of
 // request r: settled as s, here when this view answered or declined it.
-func (m *model) convSettled(r *request, s inbox.Settlement, here bool) {
-	if c := m.convOf(r.agentID); c != nil {
+func (m *model) convSettled(r *request.Request, s inbox.Settlement, here bool) {
+	if c := m.convOf(r.AgentID); c != nil {
 		c.askEnded(r, s, here)
 	}
 }
@@ -206,8 +207,8 @@ func (m *model) leave() {
 	c.left, c.leftOn = true, 0
 	switch m.mode() {
 	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember:
-		if r := m.activeRequest(); r.agentID == c.id {
-			c.leftOn = r.id
+		if r := m.activeRequest(); r.AgentID == c.id {
+			c.leftOn = r.ID
 		}
 	default: // the prompt, the transcript or a pane: back to the prompt
 	}
@@ -227,7 +228,7 @@ func (m *model) enter(c *chat) {
 	case !c.left:
 		if i = m.unseenOf(c.id); i < 0 {
 			for j, r := range m.requests {
-				if r.agentID == c.id {
+				if r.AgentID == c.id {
 					i = j
 					break
 				}
@@ -252,7 +253,7 @@ func (m *model) followRequest() {
 		return
 	}
 	for _, c := range m.convs {
-		if c.id == r.agentID && c != m.conv() {
+		if c.id == r.AgentID && c != m.conv() {
 			c.left = false // the human came back by its question
 			m.showConv(c)
 		}

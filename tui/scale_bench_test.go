@@ -70,7 +70,7 @@ func (p *viewProbe) expect(cond func(*model) bool) {
 func newest(text string) func(*model) bool {
 	return func(m *model) bool {
 		n := len(m.requests)
-		return n > 0 && m.requests[n-1].questions[0].raw.Question == text
+		return n > 0 && m.requests[n-1].Questions[0].Raw.Question == text
 	}
 }
 

@@ -104,7 +104,7 @@ func TestInboxAnswersInAnyOrderAndKeepsDrafts(t *testing.T) {
 			t.Fatalf("codex got %+v %v", rb.Answer, rb.Err)
 		}
 		noResult(t, a)
-		if m.requests[0].questions[0].draft.Cursor != 1 {
+		if m.requests[0].Questions[0].Draft.Cursor != 1 {
 			t.Fatal("claude-code's draft was lost while answering codex")
 		}
 		// claude-code's question was seen and left: it waits in the inbox
@@ -143,11 +143,11 @@ func TestInboxFocusOpensTheChosenRequest(t *testing.T) {
 		}
 		mustContain(t, screen(m), "enter open request")
 		press(m, "down", "enter")
-		if m.mode() != modeQuestion || m.activeRequest().id != b.id {
+		if m.mode() != modeQuestion || m.activeRequest().ID != b.id {
 			t.Fatalf("enter in the inbox did not open codex's request")
 		}
 		press(m, "ctrl+g", "esc")
-		if m.mode() != modeQuestion || m.activeRequest().id != b.id {
+		if m.mode() != modeQuestion || m.activeRequest().ID != b.id {
 			t.Fatal("esc in the inbox switched the request")
 		}
 	})

@@ -288,19 +288,19 @@ func TestPlanReviewScrolls(t *testing.T) {
 		glance(m)
 		r := m.activeRequest()
 		press(m, "pgdown")
-		page := r.scroll
+		page := r.Scroll
 		if page < 2 {
 			t.Fatalf("pgdn scrolled to %d", page)
 		}
 		press(m, "shift+down")
-		if r.scroll != page+1 {
-			t.Fatalf("⇧↓ scrolled to %d, want %d", r.scroll, page+1)
+		if r.Scroll != page+1 {
+			t.Fatalf("⇧↓ scrolled to %d, want %d", r.Scroll, page+1)
 		}
 		press(m, "pgup", "pgup")
-		if r.scroll != 0 {
-			t.Fatalf("pgup scrolled to %d", r.scroll)
+		if r.Scroll != 0 {
+			t.Fatalf("pgup scrolled to %d", r.Scroll)
 		}
-		if c := r.current().draft.Cursor; c != 0 {
+		if c := r.Current().Draft.Cursor; c != 0 {
 			t.Fatalf("the keys moved the choice to %d", c)
 		}
 	})
