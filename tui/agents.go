@@ -173,7 +173,7 @@ func (p *agentsPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// actions are the picker's keys; the help and quitting work beside them.
+// Actions are the picker's keys; the help and quitting work beside them.
 func (p *agentsPane) Actions() []ui.Action {
 	k := p.Keys.Agents
 	return []ui.Action{

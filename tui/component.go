@@ -9,9 +9,6 @@ import (
 var (
 	_ ui.Component = (*Panel)(nil)
 	_ ui.Pane      = (*questionPane)(nil)
-	_ ui.Pane      = (*inboxPane)(nil)
-	_ ui.Pane      = (*activityPane)(nil)
-	_ ui.Pane      = (*pastPane)(nil)
 	_ ui.Pane      = (*overlayPane)(nil)
 	_ ui.Pane      = (*idlePane)(nil)
 	_ ui.Pane      = (*agentsPane)(nil)

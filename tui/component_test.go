@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asktui/asktui/tui/internal/activity"
+	"github.com/asktui/asktui/tui/internal/inboxlist"
+	"github.com/asktui/asktui/tui/internal/past"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -25,11 +28,11 @@ func checkContract(t *testing.T, m *model, where string) {
 	switch b := p.(type) {
 	case *questionPane:
 		w, h = b.Width(), b.Height()
-	case *inboxPane:
+	case *inboxlist.Pane:
 		w, h = b.Width(), b.Height()
-	case *activityPane:
+	case *activity.Pane:
 		w, h = b.Width(), b.Height()
-	case *pastPane:
+	case *past.Pane:
 		w, h = b.Width(), b.Height()
 	case *overlayPane:
 		w, h = b.Width(), b.Height()

@@ -44,7 +44,7 @@ func (d *confirmDialog) open(r *request.Request, kind confirmKind, decide func(y
 	}
 }
 
-// actions are the dialog's keys; only quit works beside them.
+// Actions are the dialog's keys; only quit works beside them.
 func (d *confirmDialog) Actions() []ui.Action {
 	k := d.Keys.Confirm
 	return []ui.Action{

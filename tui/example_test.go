@@ -12,6 +12,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui"
 )

@@ -398,12 +398,12 @@ func (m *model) openInbox() tea.Cmd {
 	}
 	m.origin = m.here()
 	m.focus = focusInbox
-	m.inbox.cursor = m.active
+	m.inbox.SetCursor(m.active)
 	if c := m.conv(); c != nil && m.kind == kindRun {
 		// The cursor starts on a question of the conversation on screen.
 		for i, r := range m.requests {
 			if r.AgentID == c.id {
-				m.inbox.cursor = i
+				m.inbox.SetCursor(i)
 				break
 			}
 		}
@@ -416,7 +416,7 @@ func (m *model) openPast() {
 		m.origin = m.here()
 	}
 	m.focus = focusPast
-	m.past.open()
+	m.past.Open()
 }
 
 // rulesAction opens the rules pane, when there are rules to keep and it

@@ -218,7 +218,7 @@ func (o *overlayPane) scrollMax() int {
 	return max(len(o.lines())-max(o.Height()-2, 1), 0)
 }
 
-// actions are the overlay's keys: closing it, and scrolling when its
+// Actions are the overlay's keys: closing it, and scrolling when its
 // lines do not fit.
 func (o *overlayPane) Actions() []ui.Action {
 	k := o.Keys.Overlay

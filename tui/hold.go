@@ -169,9 +169,9 @@ func (m *model) observe() tea.Cmd {
 			r.Seen = true
 		}
 	}
-	if m.mode() == modeInbox && m.inbox.cursor < len(m.requests) {
+	if m.mode() == modeInbox && m.inbox.Cursor() < len(m.requests) {
 		// The row under the cursor was looked at, and not opened.
-		m.requests[m.inbox.cursor].Seen = true
+		m.requests[m.inbox.Cursor()].Seen = true
 	}
 	if m.chose {
 		m.chose = false

@@ -33,14 +33,14 @@ type forPast struct{ paneKeys }
 
 func (h forPast) GoBack()                        { h.m.goBack() }
 func (h forPast) Notice(text string) tea.Cmd     { return h.m.setNotice(text) }
-func (h forPast) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
+func (h forPast) AgentColor(agentKey string) int { return h.m.log.Color(agentKey) }
 
 // forInbox is the program as the inbox list sees it.
 type forInbox struct{ paneKeys }
 
 func (h forInbox) Requests() []*request.Request   { return h.m.requests }
 func (h forInbox) Active() int                    { return h.m.active }
-func (h forInbox) AgentColor(agentKey string) int { return h.m.log.color(agentKey) }
+func (h forInbox) AgentColor(agentKey string) int { return h.m.log.Color(agentKey) }
 func (h forInbox) GoBack()                        { h.m.goBack() }
 
 // Open shows request i, when it still waits, and gives the panel the
@@ -130,7 +130,7 @@ func (h forQuestion) Notice(text string) tea.Cmd          { return h.m.setNotice
 func (h forQuestion) Rules() Rules                        { return h.m.rules }
 func (h forQuestion) CallHeld(r *request.Request) bool    { return h.m.callHeld(r) }
 func (h forQuestion) ArrivalHeld(r *request.Request) bool { return h.m.heldFor(r) }
-func (h forQuestion) AgentColor(agentKey string) int      { return h.m.log.color(agentKey) }
+func (h forQuestion) AgentColor(agentKey string) int      { return h.m.log.Color(agentKey) }
 func (h forQuestion) Many() bool                          { return h.m.kind.many() }
 func (h forQuestion) Inline() bool                        { return h.m.inline }
 func (h forQuestion) ScreenWidth() int                    { return h.m.width }

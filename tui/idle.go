@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
@@ -20,7 +21,7 @@ type idlePane struct {
 	ui.Box
 	*ui.Common
 	host     idleHost
-	activity *activityPane // the session's, drawn in the whole body
+	activity *activity.Pane // the session's, drawn in the whole body
 }
 
 // idleHost is what the idle screen asks of the program.
@@ -38,7 +39,7 @@ type idleHost interface {
 	Inline() bool
 }
 
-func newIdlePane(com *ui.Common, host idleHost, activity *activityPane) idlePane {
+func newIdlePane(com *ui.Common, host idleHost, activity *activity.Pane) idlePane {
 	return idlePane{Common: com, host: host, activity: activity}
 }
 
@@ -88,12 +89,12 @@ func (p *idlePane) View() string {
 	return lipgloss.Place(p.Width(), p.Height(), lipgloss.Center, lipgloss.Center, lipgloss.JoinVertical(lipgloss.Center, lines...))
 }
 
-// actions are the keys while nothing waits: the session scrolls its
+// Actions are the keys while nothing waits: the session scrolls its
 // activity; the one-shot view only waits.
 func (p *idlePane) Actions() []ui.Action {
 	var out []ui.Action
 	if p.host.Session() {
-		out = p.activity.scrollActions(false)
+		out = p.activity.ScrollActions(false)
 	}
 	return append(out, p.host.Globals(false)...)
 }

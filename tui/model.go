@@ -13,8 +13,11 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/internal/jsonl"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/inboxlist"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/past"
 	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
@@ -73,9 +76,9 @@ type model struct {
 	focused  ui.Pane
 	lay      screenLayout
 	qpane    questionPane
-	inbox    inboxPane
-	activity activityPane
-	past     pastPane
+	inbox    inboxlist.Pane
+	activity activity.Pane
+	past     past.Pane
 	rulebook rulesPane
 	overlay  overlayPane
 	idle     idlePane
@@ -93,7 +96,7 @@ type model struct {
 
 	// The session view: the activity log, its spinner, and the alerts
 	// sent when a request arrives.
-	log      *activityLog
+	log      *activity.Log
 	spin     spinner.Model
 	spinning bool
 	alerts   Alerts
@@ -146,13 +149,13 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		inline:     !altScreen,
 		width:      80,
 		height:     24,
-		log:        newActivityLog(),
+		log:        activity.NewLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
 	m.qpane = newQuestionPane(m.Common, forQuestion{m.keysFrom(focusPanel)})
-	m.inbox = newInboxPane(m.Common, forInbox{m.keysFrom(focusInbox)})
-	m.activity = newActivityPane(m.Common, forActivity{m.keysFrom(focusActivity)}, m.log)
-	m.past = newPastPane(m.Common, forPast{m.keysFrom(focusPast)})
+	m.inbox = inboxlist.New(m.Common, forInbox{m.keysFrom(focusInbox)})
+	m.activity = activity.New(m.Common, forActivity{m.keysFrom(focusActivity)}, m.log)
+	m.past = past.New(m.Common, forPast{m.keysFrom(focusPast)})
 	m.rulebook = newRulesPane(m.Common, forRules{m.keysFrom(focusRules)})
 	m.overlay = newOverlayPane(m.Common, forOverlay{m.keysFrom(focusHelp)})
 	m.idle = newIdlePane(m.Common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
@@ -168,7 +171,7 @@ func (m *model) setStyles(st *styles.Styles) {
 	m.qpane.remember.restyle(st)
 	m.rulebook.restyle(st)
 	m.spin.Style = st.Activity.Thinking
-	m.log.restyle()
+	m.log.Restyle()
 	m.Markdown = cell.NewMarkdown(st)
 	for _, c := range m.convs {
 		c.editor.restyle(st)
@@ -284,11 +287,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case rulesListedMsg:
 		return m.rulebook.listed(msg)
 	case activityMsg:
-		m.log.report(msg.activity, m.Styles)
+		m.log.Report(msg.activity, m.Styles)
 		m.convActivity(msg.activity)
 		return m.spinIfThinking()
 	case spinner.TickMsg:
-		if len(m.log.thinking()) == 0 && !m.working() {
+		if !m.log.AnyThinking() && !m.working() {
 			m.spinning = false
 			return nil
 		}
@@ -409,10 +412,8 @@ func (m *model) add(req *inbox.Request) tea.Cmd {
 	r := request.New(req)
 	m.requests = append(m.requests, r)
 	k := r.AgentKey()
-	a := m.log.agent(k, r.Agent)
-	a.thinking = false // connected counts it while the request waits
-	a.waiting++
-	m.log.add(entry{kind: entryAsked, agent: k, text: "asks: " + r.Summary()}, m.Styles)
+	m.log.Asks(k, r.Agent)
+	m.log.Add(activity.Entry{Kind: activity.EntryAsked, Agent: k, Text: "asks: " + r.Summary()}, m.Styles)
 	m.convAsked(r)
 	cmds := []tea.Cmd{m.alert(r)}
 	if len(m.requests) == 1 {
@@ -522,22 +523,22 @@ func (m *model) ended(r *request.Request, s inbox.Settlement) tea.Cmd {
 	switch code := interaction.CodeOf(s.Err); {
 	case s.Err == nil:
 		notice = "✓ " + r.Agent + "'s question was answered from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryAnswered, agent: k, text: "answered from " + cell.DisplayLine(s.By) + ": " + r.AnswerSummary(s.Answer)}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryAnswered, Agent: k, Text: "answered from " + cell.DisplayLine(s.By) + ": " + r.AnswerSummary(s.Answer)}, m.Styles)
 	case code == interaction.CodeDeclined:
 		notice = "✗ " + r.Agent + "'s question was declined from " + cell.DisplayLine(s.By)
-		m.log.add(entry{kind: entryDeclined, agent: k, text: "declined from " + cell.DisplayLine(s.By) + ": " + r.Summary()}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryDeclined, Agent: k, Text: "declined from " + cell.DisplayLine(s.By) + ": " + r.Summary()}, m.Styles)
 	case code == interaction.CodeTimeout:
 		notice = "⏱ " + r.Agent + "'s question timed out"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "timed out: " + r.Summary()}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryWithdrawn, Agent: k, Text: "timed out: " + r.Summary()}, m.Styles)
 	case code == interaction.CodeSettledElsewhere:
 		notice = "✓ " + r.Agent + "'s question was answered in its own terminal"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "answered elsewhere: " + r.Summary()}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryWithdrawn, Agent: k, Text: "answered elsewhere: " + r.Summary()}, m.Styles)
 	case code == interaction.CodeProviderClosed:
 		notice = "⊘ the inbox closed"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "closed: " + r.Summary()}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryWithdrawn, Agent: k, Text: "closed: " + r.Summary()}, m.Styles)
 	default:
 		notice = "⊘ " + r.Agent + " withdrew its question"
-		m.log.add(entry{kind: entryWithdrawn, agent: k, text: "withdrew: " + r.Summary()}, m.Styles)
+		m.log.Add(activity.Entry{Kind: activity.EntryWithdrawn, Agent: k, Text: "withdrew: " + r.Summary()}, m.Styles)
 	}
 	return m.remove(m.indexOf(r.ID), notice)
 }
@@ -552,10 +553,7 @@ func (m *model) remove(i int, notice string) tea.Cmd {
 	r := m.requests[i]
 	wasActive := i == m.active
 	m.requests = append(m.requests[:i], m.requests[i+1:]...)
-	if a, ok := m.log.agents[r.AgentKey()]; ok {
-		a.waiting--
-	}
-	m.log.forget(r.AgentKey())
+	m.log.Answered(r.AgentKey())
 	if i < m.active {
 		m.active--
 	}
@@ -603,7 +601,7 @@ func (m *model) replace(i int) {
 		m.focus = focusPrompt
 	case kindSession:
 		m.focus = focusInbox
-		m.inbox.cursor = m.active
+		m.inbox.SetCursor(m.active)
 		m.origin = spot{focus: focusPanel}
 	default:
 	}
@@ -642,9 +640,9 @@ func (m *model) submitWith(r *request.Request, a interaction.Answer, notice stri
 	}
 	k := r.AgentKey()
 	if b, err := jsonl.Marshal(a); err == nil {
-		m.past.add(pastAnswer{agent: r.Agent, agentKey: k, question: r.Summary(), summary: r.AnswerSummary(a), json: string(b), at: m.Now()})
+		m.past.Add(past.Answer{Agent: r.Agent, AgentKey: k, Question: r.Summary(), Summary: r.AnswerSummary(a), JSON: string(b), At: m.Now()})
 	}
-	m.log.add(entry{kind: entryAnswered, agent: k, text: "answered: " + r.AnswerSummary(a)}, m.Styles)
+	m.log.Add(activity.Entry{Kind: activity.EntryAnswered, Agent: k, Text: "answered: " + r.AnswerSummary(a)}, m.Styles)
 	m.convSettled(r, inbox.Settlement{Answer: a}, true)
 	m.summary = m.Styles.Activity.Answered.Render("✓ ") + ansi.Truncate(r.AnswerSummary(a), max(m.width-3, 10), "…")
 	cmd := m.remove(m.indexOf(r.ID), notice)
@@ -669,7 +667,7 @@ func (m *model) declineWith(r *request.Request, notice string) tea.Cmd {
 	if !ok {
 		return m.ended(r, s)
 	}
-	m.log.add(entry{kind: entryDeclined, agent: r.AgentKey(), text: "declined: " + r.Summary()}, m.Styles)
+	m.log.Add(activity.Entry{Kind: activity.EntryDeclined, Agent: r.AgentKey(), Text: "declined: " + r.Summary()}, m.Styles)
 	m.convSettled(r, s, true)
 	m.summary = m.Styles.Activity.Failed.Render("✗ declined: ") + ansi.Truncate(r.Summary(), max(m.width-14, 10), "…")
 	cmd := m.remove(m.indexOf(r.ID), notice)
@@ -694,7 +692,7 @@ func (m *model) saveDraft() {
 // spinIfThinking starts the spinner when an agent thinks and it is not
 // running yet.
 func (m *model) spinIfThinking() tea.Cmd {
-	if m.spinning || len(m.log.thinking()) == 0 && !m.working() {
+	if m.spinning || !m.log.AnyThinking() && !m.working() {
 		return nil
 	}
 	m.spinning = true

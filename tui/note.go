@@ -76,7 +76,7 @@ func (n *noteEditor) Blur() {
 	n.ta.Blur()
 }
 
-// actions are the editor's keys; it types everything else. Declining a
+// Actions are the editor's keys; it types everything else. Declining a
 // plan, keeping the note sends the decline.
 func (n *noteEditor) Actions() []ui.Action {
 	k := n.Keys.Note

@@ -630,7 +630,7 @@ func (m *model) titleBar() string {
 	case m.kind == kindRun:
 		left, runRight = m.runTitle()
 	case m.kind == kindSession:
-		left += st.App.Bar.Render(" " + cell.Plural(m.log.connected(), "agent connected", "agents connected"))
+		left += st.App.Bar.Render(" " + cell.Plural(m.log.Connected(), "agent connected", "agents connected"))
 	case r != nil:
 		left += " " + st.App.Agent.Render(r.Agent) + st.App.Bar.Render(" asks")
 	}

@@ -134,7 +134,7 @@ func (p *questionPane) decline(r *request.Request) tea.Cmd {
 	return p.host.Decline(r, "✗ Declined "+r.Agent+"'s question")
 }
 
-// actions are the panel's keys: the form of the question shown (or the
+// Actions are the panel's keys: the form of the question shown (or the
 // review step), a dialog's, or the note editor's.
 func (p *questionPane) Actions() []ui.Action {
 	r := p.host.Request()

@@ -441,7 +441,7 @@ func (e *promptEditor) status() string {
 	return status
 }
 
-// actions are the editor's keys, with its completions' when open. An
+// Actions are the editor's keys, with its completions' when open. An
 // agent that ended or never started reads nothing: its status line says
 // ctrl+l starts one.
 func (e *promptEditor) Actions() []ui.Action {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/activity"
 )
 
 // The property test's knobs. A failure logs its seed; run it again with
@@ -396,11 +397,11 @@ func (a *asker) outcome() string {
 // the program has ended; it returns what disagrees, or "".
 func screenAgrees(m *model, askers []*asker) string {
 	var sent, declined, answered, refused int
-	for _, e := range m.log.entries {
-		switch e.kind {
-		case entryAnswered:
+	for _, e := range m.log.Entries() {
+		switch e.Kind {
+		case activity.EntryAnswered:
 			sent++
-		case entryDeclined:
+		case activity.EntryDeclined:
 			declined++
 		}
 	}

@@ -565,7 +565,7 @@ func (d *rememberDialog) saveWords() string {
 	}
 }
 
-// actions are the dialog's keys; it types into the pattern everything
+// Actions are the dialog's keys; it types into the pattern everything
 // else on the rule's row.
 func (d *rememberDialog) Actions() []ui.Action {
 	k := d.Keys.Remember
@@ -619,7 +619,7 @@ func (d *rememberDialog) Actions() []ui.Action {
 	return append(out, d.globals.Quit())
 }
 
-// typist types into the pattern while its row has the keys.
+// Typist types into the pattern while its row has the keys.
 func (d *rememberDialog) Typist() func(tea.Msg) tea.Cmd {
 	if d.row != rowPattern || !d.ready || d.planErr != "" || d.saving {
 		return nil

@@ -257,7 +257,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// actions are the pane's keys: moving, editing, removing, closing; while
+// Actions are the pane's keys: moving, editing, removing, closing; while
 // editing, saving or dropping the edit; while confirming, yes or no.
 func (p *rulesPane) Actions() []ui.Action {
 	k := p.Keys.Rules
@@ -298,7 +298,7 @@ func (p *rulesPane) Actions() []ui.Action {
 	return append(out, p.host.Globals(false)...)
 }
 
-// typist edits the rule's line while the edit is open.
+// Typist edits the rule's line while the edit is open.
 func (p *rulesPane) Typist() func(tea.Msg) tea.Cmd {
 	if !p.editing {
 		return nil

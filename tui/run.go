@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
@@ -68,7 +69,7 @@ func (m *model) applyConvEvents(events []conversation.Event) {
 		wasTurn := c.turn
 		c.apply(e)
 		if wasTurn && !c.turn {
-			m.log.add(entry{kind: entryInfo, agent: m.convAgentKey(c), text: "turn ended"}, m.Styles)
+			m.log.Add(activity.Entry{Kind: activity.EntryInfo, Agent: m.convAgentKey(c), Text: "turn ended"}, m.Styles)
 		}
 	}
 }
@@ -127,7 +128,7 @@ func (m *model) convActivity(a interaction.Activity) {
 // convAgentKey is the conversation's agent in the activity log.
 func (m *model) convAgentKey(c *chat) string {
 	k := "id:" + c.id
-	m.log.agent(k, c.name)
+	m.log.Know(k, c.name)
 	return k
 }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/asktui/asktui/interaction"
-	"github.com/asktui/asktui/styles"
-	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/activity"
 )
 
 func testSession(t *testing.T, w, h int) *model {
@@ -184,7 +182,7 @@ func TestActivityFocusScrollsAndLeavingFollowsAgain(t *testing.T) {
 		mustContain(t, s, "newer lines")
 		press(m, "esc")
 		mustContain(t, screen(m), "Deploy the release")
-		if m.log.scroll != 0 {
+		if m.log.Scrolled() != 0 {
 			t.Fatal("leaving the activity did not follow the newest entry again")
 		}
 	})
@@ -358,25 +356,6 @@ func TestLayoutProportions(t *testing.T) {
 	})
 }
 
-func TestToolLineReadsLikeACommand(t *testing.T) {
-	for args, want := range map[string]string{ //nolint:gosec // tool inputs for the test, no credential
-		`{"path":"payments/charge.go"}`:                 "read_file payments/charge.go",
-		`{"command":"go test ./...","timeout":60}`:      `read_file go test ./... timeout=60`,
-		`{"pattern":"TODO","path":"internal"}`:          "read_file internal pattern=TODO",
-		`{"a":"one two","b":true}`:                      `read_file a="one two" b=true`,
-		`not json`:                                      "read_file not json",
-		`{}`:                                            "read_file",
-		`{"text":"first line\nsecond line"}`:            "read_file first line …",
-		"{\"path\":\"x\\u001b]0;pwned\\u0007\"}":        "read_file x␛",
-		`{"query":"a","url":"https://example.com/a b"}`: `read_file a url="https://example.com/a b"`,
-		`{"path":"x","where":{"q":"a<b && c>d"}}`:       `read_file x where={"q":"a<b && c>d"}`,
-	} {
-		if got := toolLine("read_file", args); got != want {
-			t.Errorf("toolLine(%s) = %q, want %q", args, got, want)
-		}
-	}
-}
-
 // Names that terminals measure differently (a ZWJ emoji, combining marks)
 // are reduced to what every terminal draws alike, so one agent's name
 // never shifts another's column.
@@ -405,16 +384,16 @@ func TestAgentsThatLeftAreForgotten(t *testing.T) {
 			report(m, id, interaction.ActivityConnected, "")
 			report(m, id, interaction.ActivityDisconnected, "")
 		}
-		if n := len(m.log.agents); n != 60 {
+		if n := m.log.AgentCount(); n != 60 {
 			t.Fatalf("%d agents while their entries are in the log, want 60", n)
 		}
-		for i := range maxEntries {
+		for i := range activity.MaxEntries {
 			report(m, "worker", interaction.ActivityMessage, fmt.Sprint(i))
 		}
-		if n := len(m.log.agents); n != 1 {
+		if n := m.log.AgentCount(); n != 1 {
 			t.Fatalf("%d agents kept after their entries left the log, want 1 (the worker)", n)
 		}
-		if n := m.log.connected(); n != 0 {
+		if n := m.log.Connected(); n != 0 {
 			t.Fatalf("%d agents connected, want 0", n)
 		}
 	})
@@ -441,49 +420,15 @@ func TestAgentsKnownByTheirQuestionsLeave(t *testing.T) {
 		report(m, "mcp:s1", interaction.ActivityConnected, "")
 		sub := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "mcp:s1/reviewer", Name: "claude › reviewer"}, Questions: []interaction.Question{{ID: "q", Question: "Go?"}}})
 		script := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: "socket", Name: "script"}, Questions: []interaction.Question{{ID: "q", Question: "Go?"}}})
-		if n := m.log.connected(); n != 3 {
+		if n := m.log.Connected(); n != 3 {
 			t.Fatalf("%d agents connected, want 3", n)
 		}
 		withdraw(sub, interaction.Errorf(interaction.CodeAborted, "gone"))
 		withdraw(script, interaction.Errorf(interaction.CodeAborted, "gone"))
-		if n := m.log.connected(); n != 1 {
+		if n := m.log.Connected(); n != 1 {
 			t.Fatalf("%d agents connected after the askers left, want 1 (the session)", n)
 		}
 	})
-}
-
-func TestActivityLogCapKeepsLinesInStep(t *testing.T) {
-	st := styles.For(styles.ThemeDark, true)
-	l := newActivityLog()
-	l.agent("codex", "codex")
-	for i := range maxEntries + 50 {
-		if i == 1 {
-			l.view(60, 10, st, keys.Default().Activity.End) // lay out at 60 and 100 columns, as the screen would
-			l.view(100, 10, st, keys.Default().Activity.End)
-		}
-		text := fmt.Sprintf("entry %d", i)
-		if i%7 == 0 {
-			text += "\nsecond line"
-		}
-		l.add(entry{kind: entryMessage, agent: "codex", text: text}, st)
-	}
-	if len(l.entries) != maxEntries {
-		t.Fatalf("%d entries kept, want %d", len(l.entries), maxEntries)
-	}
-	incremental := append([]string(nil), l.layout(60, st).lines...)
-	l.restyle()
-	if fresh := l.layout(60, st).lines; !slices.Equal(incremental, fresh) {
-		t.Fatalf("the capped log's lines differ from a fresh layout: %d vs %d lines", len(incremental), len(fresh))
-	}
-	if got := ansi.Strip(l.view(60, 1, st, keys.Default().Activity.End)); !strings.Contains(got, fmt.Sprintf("entry %d", maxEntries+49)) {
-		t.Errorf("newest line = %q, want the last entry", got)
-	}
-	// The other width was kept up to date too.
-	kept := append([]string(nil), l.layout(100, st).lines...)
-	l.restyle()
-	if fresh := l.layout(100, st).lines; !slices.Equal(kept, fresh) {
-		t.Fatalf("the second layout drifted from a fresh one: %d vs %d lines", len(kept), len(fresh))
-	}
 }
 
 func TestRendersAtMostOncePerFrame(t *testing.T) {

@@ -595,7 +595,7 @@ func (t *transcriptPane) reveal() {
 	}
 }
 
-// actions are the transcript's keys: moving item by item, scrolling,
+// Actions are the transcript's keys: moving item by item, scrolling,
 // expanding, the view toggles, and back to the prompt.
 func (t *transcriptPane) Actions() []ui.Action {
 	c := t.c

@@ -94,3 +94,7 @@ func FitBlock(s string, w, rows int) []string {
 
 // LineCount is the number of lines of s, as lipgloss.Height counts them.
 func LineCount(s string) int { return strings.Count(s, "\n") + 1 }
+
+// NameColumn is the most columns the agents' name column takes: long
+// enough to tell "Project scaffolder" from "Project reviewer".
+const NameColumn = 20

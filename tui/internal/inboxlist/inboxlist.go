@@ -1,4 +1,8 @@
-package tui
+// Package inboxlist is the inbox list: the waiting requests, one row
+// each (the agent, what it asks, how many questions, how long it has
+// waited). With the keys it has a cursor of its own, and the request
+// shown changes only when the human opens one.
+package inboxlist
 
 import (
 	"strings"
@@ -15,14 +19,14 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// inboxPane lists the waiting requests: agent, what it asks, how many
+// Pane lists the waiting requests: agent, what it asks, how many
 // questions, and how long it has waited. With the focus it has a cursor
 // of its own; the request shown is not switched until the human opens
 // one.
-type inboxPane struct {
+type Pane struct {
 	ui.Box
 	*ui.Common
-	host   inboxHost
+	host   Host
 	cursor int
 	// rows are the rows drawn last, by what they depend on: a view over
 	// SSH redraws the inbox for every arrival, and most rows are as they
@@ -31,9 +35,9 @@ type inboxPane struct {
 	rowStyles *styles.Styles
 }
 
-// inboxHost is what the inbox list asks of the program, which owns the
+// Host is what the inbox list asks of the program, which owns the
 // requests and the one shown.
-type inboxHost interface {
+type Host interface {
 	ui.Globals
 	// Requests are the waiting requests, in arrival order.
 	Requests() []*request.Request
@@ -48,8 +52,11 @@ type inboxHost interface {
 	GoBack()
 }
 
-func newInboxPane(com *ui.Common, host inboxHost) inboxPane {
-	return inboxPane{Common: com, host: host}
+var _ ui.Pane = (*Pane)(nil)
+
+// New is the list, drawing with com and asking host.
+func New(com *ui.Common, host Host) Pane {
+	return Pane{Common: com, host: host}
 }
 
 // inboxRowKey is what one row of the inbox looks like.
@@ -62,11 +69,17 @@ type inboxRowKey struct {
 	focused bool
 }
 
+// Cursor is the row under the cursor, while the list has the keys.
+func (p *Pane) Cursor() int { return p.cursor }
+
+// SetCursor puts the cursor on row i.
+func (p *Pane) SetCursor(i int) { p.cursor = i }
+
 // View draws the inbox in its size: a title and one row per request,
 // scrolled to keep the mark (the request shown, or the cursor when the
 // inbox has the keys) in view, with the rows cut off above and below
 // counted.
-func (p *inboxPane) View() string {
+func (p *Pane) View() string {
 	reqs, st, width := p.host.Requests(), p.Styles, p.Width()
 	mark := p.host.Active()
 	if p.Focused() {
@@ -113,9 +126,9 @@ func (p *inboxPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// actions are the inbox's keys: its cursor moves without switching the
+// Actions are the inbox's keys: its cursor moves without switching the
 // request shown, which changes only when the human opens one.
-func (p *inboxPane) Actions() []ui.Action {
+func (p *Pane) Actions() []ui.Action {
 	k := p.Keys.Inbox
 	out := []ui.Action{
 		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd { p.host.Open(p.cursor); return nil }).InBar().In("Inbox"),
@@ -126,13 +139,14 @@ func (p *inboxPane) Actions() []ui.Action {
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*inboxPane) Typist() func(tea.Msg) tea.Cmd { return nil }
+// Typist implements ui.Pane: the list types nothing.
+func (*Pane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *inboxPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
+func (p *Pane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *inboxPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
+func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // inboxRow draws one row of the inbox: the cursor, the agent, what it
 // asks (its Markdown drawn on the line: for a permission, the call),
@@ -148,7 +162,7 @@ func inboxRow(r *request.Request, k inboxRowKey, st *styles.Styles) string {
 		count = ""
 	}
 	meta := st.Inbox.Meta.Render(" · " + count + k.waited)
-	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.Agent, maxNameColumn, "…"))
+	name := st.AgentStyle(k.color).Render(ansi.Truncate(r.Agent, cell.NameColumn, "…"))
 	room := k.width - cell.Width(cursor) - cell.Width(name) - cell.Width(meta) - 3
 	what := ""
 	if room >= 4 {

@@ -1,4 +1,4 @@
-package tui
+package activity
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
@@ -16,39 +15,37 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
-	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// maxEntries bounds the activity log; the oldest entries go first.
-const maxEntries = 2000
+// MaxEntries bounds the activity log; the oldest entries go first.
+const MaxEntries = 2000
 
 // maxResultLines caps how much of a tool result the log shows.
 const maxResultLines = 6
 
-// maxNameColumn is the most columns the agents' name column takes: long
-// enough to tell "Project scaffolder" from "Project reviewer".
-const maxNameColumn = 20
+// EntryKind says how an activity entry is drawn.
+type EntryKind int
 
-// entryKind says how an activity entry is drawn.
-type entryKind int
-
+// The kinds of entry: what an agent said, a tool it called and what the
+// tool returned, a question it asked and what became of it, and the
+// log's own notes (connected, a turn ended).
 const (
-	entryMessage entryKind = iota
-	entryTool
-	entryResult
-	entryAsked
-	entryAnswered
-	entryDeclined
-	entryWithdrawn
-	entryInfo
+	EntryMessage EntryKind = iota
+	EntryTool
+	EntryResult
+	EntryAsked
+	EntryAnswered
+	EntryDeclined
+	EntryWithdrawn
+	EntryInfo
 )
 
-// entry is one line item of the activity log, already sanitized.
-type entry struct {
-	kind   entryKind
-	agent  string // the agent's key in the log's table
-	text   string
-	failed bool
+// Entry is one line item of the activity log, already sanitized.
+type Entry struct {
+	Kind   EntryKind
+	Agent  string // the agent's key in the log's table
+	Text   string
+	Failed bool
 }
 
 // agentState is what the session knows of one agent.
@@ -62,7 +59,7 @@ type agentState struct {
 	waiting   int    // requests of it on screen
 }
 
-// activityLog is the session's transcript: what every agent said and did,
+// Log is the session's transcript: what every agent said and did,
 // the questions it asked and what became of them. It renders only when
 // its width changes or an entry is added.
 //
@@ -70,8 +67,8 @@ type agentState struct {
 // sessions of one client are two agents, and an agent is forgotten once
 // it has left, has no request on screen and no entry in the log: a
 // server running for weeks does not keep every client it ever saw.
-type activityLog struct {
-	entries []entry
+type Log struct {
+	entries []Entry
 	agents  map[string]*agentState
 	colors  int // the next colour to hand out
 	widest  int // cells of the longest agent name; -1 when stale
@@ -92,8 +89,9 @@ type logLayout struct {
 	counts []int    // lines each entry rendered to, in step with entries
 }
 
-func newActivityLog() *activityLog {
-	return &activityLog{agents: map[string]*agentState{}}
+// NewLog is an empty log.
+func NewLog() *Log {
+	return &Log{agents: map[string]*agentState{}}
 }
 
 // agentKey is how the log knows an agent: its id, else its name.
@@ -106,7 +104,7 @@ func agentKey(a interaction.Agent) string {
 
 // agent returns the state of the agent with key k, adding it (named name)
 // if new.
-func (l *activityLog) agent(k, name string) *agentState {
+func (l *Log) agent(k, name string) *agentState {
 	if a, ok := l.agents[k]; ok {
 		return a
 	}
@@ -119,8 +117,42 @@ func (l *activityLog) agent(k, name string) *agentState {
 	return a
 }
 
-// color is the colour index of the agent with key k.
-func (l *activityLog) color(k string) int {
+// Entries are the entries the log holds, oldest first.
+func (l *Log) Entries() []Entry { return l.entries }
+
+// Know knows the agent with key k, named name, from now on (a
+// conversation's agent).
+func (l *Log) Know(k, name string) { l.agent(k, name) }
+
+// Asks notes a request of the agent with key k (named name) waiting on
+// screen: the agent counts as connected while it waits.
+func (l *Log) Asks(k, name string) {
+	a := l.agent(k, name)
+	a.thinking = false
+	a.waiting++
+}
+
+// Answered notes that a request of the agent with key k left the screen;
+// the agent is forgotten when nothing refers to it any more.
+func (l *Log) Answered(k string) {
+	if a, ok := l.agents[k]; ok {
+		a.waiting--
+	}
+	l.forget(k)
+}
+
+// AnyThinking reports whether an agent is thinking now.
+func (l *Log) AnyThinking() bool { return len(l.thinking()) > 0 }
+
+// AgentCount is the number of agents the log knows.
+func (l *Log) AgentCount() int { return len(l.agents) }
+
+// Scrolled is how far the log is scrolled back, in lines from the
+// bottom; 0 follows the newest.
+func (l *Log) Scrolled() int { return l.scroll }
+
+// Color is the colour index of the agent with key k.
+func (l *Log) Color(k string) int {
 	if a, ok := l.agents[k]; ok {
 		return a.color
 	}
@@ -128,7 +160,7 @@ func (l *activityLog) color(k string) int {
 }
 
 // forget drops the agent with key k when nothing refers to it any more.
-func (l *activityLog) forget(k string) {
+func (l *Log) forget(k string) {
 	a, ok := l.agents[k]
 	if !ok || a.connected || a.thinking || a.entries > 0 || a.waiting > 0 {
 		return
@@ -137,10 +169,10 @@ func (l *activityLog) forget(k string) {
 	l.widest = -1
 }
 
-// connected counts the agents connected now: those whose session is open
+// Connected counts the agents connected now: those whose session is open
 // (reported by their front end), and those known only by their questions
 // (a socket client, an MCP sub-agent) while one waits.
-func (l *activityLog) connected() int {
+func (l *Log) Connected() int {
 	n := 0
 	for _, a := range l.agents {
 		if a.connected || a.waiting > 0 {
@@ -151,7 +183,7 @@ func (l *activityLog) connected() int {
 }
 
 // thinking lists the agents thinking now, in the order they arrived.
-func (l *activityLog) thinking() []*agentState {
+func (l *Log) thinking() []*agentState {
 	var out []*agentState
 	for _, a := range l.agents {
 		if a.thinking {
@@ -162,8 +194,8 @@ func (l *activityLog) thinking() []*agentState {
 	return out
 }
 
-// report records an agent's activity.
-func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
+// Report records an agent's activity.
+func (l *Log) Report(a interaction.Activity, st *styles.Styles) {
 	k := agentKey(a.Agent)
 	ag := l.agent(k, cell.DisplayLine(a.Agent.DisplayName()))
 	if a.Kind != interaction.ActivityThinking {
@@ -172,22 +204,22 @@ func (l *activityLog) report(a interaction.Activity, st *styles.Styles) {
 	switch a.Kind {
 	case interaction.ActivityConnected:
 		ag.connected = true
-		l.add(entry{kind: entryInfo, agent: k, text: "connected"}, st)
+		l.Add(Entry{Kind: EntryInfo, Agent: k, Text: "connected"}, st)
 	case interaction.ActivityDisconnected:
 		ag.connected = false
-		l.add(entry{kind: entryInfo, agent: k, text: "disconnected"}, st)
+		l.Add(Entry{Kind: EntryInfo, Agent: k, Text: "disconnected"}, st)
 		l.forget(k)
 	case interaction.ActivityMessage:
-		l.add(entry{kind: entryMessage, agent: k, text: cell.Sanitize(a.Text)}, st)
+		l.Add(Entry{Kind: EntryMessage, Agent: k, Text: cell.Sanitize(a.Text)}, st)
 	case interaction.ActivityThinking:
 		ag.connected = true
 		ag.thinking, ag.note = true, cell.SanitizeLine(a.Text)
 	case interaction.ActivityIdle:
 		l.forget(k)
 	case interaction.ActivityToolCall:
-		l.add(entry{kind: entryTool, agent: k, text: toolLine(a.Tool, a.Args)}, st)
+		l.Add(Entry{Kind: EntryTool, Agent: k, Text: toolLine(a.Tool, a.Args)}, st)
 	case interaction.ActivityToolResult:
-		l.add(entry{kind: entryResult, agent: k, text: cell.Sanitize(a.Text), failed: a.Failed}, st)
+		l.Add(Entry{Kind: EntryResult, Agent: k, Text: cell.Sanitize(a.Text), Failed: a.Failed}, st)
 	}
 }
 
@@ -253,9 +285,9 @@ func argValue(v any, quote bool) string {
 	return s
 }
 
-// add appends an entry and renders it in every layout kept.
-func (l *activityLog) add(e entry, st *styles.Styles) {
-	if a, ok := l.agents[e.agent]; ok {
+// Add appends an entry and renders it in every layout kept.
+func (l *Log) Add(e Entry, st *styles.Styles) {
+	if a, ok := l.agents[e.Agent]; ok {
 		a.entries++
 	}
 	l.entries = append(l.entries, e)
@@ -275,13 +307,13 @@ func (l *activityLog) add(e entry, st *styles.Styles) {
 			l.scroll += len(rendered) // keep the view still while scrolled back
 		}
 	}
-	if drop := len(l.entries) - maxEntries; drop > 0 {
+	if drop := len(l.entries) - MaxEntries; drop > 0 {
 		// The oldest entries go with their rendered lines, so a full log
 		// costs the same per entry as a short one.
 		for _, old := range l.entries[:drop] {
-			if a, ok := l.agents[old.agent]; ok {
+			if a, ok := l.agents[old.Agent]; ok {
 				a.entries--
-				l.forget(old.agent)
+				l.forget(old.Agent)
 			}
 		}
 		l.entries = l.entries[drop:]
@@ -301,7 +333,7 @@ func (l *activityLog) add(e entry, st *styles.Styles) {
 
 // layout returns the entries rendered at width: a layout kept, or a new
 // one that replaces the older of the two.
-func (l *activityLog) layout(width int, st *styles.Styles) *logLayout {
+func (l *Log) layout(width int, st *styles.Styles) *logLayout {
 	nw := l.nameWidth()
 	for i, lay := range l.layouts {
 		if lay != nil && lay.width == width && lay.nw == nw {
@@ -321,44 +353,44 @@ func (l *activityLog) layout(width int, st *styles.Styles) *logLayout {
 	return lay
 }
 
-// restyle drops the rendered lines, after a theme change.
-func (l *activityLog) restyle() { l.layouts = [2]*logLayout{} }
+// Restyle drops the rendered lines, after a theme change.
+func (l *Log) Restyle() { l.layouts = [2]*logLayout{} }
 
 // nameWidth is the column the agents' names take.
-func (l *activityLog) nameWidth() int {
+func (l *Log) nameWidth() int {
 	if l.widest < 0 {
 		l.widest = 0
 		for _, a := range l.agents {
 			l.widest = max(l.widest, cell.Width(a.name))
 		}
 	}
-	return min(l.widest, maxNameColumn)
+	return min(l.widest, cell.NameColumn)
 }
 
-func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []string {
+func (l *Log) renderEntry(e Entry, width int, st *styles.Styles) []string {
 	nw := min(l.nameWidth(), max(width/4, 6))
 	name, color := "agent", 0
-	if a, ok := l.agents[e.agent]; ok {
+	if a, ok := l.agents[e.Agent]; ok {
 		name, color = a.name, a.color
 	}
 	glyph, body := "•", st.Activity.Message
-	switch e.kind {
-	case entryTool:
+	switch e.Kind {
+	case EntryTool:
 		glyph, body = "⚙", st.Activity.Tool
-	case entryResult:
+	case EntryResult:
 		glyph, body = "↳", st.Activity.Result
-		if e.failed {
+		if e.Failed {
 			glyph, body = "✗", st.Activity.Failed
 		}
-	case entryAsked:
+	case EntryAsked:
 		glyph, body = "?", st.Activity.Asked
-	case entryAnswered:
+	case EntryAnswered:
 		glyph, body = "✓", st.Activity.Answered
-	case entryDeclined:
+	case EntryDeclined:
 		glyph, body = "✗", st.Activity.Failed
-	case entryWithdrawn:
+	case EntryWithdrawn:
 		glyph, body = "⊘", st.Activity.Withdrawn
-	case entryInfo:
+	case EntryInfo:
 		glyph, body = "·", st.Activity.Info
 	default: // entryMessage
 	}
@@ -368,16 +400,16 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 	indent := strings.Repeat(" ", pw)
 	textW := max(width-pw, 8)
 	var wrapped []string
-	switch e.kind {
-	case entryMessage:
-		wrapped = markdown.RenderIn(e.text, textW, st, body)
+	switch e.Kind {
+	case EntryMessage:
+		wrapped = markdown.RenderIn(e.Text, textW, st, body)
 		if len(wrapped) == 0 {
 			wrapped = []string{""}
 		}
-	case entryResult:
-		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(cell.CapLines(e.text, maxResultLines), body), textW, ""), "\n")
+	case EntryResult:
+		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(cell.CapLines(e.Text, maxResultLines), body), textW, ""), "\n")
 	default:
-		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(e.text, body), textW, ""), "\n")
+		wrapped = strings.Split(ansi.Wrap(cell.StyleLines(e.Text, body), textW, ""), "\n")
 	}
 	out := make([]string, len(wrapped))
 	for i, line := range wrapped {
@@ -391,7 +423,7 @@ func (l *activityLog) renderEntry(e entry, width int, st *styles.Styles) []strin
 }
 
 // view draws the last height lines (or the scrolled-back ones).
-func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Binding) string {
+func (l *Log) view(width, height int, st *styles.Styles, follow key.Binding) string {
 	lines := l.layout(width, st).lines
 	if height <= 0 {
 		return ""
@@ -408,104 +440,4 @@ func (l *activityLog) view(width, height int, st *styles.Styles, follow key.Bind
 }
 
 // scrollBy moves the view back (positive) or forward (negative).
-func (l *activityLog) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }
-
-// activityPane is the session's activity pane: the log and who is
-// thinking.
-type activityPane struct {
-	ui.Box
-	*ui.Common
-	host activityHost
-	log  *activityLog
-}
-
-// activityHost is what the activity pane asks of the program.
-type activityHost interface {
-	ui.Globals
-	// Spinner is the spinner's frame beside who is thinking.
-	Spinner() string
-	// Page is the rows a page key scrolls.
-	Page() int
-	// ShowPanel gives the question panel the keys (esc).
-	ShowPanel()
-}
-
-func newActivityPane(com *ui.Common, host activityHost, log *activityLog) activityPane {
-	return activityPane{Common: com, host: host, log: log}
-}
-
-// View draws the pane: a title, the log and who is thinking.
-func (p *activityPane) View() string {
-	st, width, height := p.Styles, p.Width(), p.Height()
-	title := st.Activity.Title.Render("Activity")
-	hint := ""
-	if p.Focused() {
-		title = st.Activity.TitleFocused.Render("Activity")
-		k := p.Keys.Activity
-		hint = st.Activity.Info.Render("  " + keys.Name(k.Scroll) + " scroll · " + keys.Name(k.Back) + " back")
-	}
-	var live []string
-	spinner := p.host.Spinner()
-	for _, a := range p.log.thinking() {
-		note := "thinking…"
-		if a.note != "" {
-			note = "thinking… " + a.note
-		}
-		live = append(live, ansi.Truncate(spinner+" "+st.AgentStyle(a.color).Render(a.name)+" "+st.Activity.Thinking.Render(note), width, "…"))
-	}
-	rows := height - 1 - len(live)
-	var body string
-	if len(p.log.entries) == 0 && len(live) == 0 {
-		body = st.App.Empty.Render("No agent activity yet.")
-	} else {
-		body = p.log.view(width, max(rows, 0), st, p.Keys.Activity.End)
-	}
-	out := []string{ansi.Truncate(title+hint, width, "…")}
-	if body != "" {
-		out = append(out, body)
-	}
-	out = append(out, live...)
-	return strings.Join(out, "\n")
-}
-
-// actions are the pane's keys: scrolling, and back to the panel.
-func (p *activityPane) Actions() []ui.Action {
-	k := p.Keys.Activity
-	out := p.scrollActions(true)
-	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd {
-		p.host.ShowPanel()
-		p.log.scroll = 0 // follow the newest again
-		return nil
-	}).InBar().In("Activity"))
-	return append(out, p.host.Globals(false)...)
-}
-
-func (*activityPane) Typist() func(tea.Msg) tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (p *activityPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
-
-// FullHelp implements help.KeyMap.
-func (p *activityPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
-
-// scrollActions are the keys that scroll the log: in its pane, and on the
-// idle screen, where it fills the body. End shows only when the log is
-// scrolled back.
-func (p *activityPane) scrollActions(bar bool) []ui.Action {
-	k := p.Keys.Activity
-	l := p.log
-	out := []ui.Action{
-		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { l.scrollBy(1); return nil }).In("Activity"),
-		ui.Move(k.Down, func(ui.KeyMsg) tea.Cmd { l.scrollBy(-1); return nil }).In("Activity"),
-		ui.Move(k.PageUp, func(ui.KeyMsg) tea.Cmd { l.scrollBy(p.host.Page()); return nil }).In("Activity"),
-		ui.Move(k.PageDown, func(ui.KeyMsg) tea.Cmd { l.scrollBy(-p.host.Page()); return nil }).In("Activity"),
-	}
-	if bar {
-		out[0] = out[0].InBar(k.Scroll)
-		out[2] = out[2].InBar()
-	}
-	if l.scroll > 0 {
-		out = append(out, ui.Move(k.End, func(ui.KeyMsg) tea.Cmd { l.scroll = 0; return nil }).InBar().In("Activity"))
-	}
-	return out
-}
+func (l *Log) scrollBy(n int) { l.scroll = max(l.scroll+n, 0) }

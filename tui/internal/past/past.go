@@ -1,4 +1,7 @@
-package tui
+// Package past is the past answers pane: the answers given in this
+// session, newest last, each copied again as JSON on a key (an agent's
+// client may have given up waiting for one).
+package past
 
 import (
 	"strings"
@@ -12,33 +15,33 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// pastAnswer is an answer the human gave, kept to be looked at or copied
+// Answer is an answer the human gave, kept to be looked at or copied
 // again (an agent's client may have given up waiting for it).
-type pastAnswer struct {
-	agent    string // display name
-	agentKey string
-	question string // what was asked, one line
-	summary  string // what was answered, one line
-	json     string
-	at       time.Time
+type Answer struct {
+	Agent    string // display name
+	AgentKey string
+	Question string // what was asked, one line
+	Summary  string // what was answered, one line
+	JSON     string
+	At       time.Time
 }
 
-// maxPast bounds the answers kept in the list; the history file keeps
+// maxAnswers bounds the answers kept in the list; the history file keeps
 // every one.
-const maxPast = 500
+const maxAnswers = 500
 
-// pastPane lists the answers given in this session, newest last, and
+// Pane lists the answers given in this session, newest last, and
 // copies one's JSON to the clipboard.
-type pastPane struct {
+type Pane struct {
 	ui.Box
 	*ui.Common
-	host    pastHost
-	answers []pastAnswer
+	host    Host
+	answers []Answer
 	cursor  int
 }
 
-// pastHost is what the past answers ask of the program.
-type pastHost interface {
+// Host is what the past answers ask of the program.
+type Host interface {
 	ui.Globals
 	// GoBack closes the list: the keys go back to where it was opened
 	// from.
@@ -49,33 +52,36 @@ type pastHost interface {
 	AgentColor(agentKey string) int
 }
 
-func newPastPane(com *ui.Common, host pastHost) pastPane {
-	return pastPane{Common: com, host: host}
+var _ ui.Pane = (*Pane)(nil)
+
+// New is the pane, drawing with com and asking host.
+func New(com *ui.Common, host Host) Pane {
+	return Pane{Common: com, host: host}
 }
 
-// add keeps an answer, dropping the oldest past maxPast.
-func (p *pastPane) add(a pastAnswer) {
+// Add keeps an answer, dropping the oldest past maxAnswers.
+func (p *Pane) Add(a Answer) {
 	p.answers = append(p.answers, a)
-	if len(p.answers) > maxPast {
-		p.answers = p.answers[len(p.answers)-maxPast:]
+	if len(p.answers) > maxAnswers {
+		p.answers = p.answers[len(p.answers)-maxAnswers:]
 	}
 }
 
-// open puts the cursor on the newest answer.
-func (p *pastPane) open() { p.cursor = max(len(p.answers)-1, 0) }
+// Open puts the cursor on the newest answer.
+func (p *Pane) Open() { p.cursor = max(len(p.answers)-1, 0) }
 
 // copy puts the focused answer's JSON on the clipboard (OSC 52).
-func (p *pastPane) copy(notice func(string) tea.Cmd) tea.Cmd {
+func (p *Pane) copy(notice func(string) tea.Cmd) tea.Cmd {
 	if p.cursor >= len(p.answers) {
 		return nil
 	}
 	a := p.answers[p.cursor]
-	return tea.Batch(tea.SetClipboard(a.json), notice("⧉ Copied "+a.agent+"'s answer to the clipboard"))
+	return tea.Batch(tea.SetClipboard(a.JSON), notice("⧉ Copied "+a.Agent+"'s answer to the clipboard"))
 }
 
 // View draws the list in its size: each answer's time, agent and
 // question, and under it what was answered.
-func (p *pastPane) View() string {
+func (p *Pane) View() string {
 	st, width := p.Styles, p.Width()
 	rows := []string{st.Review.Title.Render("Past answers · " + cell.Plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
@@ -90,14 +96,14 @@ func (p *pastPane) View() string {
 		if i == p.cursor {
 			mark, style = st.Option.Cursor.String()+" ", st.Inbox.Active
 		}
-		head := mark + st.Inbox.Meta.Render(a.at.Format("15:04")) + " " + st.AgentStyle(p.host.AgentColor(a.agentKey)).Render(a.agent) + " " + style.Render(a.question)
-		rows = append(rows, ansi.Truncate(head, width, "…"), ansi.Truncate("    "+st.Review.Answer.Render("→ "+a.summary), width, "…"))
+		head := mark + st.Inbox.Meta.Render(a.At.Format("15:04")) + " " + st.AgentStyle(p.host.AgentColor(a.AgentKey)).Render(a.Agent) + " " + style.Render(a.Question)
+		rows = append(rows, ansi.Truncate(head, width, "…"), ansi.Truncate("    "+st.Review.Answer.Render("→ "+a.Summary), width, "…"))
 	}
 	return strings.Join(rows, "\n")
 }
 
-// actions are the list's keys: moving, copying, closing.
-func (p *pastPane) Actions() []ui.Action {
+// Actions are the list's keys: moving, copying, closing.
+func (p *Pane) Actions() []ui.Action {
 	k := p.Keys.Past
 	var out []ui.Action
 	if len(p.answers) > 0 {
@@ -111,10 +117,11 @@ func (p *pastPane) Actions() []ui.Action {
 	return append(out, p.host.Globals(false)...)
 }
 
-func (*pastPane) Typist() func(tea.Msg) tea.Cmd { return nil }
+// Typist implements ui.Pane: the list types nothing.
+func (*Pane) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *pastPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
+func (p *Pane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *pastPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
+func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
