@@ -12,12 +12,10 @@ var (
 	_ ui.Pane      = (*overlayPane)(nil)
 	_ ui.Pane      = (*idlePane)(nil)
 	_ ui.Pane      = (*agentsPane)(nil)
-	_ ui.Pane      = (*rulesPane)(nil)
 	_ ui.Pane      = (*promptEditor)(nil)
 	_ ui.Pane      = (*transcriptPane)(nil)
 	_ ui.Pane      = (*confirmDialog)(nil)
 	_ ui.Pane      = (*noteEditor)(nil)
-	_ ui.Pane      = (*rememberDialog)(nil)
 )
 
 // syncFocus gives the keys to the pane m.focus names and takes them from

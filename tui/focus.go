@@ -434,7 +434,7 @@ func (m *model) openRules() tea.Cmd {
 		m.origin = m.here()
 	}
 	m.focus = focusRules
-	return m.rulebook.open()
+	return m.rulebook.Open()
 }
 
 func (m *model) openTranscript() tea.Cmd {

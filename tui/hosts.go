@@ -5,6 +5,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui/internal/request"
+	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -91,7 +92,7 @@ func (h forPrompt) Spinner() string   { return h.m.spin.View() }
 // forRules is the program as the rules pane sees it.
 type forRules struct{ paneKeys }
 
-func (h forRules) Rules() Rules               { return h.m.rules }
+func (h forRules) Rules() rulebook.Rules      { return h.m.rules }
 func (h forRules) Notice(text string) tea.Cmd { return h.m.setNotice(text) }
 func (h forRules) GoBack()                    { h.m.goBack() }
 
@@ -127,7 +128,7 @@ func (h forQuestion) Decline(r *request.Request, notice string) tea.Cmd {
 }
 
 func (h forQuestion) Notice(text string) tea.Cmd          { return h.m.setNotice(text) }
-func (h forQuestion) Rules() Rules                        { return h.m.rules }
+func (h forQuestion) Rules() rulebook.Rules               { return h.m.rules }
 func (h forQuestion) CallHeld(r *request.Request) bool    { return h.m.callHeld(r) }
 func (h forQuestion) ArrivalHeld(r *request.Request) bool { return h.m.heldFor(r) }
 func (h forQuestion) AgentColor(agentKey string) int      { return h.m.log.Color(agentKey) }

@@ -105,47 +105,6 @@ type (
 	// convErrorMsg reports a conversation request that failed.
 	convErrorMsg struct{ text string }
 
-	// rulePlanMsg brings where a rule saved from request req's
-	// permission would stand, and the patterns suggested, to the
-	// remember dialog.
-	rulePlanMsg struct {
-		req  uint64
-		plan RulePlan
-		err  error
-	}
-
-	// ruleCoverMsg says whether the rule of the remember dialog of
-	// request req, as it stood at its change gen, covers the call.
-	ruleCoverMsg struct {
-		req   uint64
-		gen   int
-		cover RuleCover
-		err   error
-	}
-
-	// ruleSavedMsg says the rule the remember dialog of request req saved
-	// (a deny rule when deny; added false when it was already there) and
-	// whether the rules, with it, cover the call (coverErr: they cannot
-	// tell), or why it was not saved (err).
-	ruleSavedMsg struct {
-		req      uint64
-		deny     bool
-		entry    RuleEntry
-		added    bool
-		cover    RuleCover
-		coverErr error
-		err      error
-	}
-
-	// rulesListedMsg brings the rules to the rules pane, after what was
-	// done to them (done says it, or err why it failed).
-	rulesListedMsg struct {
-		list    RuleList
-		listErr error
-		done    string
-		err     error
-	}
-
 	// filesMsg brings the working directory's files to a prompt editor.
 	filesMsg struct {
 		conv  string

@@ -19,6 +19,7 @@ import (
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/past"
 	"github.com/asktui/asktui/tui/internal/request"
+	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -47,7 +48,7 @@ type model struct {
 	answers answerer
 	// rules are the human's standing answers (Options.Rules); nil when
 	// there are none to keep.
-	rules Rules
+	rules rulebook.Rules
 
 	// drawn is the screen last drawn, at drawnAt; while redrawing, a
 	// redrawMsg is on its way and View reuses it.
@@ -79,7 +80,7 @@ type model struct {
 	inbox    inboxlist.Pane
 	activity activity.Pane
 	past     past.Pane
-	rulebook rulesPane
+	rulebook rulebook.Pane
 	overlay  overlayPane
 	idle     idlePane
 	bar      helpBar
@@ -156,7 +157,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 	m.inbox = inboxlist.New(m.Common, forInbox{m.keysFrom(focusInbox)})
 	m.activity = activity.New(m.Common, forActivity{m.keysFrom(focusActivity)}, m.log)
 	m.past = past.New(m.Common, forPast{m.keysFrom(focusPast)})
-	m.rulebook = newRulesPane(m.Common, forRules{m.keysFrom(focusRules)})
+	m.rulebook = rulebook.New(m.Common, forRules{m.keysFrom(focusRules)})
 	m.overlay = newOverlayPane(m.Common, forOverlay{m.keysFrom(focusHelp)})
 	m.idle = newIdlePane(m.Common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
 	m.picker = newAgentsPane(m.Common, forAgents{m.keysFrom(focusAgents)})
@@ -168,8 +169,8 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 func (m *model) setStyles(st *styles.Styles) {
 	m.Styles = st
 	m.bar.setStyles(st)
-	m.qpane.remember.restyle(st)
-	m.rulebook.restyle(st)
+	m.qpane.restyle(st)
+	m.rulebook.Restyle(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.Restyle()
 	m.Markdown = cell.NewMarkdown(st)
@@ -277,15 +278,15 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.add(msg.req)
 	case settledMsg:
 		return m.settled(msg)
-	case rulePlanMsg:
+	case rulebook.PlanMsg:
 		return m.qpane.rulePlanned(msg)
-	case ruleCoverMsg:
+	case rulebook.CoverMsg:
 		m.qpane.ruleCovered(msg)
 		return nil
-	case ruleSavedMsg:
+	case rulebook.SavedMsg:
 		return m.qpane.ruleSaved(msg)
-	case rulesListedMsg:
-		return m.rulebook.listed(msg)
+	case rulebook.ListedMsg:
+		return m.rulebook.Listed(msg)
 	case activityMsg:
 		m.log.Report(msg.activity, m.Styles)
 		m.convActivity(msg.activity)

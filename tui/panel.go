@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
+	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -185,7 +186,7 @@ type questionPane struct {
 	request  uint64 // the request sub belongs to
 	confirm  confirmDialog
 	note     noteEditor
-	remember rememberDialog
+	remember rulebook.Dialog
 	// raw shows details and previews as the agent sent them, not
 	// rendered as Markdown (to approve exact bytes).
 	raw bool
@@ -209,7 +210,7 @@ type questionHost interface {
 	// Notice shows text on the status line.
 	Notice(text string) tea.Cmd
 	// Rules are the human's rules; nil when there are none to keep.
-	Rules() Rules
+	Rules() rulebook.Rules
 	// CallHeld reports whether the keys that answer r are held until
 	// its call has been on screen; ArrivalHeld, whether they are held
 	// because r just came up (hold.go).
@@ -234,7 +235,7 @@ func newQuestionPane(com *ui.Common, host questionHost) questionPane {
 		host:     host,
 		confirm:  confirmDialog{Common: com, globals: host},
 		note:     newNoteEditor(com, host),
-		remember: rememberDialog{Common: com, globals: host},
+		remember: rulebook.NewDialog(com, host),
 	}
 }
 
@@ -311,7 +312,7 @@ func (p *questionPane) need(width, height int) int {
 				top++
 			}
 		}
-		n = max(n, top+p.remember.need())
+		n = max(n, top+p.remember.Need())
 	}
 	return n
 }

@@ -6,9 +6,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
+	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -345,6 +347,9 @@ func (p *questionPane) confirmed(r *request.Request) tea.Cmd {
 	}
 }
 
+// restyle gives the panel's text fields st's look.
+func (p *questionPane) restyle(st *styles.Styles) { p.remember.Restyle(st) }
+
 // canRemember reports whether question q of r can be answered with a
 // rule: the permission's own question, with rules to keep, while the
 // panel has the keys.
@@ -362,26 +367,26 @@ func (p *questionPane) openRemember(r *request.Request, q *request.Question) tea
 	if c := q.Draft.Cursor; r.Perm.Deny != "" && c >= 0 && c < len(q.Raw.Options) && q.Raw.Options[c].Label == r.Perm.Deny {
 		deny = true
 	}
-	return p.remember.open(r.ID, r.Perm, deny, p.host.Rules(), func() { p.sub = subForm })
+	return p.remember.Open(r.ID, r.Perm, deny, p.host.Rules(), func() { p.sub = subForm })
 }
 
 // rulePlanned brings where a rule would stand to the dialog still open
 // about its request.
-func (p *questionPane) rulePlanned(msg rulePlanMsg) tea.Cmd {
-	if p.sub != subRemember || p.remember.req != msg.req || p.remember.ready {
+func (p *questionPane) rulePlanned(msg rulebook.PlanMsg) tea.Cmd {
+	if p.sub != subRemember {
 		return nil
 	}
-	return p.remember.planned(msg)
+	return p.remember.Planned(msg)
 }
 
 // ruleCovered brings whether the rule covers the call to the dialog
 // still open about its request, when the rule is still the one asked
 // about.
-func (p *questionPane) ruleCovered(msg ruleCoverMsg) {
+func (p *questionPane) ruleCovered(msg rulebook.CoverMsg) {
 	if p.sub != subRemember {
 		return
 	}
-	p.remember.covered(msg)
+	p.remember.Covered(msg)
 }
 
 // ruleSaved finishes a save: on failure the dialog says why and nothing
@@ -390,26 +395,25 @@ func (p *questionPane) ruleCovered(msg ruleCoverMsg) {
 // would be (or declined, for a deny without one) only if the rules, with
 // the rule kept, answer it so. Otherwise it stays for the human, and the
 // notice says why.
-func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
-	open := p.sub == subRemember && p.remember.req == msg.req
-	if msg.err != nil {
+func (p *questionPane) ruleSaved(msg rulebook.SavedMsg) tea.Cmd {
+	open := p.sub == subRemember && p.remember.About(msg.Req)
+	if msg.Err != nil {
 		if open {
-			p.remember.saving = false
-			p.remember.saveErr = cell.SanitizeLine(msg.err.Error())
+			p.remember.SaveFailed(msg.Err)
 			return nil
 		}
-		return p.host.Notice("✗ the rule was not saved: " + cell.SanitizeLine(msg.err.Error()))
+		return p.host.Notice("✗ the rule was not saved: " + cell.SanitizeLine(msg.Err.Error()))
 	}
 	if open {
 		p.remember.Blur()
 		p.sub = subForm
 	}
-	n := strconv.Itoa(msg.entry.Number)
+	n := strconv.Itoa(msg.Entry.Number)
 	saved := "✓ Saved rule " + n
-	if !msg.added {
+	if !msg.Added {
 		saved = "✓ Rule " + n + " is already there"
 	}
-	r := p.host.Find(msg.req)
+	r := p.host.Find(msg.Req)
 	switch {
 	case r == nil:
 		return p.host.Notice(saved + "; the question had already ended")
@@ -417,13 +421,13 @@ func (p *questionPane) ruleSaved(msg ruleSavedMsg) tea.Cmd {
 		// The human went back to the question while it was saved: it is
 		// theirs to answer.
 		return p.host.Notice(saved + "; the question still waits for you")
-	case msg.coverErr != nil || !msg.cover.Covers:
+	case msg.CoverErr != nil || !msg.Cover.Covers:
 		// The rule leaves some of the call to the human: answering it
 		// would allow (or deny) more than the rule says.
 		return p.host.Notice(saved + "; it does not cover this call: answer it")
 	}
 	label := r.Perm.Allow
-	if msg.deny {
+	if msg.Deny {
 		label = r.Perm.Deny
 	}
 	if label == "" {

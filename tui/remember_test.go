@@ -545,7 +545,7 @@ func TestRulesPaneShowsTheProblem(t *testing.T) {
 		mustContain(t, s, "✗ INVALID_RULE: line 3 of rules.conf is not a rule", "No rule answers until the file is fixed")
 		mustNotContain(t, s, "Bash(go test:*)")
 		press(m, "d", "e")
-		if m.rulebook.editing || m.rulebook.confirming {
+		if m.rulebook.Editing() || m.rulebook.Confirming() {
 			t.Fatal("a rule of an unusable file could be edited or removed")
 		}
 		// Fixed: it reads them again when opened.
@@ -635,7 +635,7 @@ func TestRememberEscWhileSavingLeavesTheQuestion(t *testing.T) {
 		m, f, p := rulesSession(t, 100, 30)
 		press(m, "a")
 		// The save is under way when the human goes back.
-		cmd := m.qpane.remember.save()
+		cmd := m.qpane.remember.Save()
 		press(m, "esc")
 		send(m, cmd())
 		noResult(t, p)

@@ -1,4 +1,4 @@
-package tui
+package rulebook
 
 import (
 	"strconv"
@@ -40,8 +40,8 @@ const (
 	rememberRows
 )
 
-// rememberDialog is the remember dialog's state, for one request.
-type rememberDialog struct {
+// Dialog is the remember dialog, for one request at a time.
+type Dialog struct {
 	ui.Box
 	*ui.Common
 	globals ui.Globals
@@ -101,25 +101,33 @@ func restyleInput(in *textinput.Model, st *styles.Styles) {
 	in.SetStyles(s)
 }
 
-// restyle gives its text field st's look.
-func (d *rememberDialog) restyle(st *styles.Styles) { restyleInput(&d.input, st) }
+var _ ui.Pane = (*Dialog)(nil)
 
-// open starts the dialog about request id's permission perm, its answer
+// NewDialog is the dialog, drawing with com; g are the
+// program's keys it lists beside its own.
+func NewDialog(com *ui.Common, g ui.Globals) Dialog {
+	return Dialog{Common: com, globals: g}
+}
+
+// Restyle gives its text field st's look.
+func (d *Dialog) Restyle(st *styles.Styles) { restyleInput(&d.input, st) }
+
+// Open starts the dialog about request id's permission perm, its answer
 // deny or allow (allow only where an option allows the call once), and
 // asks rules where the rule would stand; closed takes the panel back to
 // the question.
-func (d *rememberDialog) open(id uint64, perm *interaction.Permission, deny bool, rules Rules, closed func()) tea.Cmd {
+func (d *Dialog) Open(id uint64, perm *interaction.Permission, deny bool, rules Rules, closed func()) tea.Cmd {
 	// The field has no placeholder: one drawn in grey beside "Rule" read
 	// as a rule written. Empty, it is empty, and the line under it says
 	// to write one, with an example.
-	*d = rememberDialog{Common: d.Common, globals: d.globals, rules: rules, closed: closed,
+	*d = Dialog{Common: d.Common, globals: d.globals, rules: rules, closed: closed,
 		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.Styles)}
 	if perm.Allow == "" {
 		d.deny = true // no option allows this call once: a rule that allows could not answer it
 	}
 	return tea.Batch(d.Focus(), func() tea.Msg {
 		plan, err := rules.Plan(perm)
-		return rulePlanMsg{req: id, plan: plan, err: err}
+		return PlanMsg{req: id, plan: plan, err: err}
 	})
 }
 
@@ -127,9 +135,12 @@ func (d *rememberDialog) open(id uint64, perm *interaction.Permission, deny bool
 // is empty.
 const ruleExample = "Bash(go test:*)"
 
-// planned takes where the rule would stand, and puts the narrowest
+// Planned takes where the rule would stand, and puts the narrowest
 // suggestion in the pattern's field.
-func (d *rememberDialog) planned(msg rulePlanMsg) tea.Cmd {
+func (d *Dialog) Planned(msg PlanMsg) tea.Cmd {
+	if d.req != msg.req || d.ready {
+		return nil // about another request, or come already
+	}
 	d.ready = true
 	if msg.err != nil {
 		d.planErr = cell.SanitizeLine(msg.err.Error())
@@ -142,9 +153,18 @@ func (d *rememberDialog) planned(msg rulePlanMsg) tea.Cmd {
 	return d.refresh()
 }
 
-// covered takes whether the rule covers the call, when it is still the
+// About reports whether the dialog is about request id.
+func (d *Dialog) About(id uint64) bool { return d.req == id }
+
+// SaveFailed says why the rule was not saved; nothing was answered.
+func (d *Dialog) SaveFailed(err error) {
+	d.saving = false
+	d.saveErr = cell.SanitizeLine(err.Error())
+}
+
+// Covered takes whether the rule covers the call, when it is still the
 // rule asked about.
-func (d *rememberDialog) covered(msg ruleCoverMsg) {
+func (d *Dialog) Covered(msg CoverMsg) {
 	if d.req != msg.req || d.gen != msg.gen {
 		return
 	}
@@ -157,20 +177,20 @@ func (d *rememberDialog) covered(msg ruleCoverMsg) {
 }
 
 // choose puts suggestion i in the pattern's field.
-func (d *rememberDialog) choose(i int) {
+func (d *Dialog) choose(i int) {
 	d.pick = i
 	d.input.SetValue(d.plan.Suggestions[i].Line)
 	d.input.CursorEnd()
 }
 
 // choice is what the human chose.
-func (d *rememberDialog) choice() RuleChoice {
+func (d *Dialog) choice() RuleChoice {
 	return RuleChoice{Deny: d.deny, Pattern: strings.TrimSpace(d.input.Value()), Session: d.session}
 }
 
 // refresh describes the rule as it stands now, and returns the command
 // that asks the rules whether it covers the call.
-func (d *rememberDialog) refresh() tea.Cmd {
+func (d *Dialog) refresh() tea.Cmd {
 	rules := d.rules
 	d.preview, d.previewErr = RuleText{}, ""
 	d.gen++
@@ -191,23 +211,23 @@ func (d *rememberDialog) refresh() tea.Cmd {
 	perm, c, id, gen := d.perm, d.choice(), d.req, d.gen
 	return func() tea.Msg {
 		cov, err := rules.Cover(perm, c)
-		return ruleCoverMsg{req: id, gen: gen, cover: cov, err: err}
+		return CoverMsg{req: id, gen: gen, cover: cov, err: err}
 	}
 }
 
 // covers reports whether the rule as it stands is known to cover the
 // call: saving it would answer the question.
-func (d *rememberDialog) covers() bool {
+func (d *Dialog) covers() bool {
 	return d.cover != nil && d.cover.Covers && d.previewErr == ""
 }
 
 // canSave reports whether Enter would save.
-func (d *rememberDialog) canSave() bool {
+func (d *Dialog) canSave() bool {
 	return d.ready && d.planErr == "" && d.previewErr == "" && !d.saving
 }
 
-// save saves the rule in a command.
-func (d *rememberDialog) save() tea.Cmd {
+// Save saves the rule in a command.
+func (d *Dialog) Save() tea.Cmd {
 	if !d.canSave() {
 		return nil
 	}
@@ -217,17 +237,17 @@ func (d *rememberDialog) save() tea.Cmd {
 	return func() tea.Msg {
 		e, added, err := rules.Save(perm, c)
 		if err != nil {
-			return ruleSavedMsg{req: id, deny: c.Deny, err: err}
+			return SavedMsg{Req: id, Deny: c.Deny, Err: err}
 		}
 		// Whether the call is answered is decided by the rules as they
 		// are once the rule is kept, not by what the dialog last showed.
 		cov, cerr := rules.Cover(perm, c)
-		return ruleSavedMsg{req: id, deny: c.Deny, entry: e, added: added, cover: cov, coverErr: cerr}
+		return SavedMsg{Req: id, Deny: c.Deny, Entry: e, Added: added, Cover: cov, CoverErr: cerr}
 	}
 }
 
 // typeKey edits the pattern with a key or paste no action took.
-func (d *rememberDialog) typeKey(msg tea.Msg) tea.Cmd {
+func (d *Dialog) typeKey(msg tea.Msg) tea.Cmd {
 	before := d.input.Value()
 	var cmd tea.Cmd
 	d.input, cmd = d.input.Update(msg)
@@ -247,7 +267,7 @@ func (d *rememberDialog) typeKey(msg tea.Msg) tea.Cmd {
 // moveRow moves to the next (or previous) row that can change: the
 // answer only when both are possible, whom it is for only when the
 // request names a session.
-func (d *rememberDialog) moveRow(by int) tea.Cmd {
+func (d *Dialog) moveRow(by int) tea.Cmd {
 	for range rememberRows {
 		d.row = (d.row + by + rememberRows) % rememberRows
 		if d.rowLive(d.row) {
@@ -262,7 +282,7 @@ func (d *rememberDialog) moveRow(by int) tea.Cmd {
 }
 
 // rowLive reports whether row can change.
-func (d *rememberDialog) rowLive(row int) bool {
+func (d *Dialog) rowLive(row int) bool {
 	switch row {
 	case rowAnswer:
 		return d.perm.Allow != ""
@@ -274,7 +294,7 @@ func (d *rememberDialog) rowLive(row int) bool {
 
 // Focus gives the dialog the keys: its text field the cursor, on the
 // rule's row.
-func (d *rememberDialog) Focus() tea.Cmd {
+func (d *Dialog) Focus() tea.Cmd {
 	d.Box.Focus()
 	if d.row == rowPattern {
 		return d.input.Focus()
@@ -283,19 +303,19 @@ func (d *rememberDialog) Focus() tea.Cmd {
 }
 
 // Blur takes the keys away: the dialog closed.
-func (d *rememberDialog) Blur() {
+func (d *Dialog) Blur() {
 	d.Box.Blur()
 	d.input.Blur()
 }
 
 // SetSize gives the dialog the panel's room.
-func (d *rememberDialog) SetSize(width, height int) {
+func (d *Dialog) SetSize(width, height int) {
 	d.Box.SetSize(width, height)
 	d.input.SetWidth(max(d.inner()-12, 8)) // the row's mark and label, and the cursor past the text
 }
 
 // inner is the width inside the dialog's frame.
-func (d *rememberDialog) inner() int { return max(min(d.Width()-4, 76), 16) }
+func (d *Dialog) inner() int { return max(min(d.Width()-4, 76), 16) }
 
 // fit is how much of the dialog is drawn: the explanation, the gaps
 // and the save key's words (roomy 2), the gap and the words (1), or
@@ -310,7 +330,7 @@ type fit struct {
 // short panel the explanation goes first, then the gaps, then rows of a
 // long call, then suggestions, then more of the call; two rows of the
 // call always stay.
-func (d *rememberDialog) fits() []fit {
+func (d *Dialog) fits() []fit {
 	n := len(d.plan.Suggestions)
 	out := []fit{{2, n, 8}, {1, n, 8}, {0, n, 8}, {0, n, 4}}
 	for s := n - 1; s >= 0; s-- {
@@ -319,14 +339,14 @@ func (d *rememberDialog) fits() []fit {
 	return append(out, fit{0, 0, 3}, fit{0, 0, 2})
 }
 
-// need is the rows the dialog would take with room for all of it.
-func (d *rememberDialog) need() int {
+// Need is the rows the dialog would take with room for all of it.
+func (d *Dialog) Need() int {
 	return cell.LineCount(d.Styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
 }
 
 // View draws the dialog, framed, for the middle of the panel, in the
 // fullest look that fits.
-func (d *rememberDialog) View() string {
+func (d *Dialog) View() string {
 	var box string
 	for _, f := range d.fits() {
 		box = d.Styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
@@ -400,7 +420,7 @@ func wrapAtSpaces(s string, width int) []string {
 
 // callRows draws the call under its label, in at most rows rows: a call
 // longer than that says how much more there is, and where to see it.
-func (d *rememberDialog) callRows(rows int) []string {
+func (d *Dialog) callRows(rows int) []string {
 	st, inner := d.Styles, d.inner()
 	lines := wrapAtSpaces(callText(d.perm), inner-11)
 	more := 0
@@ -423,7 +443,7 @@ func (d *rememberDialog) callRows(rows int) []string {
 }
 
 // lines are the dialog's rows inside its frame, drawn as f says.
-func (d *rememberDialog) lines(f fit) []string {
+func (d *Dialog) lines(f fit) []string {
 	st, inner, k := d.Styles, d.inner(), d.Keys.Remember
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
@@ -502,7 +522,7 @@ func (d *rememberDialog) lines(f fit) []string {
 }
 
 // coverLines say whether the rule, kept with the others, covers the call.
-func (d *rememberDialog) coverLines(inner int) []string {
+func (d *Dialog) coverLines(inner int) []string {
 	st := d.Styles
 	bad := func(s string) []string { return []string{st.App.Error.Render(cell.WrapWords("✗ "+s, inner, st))} }
 	switch {
@@ -547,7 +567,7 @@ func (d *rememberDialog) coverLines(inner int) []string {
 }
 
 // saveWords say what the save key does to the question shown.
-func (d *rememberDialog) saveWords() string {
+func (d *Dialog) saveWords() string {
 	if !d.covers() {
 		return "save it; the question stays for you to answer"
 	}
@@ -567,14 +587,14 @@ func (d *rememberDialog) saveWords() string {
 
 // Actions are the dialog's keys; it types into the pattern everything
 // else on the rule's row.
-func (d *rememberDialog) Actions() []ui.Action {
+func (d *Dialog) Actions() []ui.Action {
 	k := d.Keys.Remember
 	// The save key says whether it answers: only a rule known to cover
 	// the call does.
-	save := ui.Answer(k.SaveOnly, func(ui.KeyMsg) tea.Cmd { return d.save() }).
+	save := ui.Answer(k.SaveOnly, func(ui.KeyMsg) tea.Cmd { return d.Save() }).
 		Explain("only save the rule when it does not cover the call shown: the question stays for you")
 	if d.covers() {
-		save = ui.Answer(k.Save, func(ui.KeyMsg) tea.Cmd { return d.save() }).
+		save = ui.Answer(k.Save, func(ui.KeyMsg) tea.Cmd { return d.Save() }).
 			Explain("save the rule and answer the question, when the rule covers the call shown")
 	}
 	out := []ui.Action{
@@ -620,7 +640,7 @@ func (d *rememberDialog) Actions() []ui.Action {
 }
 
 // Typist types into the pattern while its row has the keys.
-func (d *rememberDialog) Typist() func(tea.Msg) tea.Cmd {
+func (d *Dialog) Typist() func(tea.Msg) tea.Cmd {
 	if d.row != rowPattern || !d.ready || d.planErr != "" || d.saving {
 		return nil
 	}
@@ -628,7 +648,7 @@ func (d *rememberDialog) Typist() func(tea.Msg) tea.Cmd {
 }
 
 // ShortHelp implements help.KeyMap.
-func (d *rememberDialog) ShortHelp() []key.Binding { return ui.ShortHelp(d) }
+func (d *Dialog) ShortHelp() []key.Binding { return ui.ShortHelp(d) }
 
 // FullHelp implements help.KeyMap.
-func (d *rememberDialog) FullHelp() [][]key.Binding { return ui.FullHelp(d) }
+func (d *Dialog) FullHelp() [][]key.Binding { return ui.FullHelp(d) }

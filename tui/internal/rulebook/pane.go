@@ -1,4 +1,4 @@
-package tui
+package rulebook
 
 import (
 	"strconv"
@@ -16,16 +16,16 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// rulesPane lists the human's rules (Options.Rules), numbered, each as
+// Pane lists the human's rules (tui's Options.Rules), numbered, each as
 // written and in words with how often it answered; it removes one after
 // a confirmation, and edits one as its line (saved in its place, with
 // its number). It reads the rules afresh when opened and
 // after every change, in commands (rulesListedMsg); a rules file that
 // cannot be used shows why instead of the list.
-type rulesPane struct {
+type Pane struct {
 	ui.Box
 	*ui.Common
-	host rulesHost
+	host Host
 	st   *styles.Styles // the look its edit field was given
 
 	list    RuleList
@@ -45,8 +45,8 @@ type rulesPane struct {
 	confirming bool // removing the rule under the cursor, once confirmed
 }
 
-// rulesHost is what the rules pane asks of the program.
-type rulesHost interface {
+// Host is what the rules pane asks of the program.
+type Host interface {
 	ui.Globals
 	// Rules are the human's rules; nil when there are none to keep.
 	Rules() Rules
@@ -57,24 +57,28 @@ type rulesHost interface {
 	GoBack()
 }
 
-func newRulesPane(com *ui.Common, host rulesHost) rulesPane {
-	return rulesPane{Common: com, host: host}
+var _ ui.Pane = (*Pane)(nil)
+
+// New is the pane, drawing with com and asking host.
+func New(com *ui.Common, host Host) Pane {
+	return Pane{Common: com, host: host}
 }
 
-func (p *rulesPane) restyle(st *styles.Styles) {
+// Restyle gives its edit field st's look.
+func (p *Pane) Restyle(st *styles.Styles) {
 	p.st = st
 	restyleInput(&p.input, st)
 }
 
-// open reads the rules afresh, the cursor on the first.
-func (p *rulesPane) open() tea.Cmd {
+// Open reads the rules afresh, the cursor on the first.
+func (p *Pane) Open() tea.Cmd {
 	p.editing, p.confirming, p.cursor = false, false, 0
 	return p.change(func(Rules) (string, error) { return "", nil })
 }
 
 // change runs do on the rules in a command, then reads them again;
 // the pane shows what came back (listed).
-func (p *rulesPane) change(do func(Rules) (string, error)) tea.Cmd {
+func (p *Pane) change(do func(Rules) (string, error)) tea.Cmd {
 	rules := p.host.Rules()
 	if rules == nil {
 		return nil
@@ -83,13 +87,13 @@ func (p *rulesPane) change(do func(Rules) (string, error)) tea.Cmd {
 	return func() tea.Msg {
 		done, err := do(rules)
 		list, listErr := rules.List()
-		return rulesListedMsg{list: list, listErr: listErr, done: done, err: err}
+		return ListedMsg{list: list, listErr: listErr, done: done, err: err}
 	}
 }
 
-// listed takes the rules as read, and what the change did: a failed edit
+// Listed takes the rules as read, and what the change did: a failed edit
 // stays open with its error; any other result is the status line's.
-func (p *rulesPane) listed(msg rulesListedMsg) tea.Cmd {
+func (p *Pane) Listed(msg ListedMsg) tea.Cmd {
 	p.loading = false
 	p.list, p.listErr = msg.list, ""
 	if msg.listErr != nil {
@@ -114,7 +118,7 @@ func (p *rulesPane) listed(msg rulesListedMsg) tea.Cmd {
 }
 
 // current is the rule under the cursor, if any.
-func (p *rulesPane) current() (RuleEntry, bool) {
+func (p *Pane) current() (RuleEntry, bool) {
 	if p.listErr != "" || p.cursor >= len(p.list.Rules) {
 		return RuleEntry{}, false
 	}
@@ -122,7 +126,7 @@ func (p *rulesPane) current() (RuleEntry, bool) {
 }
 
 // startEdit edits the rule under the cursor, its line in the field.
-func (p *rulesPane) startEdit() tea.Cmd {
+func (p *Pane) startEdit() tea.Cmd {
 	e, ok := p.current()
 	if !ok {
 		return nil
@@ -137,7 +141,7 @@ func (p *rulesPane) startEdit() tea.Cmd {
 }
 
 // recheck reads the edited line.
-func (p *rulesPane) recheck() {
+func (p *Pane) recheck() {
 	p.check, p.checkErr = RuleText{}, ""
 	t, err := p.host.Rules().Check(strings.TrimSpace(p.input.Value()))
 	if err != nil {
@@ -148,7 +152,7 @@ func (p *rulesPane) recheck() {
 }
 
 // saveEdit replaces the rule with the edited line.
-func (p *rulesPane) saveEdit() tea.Cmd {
+func (p *Pane) saveEdit() tea.Cmd {
 	if p.checkErr != "" || p.loading {
 		return nil
 	}
@@ -168,7 +172,7 @@ func (p *rulesPane) saveEdit() tea.Cmd {
 }
 
 // remove removes the rule under the cursor.
-func (p *rulesPane) remove() tea.Cmd {
+func (p *Pane) remove() tea.Cmd {
 	e, ok := p.current()
 	if !ok || p.loading {
 		p.confirming = false
@@ -192,7 +196,7 @@ func hits(e RuleEntry) string {
 
 // View draws the pane in its size: the rules two rows each, scrolled to
 // the cursor, and under them the edit or the confirmation.
-func (p *rulesPane) View() string {
+func (p *Pane) View() string {
 	st, width := p.st, max(p.Width(), 1)
 	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
 	title := "Rules"
@@ -259,7 +263,7 @@ func boolInt(b bool) int {
 
 // Actions are the pane's keys: moving, editing, removing, closing; while
 // editing, saving or dropping the edit; while confirming, yes or no.
-func (p *rulesPane) Actions() []ui.Action {
+func (p *Pane) Actions() []ui.Action {
 	k := p.Keys.Rules
 	switch {
 	case p.editing:
@@ -299,7 +303,7 @@ func (p *rulesPane) Actions() []ui.Action {
 }
 
 // Typist edits the rule's line while the edit is open.
-func (p *rulesPane) Typist() func(tea.Msg) tea.Cmd {
+func (p *Pane) Typist() func(tea.Msg) tea.Cmd {
 	if !p.editing {
 		return nil
 	}
@@ -314,14 +318,21 @@ func (p *rulesPane) Typist() func(tea.Msg) tea.Cmd {
 	}
 }
 
+// Editing reports whether a rule's edit is open.
+func (p *Pane) Editing() bool { return p.editing }
+
+// Confirming reports whether the removal of a rule waits to be
+// confirmed.
+func (p *Pane) Confirming() bool { return p.confirming }
+
 // SetSize sizes the pane and its edit field.
-func (p *rulesPane) SetSize(width, height int) {
+func (p *Pane) SetSize(width, height int) {
 	p.Box.SetSize(width, height)
 	p.input.SetWidth(max(width-2, 8))
 }
 
 // ShortHelp implements help.KeyMap.
-func (p *rulesPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
+func (p *Pane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *rulesPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
+func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
