@@ -8,14 +8,11 @@ import (
 
 var (
 	_ ui.Component = (*Panel)(nil)
-	_ ui.Pane      = (*questionPane)(nil)
 	_ ui.Pane      = (*overlayPane)(nil)
 	_ ui.Pane      = (*idlePane)(nil)
 	_ ui.Pane      = (*agentsPane)(nil)
 	_ ui.Pane      = (*promptEditor)(nil)
 	_ ui.Pane      = (*transcriptPane)(nil)
-	_ ui.Pane      = (*confirmDialog)(nil)
-	_ ui.Pane      = (*noteEditor)(nil)
 )
 
 // syncFocus gives the keys to the pane m.focus names and takes them from

@@ -7,6 +7,7 @@ import (
 	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/inboxlist"
 	"github.com/asktui/asktui/tui/internal/past"
+	"github.com/asktui/asktui/tui/internal/question"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -26,7 +27,7 @@ func checkContract(t *testing.T, m *model, where string) {
 	}
 	var w, h int
 	switch b := p.(type) {
-	case *questionPane:
+	case *question.Pane:
 		w, h = b.Width(), b.Height()
 	case *inboxlist.Pane:
 		w, h = b.Width(), b.Height()

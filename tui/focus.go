@@ -6,6 +6,7 @@ import (
 
 	"github.com/asktui/asktui/tui/field"
 	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/question"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
@@ -120,14 +121,14 @@ func (m *model) modeFor(f focus) mode {
 	case r == nil:
 		return modeIdle
 	}
-	switch m.qpane.sub {
-	case subConfirm:
+	switch m.qpane.Layer() {
+	case question.OnConfirm:
 		return modeConfirm
-	case subNote:
+	case question.OnNote:
 		return modeNote
-	case subRemember:
+	case question.OnRemember:
 		return modeRemember
-	default: // subForm
+	default: // question.OnForm
 	}
 	if r.Reviewing() {
 		return modeReview

@@ -104,7 +104,7 @@ func TestGoldenTabRowColours(t *testing.T) {
 				m.setStyles(styles.For(theme, true))
 				ask(t, m, setupRequest())
 				press(m, "enter") // env answered, Database active
-				row := m.qpane.tabsView(m.activeRequest(), 96)
+				row := m.qpane.TabsView(m.activeRequest(), 96)
 				golden.RequireEqual(t, strings.ReplaceAll(row, "\x1b", "\\e")+"\n")
 				// The active pill: its background is on from its first
 				// cell to its last, with no reset inside.

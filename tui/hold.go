@@ -291,7 +291,7 @@ func (m *model) callHeld(r *request.Request) bool {
 		return false
 	}
 	q := r.Current()
-	return q != nil && !q.CallSeen && !m.qpane.lay.showsCall(r.Scroll)
+	return q != nil && !q.CallSeen && !m.qpane.ShowsCall(r.Scroll)
 }
 
 // seeCall marks the call of the question shown seen when the panel
@@ -302,7 +302,7 @@ func (m *model) seeCall() {
 	if r == nil || m.hold.held || m.mode() != modeQuestion || !m.targetVisible() {
 		return
 	}
-	if q := r.Current(); q != nil && m.qpane.lay.hasCall && m.qpane.lay.showsCall(r.Scroll) {
+	if q := r.Current(); q != nil && m.qpane.HasCall() && m.qpane.ShowsCall(r.Scroll) {
 		q.CallSeen = true
 	}
 }

@@ -105,7 +105,7 @@ func (m *model) bodyHeight(w, top, status int) int {
 	h := max(m.height-top-status-helpHeight, 1)
 	if m.inline && m.kind == kindOneShot {
 		if m.activeRequest() != nil && m.mode() != modeHelp {
-			return min(h, max(m.qpane.need(w, h), 1))
+			return min(h, max(m.qpane.Need(w, h), 1))
 		}
 		return min(h, 4)
 	}
@@ -173,7 +173,7 @@ func (m *model) frameFor(w, h int) frame {
 		// The call the panel asks about comes first: the list shrinks
 		// to its title, the row shown and the count of the rest, then
 		// goes (the title bar still counts what waits).
-		for f.inboxRows > 0 && !m.qpane.roomFor(w, h-f.inboxRows-1) {
+		for f.inboxRows > 0 && !m.qpane.RoomFor(w, h-f.inboxRows-1) {
 			if f.inboxRows > 3 {
 				f.inboxRows = 3
 			} else {
@@ -189,7 +189,7 @@ func (m *model) frameFor(w, h int) frame {
 	if rest >= 20 {
 		// The panel takes the rows it needs (at least half), the
 		// activity the rest.
-		need := max(m.qpane.need(w, rest), rest/2)
+		need := max(m.qpane.Need(w, rest), rest/2)
 		if spare := rest - need - 1; spare >= 5 {
 			f.activityRows = spare
 			f.panelH = need
@@ -259,15 +259,15 @@ func (m *model) runPanelRows(w, h int) (inboxRows, panelH int) {
 	}
 	// The call the panel asks about comes first: the transcript gives
 	// way, then the inbox list.
-	if !m.qpane.roomFor(w, room) {
+	if !m.qpane.RoomFor(w, room) {
 		room = max(room, most-inboxRows, 1)
-		if inboxRows > 0 && !m.qpane.roomFor(w, room) {
+		if inboxRows > 0 && !m.qpane.RoomFor(w, room) {
 			inboxRows, room = 0, max(most, 1)
 		}
 	}
 	panelH = room
 	if m.activeRequest() != nil {
-		panelH = min(room, max(m.qpane.need(w, room), 4))
+		panelH = min(room, max(m.qpane.Need(w, room), 4))
 	}
 	return inboxRows, panelH
 }

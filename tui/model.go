@@ -18,6 +18,7 @@ import (
 	"github.com/asktui/asktui/tui/internal/inboxlist"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/past"
+	"github.com/asktui/asktui/tui/internal/question"
 	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
@@ -76,7 +77,7 @@ type model struct {
 	back     focus
 	focused  ui.Pane
 	lay      screenLayout
-	qpane    questionPane
+	qpane    question.Pane
 	inbox    inboxlist.Pane
 	activity activity.Pane
 	past     past.Pane
@@ -153,7 +154,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 		log:        activity.NewLog(),
 		spin:       spinner.New(spinner.WithSpinner(spinner.MiniDot)),
 	}
-	m.qpane = newQuestionPane(m.Common, forQuestion{m.keysFrom(focusPanel)})
+	m.qpane = question.New(m.Common, forQuestion{m.keysFrom(focusPanel)})
 	m.inbox = inboxlist.New(m.Common, forInbox{m.keysFrom(focusInbox)})
 	m.activity = activity.New(m.Common, forActivity{m.keysFrom(focusActivity)}, m.log)
 	m.past = past.New(m.Common, forPast{m.keysFrom(focusPast)})
@@ -169,7 +170,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *model {
 func (m *model) setStyles(st *styles.Styles) {
 	m.Styles = st
 	m.bar.setStyles(st)
-	m.qpane.restyle(st)
+	m.qpane.Restyle(st)
 	m.rulebook.Restyle(st)
 	m.spin.Style = st.Activity.Thinking
 	m.log.Restyle()
@@ -234,7 +235,7 @@ func (m *model) take(msg tea.Msg) tea.Cmd {
 // act on.
 func (m *model) settle() tea.Cmd {
 	cmd := m.openWaiting()
-	m.qpane.follow()
+	m.qpane.Follow()
 	cmd = tea.Batch(cmd, m.readyField(), m.syncFocus())
 	m.relayout()
 	return tea.Batch(cmd, m.observe())
@@ -279,12 +280,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case settledMsg:
 		return m.settled(msg)
 	case rulebook.PlanMsg:
-		return m.qpane.rulePlanned(msg)
+		return m.qpane.RulePlanned(msg)
 	case rulebook.CoverMsg:
-		m.qpane.ruleCovered(msg)
+		m.qpane.RuleCovered(msg)
 		return nil
 	case rulebook.SavedMsg:
-		return m.qpane.ruleSaved(msg)
+		return m.qpane.RuleSaved(msg)
 	case rulebook.ListedMsg:
 		return m.rulebook.Listed(msg)
 	case activityMsg:
@@ -364,7 +365,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	}
 	// Anything else (a text cursor's blink) belongs to the field on
 	// screen.
-	return m.qpane.typeAnswer(msg)
+	return m.qpane.TypeAnswer(msg)
 }
 
 // View draws the screen.
@@ -630,7 +631,7 @@ func tick() tea.Cmd {
 // readyField readies the field of the question shown (the panel's, see
 // questionPane.readyField): the keys go to it unless the host of a Panel
 // took them.
-func (m *model) readyField() tea.Cmd { return m.qpane.readyField(m.away) }
+func (m *model) readyField() tea.Cmd { return m.qpane.ReadyField(m.away) }
 
 // submitWith sends answer a to r and takes it off the screen, with
 // notice.

@@ -635,7 +635,7 @@ func TestRememberEscWhileSavingLeavesTheQuestion(t *testing.T) {
 		m, f, p := rulesSession(t, 100, 30)
 		press(m, "a")
 		// The save is under way when the human goes back.
-		cmd := m.qpane.remember.Save()
+		cmd := m.qpane.Remember().Save()
 		press(m, "esc")
 		send(m, cmd())
 		noResult(t, p)

@@ -1,4 +1,4 @@
-package tui
+package question
 
 import (
 	"strconv"
@@ -24,7 +24,7 @@ func reviewRoom(height int) int {
 // reviewView draws the review of r in width×height, the last tab of a
 // request with several questions: the questions' titles in one column,
 // their answers aligned in the next, unanswered ones flagged.
-func (p *questionPane) reviewView(r *request.Request, width, height int) string {
+func (p *Pane) reviewView(r *request.Request, width, height int) string {
 	st := p.Styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {

@@ -1,9 +1,8 @@
-package tui
+package question
 
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -19,171 +18,17 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// panelLayout is the vertical layout of a request's question panel,
-// decided by the layout pass (questionPane.SetSize): what is drawn and the
-// field's size both come from it.
-type panelLayout struct {
-	width, height int
-	who           bool     // the "<agent> asks" row (session view)
-	tabs, tabsGap bool     // the tab row, and a gap under it
-	header        bool     // the header row of a lone question
-	text          []string // the question text, wrapped
-	textRows      int      // rows of question text shown
-	hasCall       bool     // the question has a call (a detail) to show
-	callAt        int      // the line of text where it starts
-	moreText      bool     // the text does not fit: its scroll state is shown
-	hint          bool     // the row saying what kind of answer it takes
-	formGap       bool     // a gap above the form
-	formRows      int      // rows for the form (and a preview beside it)
-	// Options with previews show the one under the cursor beside the list
-	// (listW columns for the list, previewW for the preview, from 100
-	// columns) or below it (previewRows of formRows).
-	listW, previewW, previewRows int
-}
-
-// previewSideFrom is the width from which a preview goes beside the
-// option list.
-const previewSideFrom = 100
-
-// Rows the form gets before the question text takes any more: the text
-// yields to the options first, so at every size at least one option (and
-// the marker saying more follow) stays visible.
-const (
-	formMinRows  = 3
-	formWantRows = 6
-)
-
-// layoutFor fits request r's panel in w×h. The rows go, in this order:
-// the agent row, the tabs, one row of question text and formMinRows of
-// form; then the text down to the first line of the call (the detail: for
-// a permission, the command or file approved); then the header and the
-// hint; then the form up to formWantRows; then the rest of the text; then
-// the gaps; whatever is left goes to the form. With fit, the form gets
-// only the rows it needs (an inline prompt, or a panel sharing a narrow
-// screen).
-func (p *questionPane) layoutFor(r *request.Request, w, h int, fit bool) panelLayout {
-	l := panelLayout{width: w, height: h}
-	rest := h
-	take := func() bool { // a row, if there is one left
-		if rest >= 1 {
-			rest--
-			return true
-		}
-		return false
-	}
-	l.who = p.host.Many() && take()
-	l.tabs = !r.Single() && take()
-	q := r.Current()
-	if q == nil {
-		l.tabsGap = l.tabs && rest >= 10 && take()
-		l.formRows = rest
-		if fit {
-			l.formRows = min(rest, len(r.Questions)+5) // the review's rows
-		}
-		return l
-	}
-	l.text = q.Context(w, p.Styles, p.Markdown, p.raw)
-	l.callAt = q.CallLine()
-	l.hasCall = l.callAt >= 0
-	l.listW = w
-	if q.Previews != nil && q.Draft != nil {
-		if p.host.ScreenWidth() >= previewSideFrom && w >= 70 {
-			l.listW = w * 9 / 20
-			l.previewW = w - l.listW - 3 // " │ "
-		}
-	}
-	natural := naturalRows(q, l.listW)
-	formMin := min(natural, formMinRows)
-	rest -= formMin + 1
-	// What is approved is seen before anything else the panel could
-	// show: the call's first line comes before the header, the hint and
-	// the options' descriptions.
-	call := 0
-	if l.hasCall {
-		call = min(l.callAt, max(rest, 0))
-	}
-	rest -= call
-	l.header = r.Single() && q.Header != "" && take()
-	l.hint = take()
-	more := min(max(min(natural, formWantRows)-formMin, 0), max(rest, 0))
-	rest -= more
-	extra := min(len(l.text)-1-call, max(rest, 0))
-	rest -= extra
-	l.textRows = 1 + call + extra
-	if l.hasCall && !l.showsCall(0) && !l.hint && l.textRows > 1 {
-		// The call cannot show: the hint row, which says to scroll to
-		// it, comes before a row of text that scrolls anyway.
-		l.textRows--
-		l.hint = true
-	}
-	l.moreText = l.textRows < len(l.text)
-	l.formGap = take()
-	l.tabsGap = l.tabs && take()
-	l.formRows = max(formMin+more+max(rest, 0), 1)
-	if fit {
-		l.formRows = min(l.formRows, natural)
-	}
-	if q.Previews != nil && q.Draft != nil && l.previewW == 0 {
-		// Below the list: a third of the rows, never the list's minimum.
-		l.previewRows = min(max(l.formRows/3, 3), l.formRows-formMin)
-		if l.previewRows < 2 {
-			l.previewRows = 0
-		}
-	}
-	return l
-}
-
-// showsCall reports whether the text, scrolled to line scroll, shows the
-// first line of the call; true when the question has none.
-func (l panelLayout) showsCall(scroll int) bool {
-	return !l.hasCall || scroll <= l.callAt && l.callAt < scroll+l.textRows
-}
-
-// naturalRows is the rows the question's form would use with room for
-// everything, at width w.
-func naturalRows(q *request.Question, w int) int {
-	switch {
-	case q.Choice != nil:
-		return q.Choice.Height(500)
-	case q.Free():
-		return 5
-	}
-	n := 1 // the Other row
-	if q.Raw.NoOther {
-		n = 0
-	}
-	for i := range q.Raw.Options {
-		n++
-		if q.Descs != nil && q.Descs[i] != "" {
-			n += min(1+cell.Width(q.Descs[i])/max(w-8, 1), 3)
-		}
-	}
-	return n
-}
-
-// used is the rows the panel uses; in inline mode the body shrinks to
-// it.
-func (l panelLayout) used() int {
-	n := l.textRows + l.formRows
-	for _, on := range []bool{l.who, l.tabs, l.tabsGap, l.header, l.hint, l.formGap} {
-		if on {
-			n++
-		}
-	}
-	return n
-}
-
-// questionPane is the question panel: the request shown, one question at
+// Pane is the question panel: the request shown, one question at
 // a time (its text, its field and the preview of the option under the
 // cursor), or its review step, with a confirmation dialog or the note
 // editor over it. Each request keeps its own tab, scroll and drafts; the
 // pane keeps where its keys go and its layout for the request shown.
-type questionPane struct {
+type Pane struct {
 	ui.Box
 	*ui.Common
-	host     questionHost
-	sub      sub
-	request  uint64 // the request sub belongs to
+	host     Host
+	layer    Layer
+	request  uint64 // the request layer belongs to
 	confirm  confirmDialog
 	note     noteEditor
 	remember rulebook.Dialog
@@ -195,9 +40,16 @@ type questionPane struct {
 	shown *request.Question
 }
 
-// questionHost is what the question panel asks of the program, which
+// The panel and its two dialogs keep the contract of every pane.
+var (
+	_ ui.Pane = (*Pane)(nil)
+	_ ui.Pane = (*confirmDialog)(nil)
+	_ ui.Pane = (*noteEditor)(nil)
+)
+
+// Host is what the question panel asks of the program, which
 // owns the requests, answers them and holds the keys.
-type questionHost interface {
+type Host interface {
 	ui.Globals
 	// Request is the request shown; nil while none waits.
 	Request() *request.Request
@@ -229,8 +81,9 @@ type questionHost interface {
 	ScreenWidth() int
 }
 
-func newQuestionPane(com *ui.Common, host questionHost) questionPane {
-	return questionPane{
+// New is the question panel of the program host, drawing in com's look.
+func New(com *ui.Common, host Host) Pane {
+	return Pane{
 		Common:   com,
 		host:     host,
 		confirm:  confirmDialog{Common: com, globals: host},
@@ -243,7 +96,7 @@ func newQuestionPane(com *ui.Common, host questionHost) questionPane {
 // and the note editor to it. The layout pass calls it whenever what is
 // shown may have changed, not only the size: a tab, a filter, the raw
 // toggle and the request shown all change the layout.
-func (p *questionPane) SetSize(width, height int) {
+func (p *Pane) SetSize(width, height int) {
 	p.Box.SetSize(width, height)
 	r := p.host.Request()
 	if r == nil {
@@ -279,11 +132,11 @@ func (p *questionPane) SetSize(width, height int) {
 	}
 }
 
-// roomFor reports whether a panel of width×height shows the request
+// RoomFor reports whether a panel of width×height shows the request
 // shown as it first shows: its call, and as many rows of options as the
 // form wants before the rest of the text. A screen the panel shares (the
 // inbox list above it, a transcript) gives way until it does.
-func (p *questionPane) roomFor(width, height int) bool {
+func (p *Pane) RoomFor(width, height int) bool {
 	r := p.host.Request()
 	if r == nil || r.Current() == nil {
 		return true
@@ -296,15 +149,15 @@ func (p *questionPane) roomFor(width, height int) bool {
 	return l.showsCall(0) && l.formRows >= min(naturalRows(q, l.listW), formWantRows)
 }
 
-// need is the rows the request shown would use in width×height, its
+// Need is the rows the request shown would use in width×height, its
 // field taking only the rows it needs: what a screen it shares gives it.
-func (p *questionPane) need(width, height int) int {
+func (p *Pane) Need(width, height int) int {
 	r := p.host.Request()
 	if r == nil {
 		return 0
 	}
 	n := p.layoutFor(r, width, height, true).used()
-	if p.sub == subRemember && p.request == r.ID {
+	if p.layer == OnRemember && p.request == r.ID {
 		l := p.layoutFor(r, width, height, true)
 		top := 0
 		for _, on := range []bool{l.who, l.tabs, l.tabsGap} {
@@ -318,7 +171,7 @@ func (p *questionPane) need(width, height int) int {
 }
 
 // View draws the request shown in the pane's size.
-func (p *questionPane) View() string {
+func (p *Pane) View() string {
 	r := p.host.Request()
 	if r == nil {
 		return ""
@@ -327,13 +180,13 @@ func (p *questionPane) View() string {
 }
 
 // ShortHelp implements help.KeyMap.
-func (p *questionPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
+func (p *Pane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *questionPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
+func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // requestView draws request r's panel as laid out.
-func (p *questionPane) requestView(r *request.Request) string {
+func (p *Pane) requestView(r *request.Request) string {
 	l, st := p.lay, p.Styles
 	var rows []string
 	if l.who {
@@ -341,7 +194,7 @@ func (p *questionPane) requestView(r *request.Request) string {
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
-		rows = append(rows, p.tabsView(r, l.width))
+		rows = append(rows, p.TabsView(r, l.width))
 		if l.tabsGap {
 			rows = append(rows, "")
 		}
@@ -350,16 +203,16 @@ func (p *questionPane) requestView(r *request.Request) string {
 	q := r.Current()
 	// A dialog is drawn while the panel has the keys: beside the inbox
 	// list or the activity that has them, the panel shows its question.
-	dialog := sub(subForm)
+	dialog := Layer(OnForm)
 	if p.Focused() {
-		dialog = p.sub
+		dialog = p.layer
 	}
 	switch {
-	case dialog == subNote:
+	case dialog == OnNote:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.note.View()))
-	case dialog == subRemember:
+	case dialog == OnRemember:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.remember.View()))
-	case dialog == subConfirm:
+	case dialog == OnConfirm:
 		rows = append(rows, lipgloss.Place(l.width, room, lipgloss.Center, lipgloss.Center, p.confirm.View()))
 	case q == nil:
 		rows = append(rows, p.reviewView(r, l.width, l.height-len(rows)))
@@ -376,7 +229,7 @@ func (p *questionPane) requestView(r *request.Request) string {
 // spareToText gives question q's text the rows its field, as drawn,
 // leaves empty (an option list that shows only whole options stops short
 // of its rows), so that no row stays blank while the text is cut.
-func (p *questionPane) spareToText(q *request.Question) {
+func (p *Pane) spareToText(q *request.Question) {
 	l := &p.lay
 	if !q.Built() || !l.moreText {
 		return
@@ -392,7 +245,7 @@ func (p *questionPane) spareToText(q *request.Question) {
 // questionRows are question q's header, the rows of its text shown (with
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
-func (p *questionPane) questionRows(r *request.Request, q *request.Question) []string {
+func (p *Pane) questionRows(r *request.Request, q *request.Question) []string {
 	l, st, k := p.lay, p.Styles, p.Keys
 	var rows []string
 	if l.header {
@@ -464,7 +317,7 @@ func (p *questionPane) questionRows(r *request.Request, q *request.Question) []s
 
 // formRows are question q's field, and the preview of the option under
 // the cursor beside it or below it.
-func (p *questionPane) formRows(q *request.Question) []string {
+func (p *Pane) formRows(q *request.Question) []string {
 	if !q.Built() {
 		return nil
 	}
@@ -542,10 +395,10 @@ func answerHint(r *request.Request, q *request.Question, k keys.Map) string {
 	return what + acts
 }
 
-// tabsView draws one tab per question and the review tab, scrolled so the
+// TabsView draws one tab per question and the review tab, scrolled so the
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
-func (p *questionPane) tabsView(r *request.Request, width int) string {
+func (p *Pane) TabsView(r *request.Request, width int) string {
 	st := p.Styles
 	tabs := make([]string, 0, len(r.Questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
@@ -617,68 +470,4 @@ func tab(st *styles.Styles, mark string, markStyle lipgloss.Style, title string,
 		out += markStyle.UnsetString().Render(mark) + " "
 	}
 	return out + plain.Render(title) + " "
-}
-
-// titleBar shows the app, the asking agent or the agents connected, the
-// countdown and how many questions wait.
-func (m *model) titleBar() string {
-	st := m.Styles
-	w := m.lay.width
-	left := st.App.Name.Render("asktui")
-	r := m.activeRequest()
-	var runRight string
-	switch {
-	case m.kind == kindRun:
-		left, runRight = m.runTitle()
-	case m.kind == kindSession:
-		left += st.App.Bar.Render(" " + cell.Plural(m.log.Connected(), "agent connected", "agents connected"))
-	case r != nil:
-		left += " " + st.App.Agent.Render(r.Agent) + st.App.Bar.Render(" asks")
-	}
-	var right []string
-	if runRight != "" {
-		right = append(right, runRight)
-	}
-	if r != nil && !r.Deadline.IsZero() {
-		left := r.Deadline.Sub(m.Now())
-		s := st.App.Countdown
-		if left < 10*time.Second {
-			s = st.App.CountdownUrgent
-		}
-		right = append(right, s.Render("⏱ "+cell.Duration(left)+" left"))
-	}
-	switch n := len(m.requests); {
-	case m.kind.many() && n > 0:
-		right = append(right, st.App.Queue.Render(cell.Plural(request.QuestionCount(m.requests), "question waiting", "questions waiting")))
-	case m.kind == kindOneShot && n > 1:
-		right = append(right, st.App.Queue.Render(fmt.Sprintf("+%d waiting", n-1))+st.App.Bar.Render(" ("+m.waitingAgents(r)+")"))
-	}
-	rs := strings.Join(right, st.App.Bar.Render(" · "))
-	if rs == "" {
-		return ansi.Truncate(left, w, "…")
-	}
-	if m.kind == kindSession && cell.Width(left)+1+cell.Width(rs) > w {
-		left = st.App.Name.Render("asktui") // what waits matters more than who is connected
-	}
-	space := w - cell.Width(left) - cell.Width(rs)
-	if space < 1 {
-		rs = ansi.Truncate(rs, max(w-cell.Width(left)-1, 0), "…")
-		space = max(w-cell.Width(left)-cell.Width(rs), 1)
-	}
-	return ansi.Truncate(left+strings.Repeat(" ", space)+rs, w, "…")
-}
-
-// waitingAgents lists the agents of the waiting requests other than the
-// shown one, each once, in arrival order.
-func (m *model) waitingAgents(shown *request.Request) string {
-	seen := map[string]bool{}
-	var names []string
-	for _, r := range m.requests {
-		if r == shown || seen[r.Agent] {
-			continue
-		}
-		seen[r.Agent] = true
-		names = append(names, r.Agent)
-	}
-	return strings.Join(names, ", ")
 }

@@ -1,4 +1,4 @@
-package tui
+package question
 
 import (
 	"strconv"
@@ -14,34 +14,36 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// sub is where the keys go inside the question panel.
-type sub int
+// Layer is where the keys go inside the question panel: its form or a
+// dialog over it.
+type Layer int
 
+// The layers of the panel.
 const (
-	subForm     sub = iota // the question's form, or the review step
-	subConfirm             // a confirmation dialog over the panel
-	subNote                // the note editor over the panel
-	subRemember            // the remember dialog over the panel
+	OnForm     Layer = iota // the question's form, or the review step
+	OnConfirm               // a confirmation dialog over the panel
+	OnNote                  // the note editor over the panel
+	OnRemember              // the remember dialog over the panel
 )
 
-// follow closes the panel's dialog or note editor when the request they
+// Follow closes the panel's dialog or note editor when the request they
 // were about is no longer the one shown, whatever took it away.
-func (p *questionPane) follow() {
+func (p *Pane) Follow() {
 	r := p.host.Request()
 	if r != nil && p.request == r.ID {
-		if p.sub == subNote && r.Current() != p.note.q {
-			p.sub = subForm
+		if p.layer == OnNote && r.Current() != p.note.q {
+			p.layer = OnForm
 		}
 		return
 	}
-	switch p.sub {
-	case subNote:
+	switch p.layer {
+	case OnNote:
 		p.note.Blur()
-	case subRemember:
+	case OnRemember:
 		p.remember.Blur()
 	default:
 	}
-	p.sub = subForm
+	p.layer = OnForm
 	if r != nil {
 		p.request = r.ID
 	} else {
@@ -49,11 +51,11 @@ func (p *questionPane) follow() {
 	}
 }
 
-// readyField builds and styles the field of the question shown the first
+// ReadyField builds and styles the field of the question shown the first
 // time it is shown, and moves the keys to it from the question shown
 // before; the layout pass sizes it. away says the panel's host program
 // took the keys (a Panel blurred): no field has them.
-func (p *questionPane) readyField(away bool) tea.Cmd {
+func (p *Pane) ReadyField(away bool) tea.Cmd {
 	var q *request.Question
 	r := p.host.Request()
 	if r != nil {
@@ -82,11 +84,11 @@ func (p *questionPane) readyField(away bool) tea.Cmd {
 	return q.FocusField()
 }
 
-// typeAnswer hands a key or paste to the field of the question shown,
+// TypeAnswer hands a key or paste to the field of the question shown,
 // and moves on when it confirmed its question: in this Update, so keys
 // typed meanwhile belong to the next question. Other messages the field
 // owns (its cursor's blink) reach it too.
-func (p *questionPane) typeAnswer(msg tea.Msg) tea.Cmd {
+func (p *Pane) TypeAnswer(msg tea.Msg) tea.Cmd {
 	r := p.host.Request()
 	if r == nil {
 		return nil
@@ -106,7 +108,7 @@ func (p *questionPane) typeAnswer(msg tea.Msg) tea.Cmd {
 // question is answered at once when it holds an answer (Enter on empty
 // free text does nothing), otherwise the next tab opens. A plan review
 // declined first asks for a note on why (moveOn once it is written).
-func (p *questionPane) questionDone(r *request.Request) tea.Cmd {
+func (p *Pane) questionDone(r *request.Request) tea.Cmd {
 	if q := r.Current(); q != nil && q.DeclinesPlan() {
 		return p.openDeclineNote(r, q)
 	}
@@ -115,7 +117,7 @@ func (p *questionPane) questionDone(r *request.Request) tea.Cmd {
 
 // moveOn answers a lone question, or opens the next tab (see
 // questionDone).
-func (p *questionPane) moveOn(r *request.Request) tea.Cmd {
+func (p *Pane) moveOn(r *request.Request) tea.Cmd {
 	if r.Single() {
 		if !r.Questions[0].Answered() {
 			return nil
@@ -127,27 +129,27 @@ func (p *questionPane) moveOn(r *request.Request) tea.Cmd {
 }
 
 // submit sends the request's answer.
-func (p *questionPane) submit(r *request.Request) tea.Cmd {
+func (p *Pane) submit(r *request.Request) tea.Cmd {
 	return p.host.Answer(r, r.Answer(), "✓ Answer sent to "+r.Agent)
 }
 
 // decline tells the agent the human declined.
-func (p *questionPane) decline(r *request.Request) tea.Cmd {
+func (p *Pane) decline(r *request.Request) tea.Cmd {
 	return p.host.Decline(r, "✗ Declined "+r.Agent+"'s question")
 }
 
 // Actions are the panel's keys: the form of the question shown (or the
 // review step), a dialog's, or the note editor's.
-func (p *questionPane) Actions() []ui.Action {
+func (p *Pane) Actions() []ui.Action {
 	r := p.host.Request()
-	switch p.sub {
-	case subConfirm:
+	switch p.layer {
+	case OnConfirm:
 		return p.confirm.Actions()
-	case subNote:
+	case OnNote:
 		return p.note.Actions()
-	case subRemember:
+	case OnRemember:
 		return p.remember.Actions()
-	default: // subForm
+	default: // OnForm
 	}
 	if r.Reviewing() {
 		return append(p.reviewActions(r), p.host.Globals(false)...)
@@ -157,17 +159,20 @@ func (p *questionPane) Actions() []ui.Action {
 	return append(p.questionActions(r, q, typing), p.host.Globals(typing)...)
 }
 
-func (p *questionPane) Typist() func(tea.Msg) tea.Cmd {
+// Typist is where typed text goes: the note editor, the remember
+// dialog's rule field, or the field of the question shown when it takes
+// text.
+func (p *Pane) Typist() func(tea.Msg) tea.Cmd {
 	r := p.host.Request()
 	switch {
-	case p.sub == subNote:
+	case p.layer == OnNote:
 		return p.note.Typist()
-	case p.sub == subRemember:
+	case p.layer == OnRemember:
 		return p.remember.Typist()
-	case p.sub != subForm || r.Reviewing():
+	case p.layer != OnForm || r.Reviewing():
 		return nil
 	case r.Current().Typing():
-		return p.typeAnswer
+		return p.TypeAnswer
 	}
 	return nil
 }
@@ -176,7 +181,7 @@ func (p *questionPane) Typist() func(tea.Msg) tea.Cmd {
 // by do. A plan under review scrolls by the page with the keys that
 // would page its few choices, which the list does not get (nor a
 // filter).
-func (p *questionPane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
+func (p *Pane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
 	k := p.Keys
 	var out []ui.Action
 	for i, b := range q.Choice.Bindings() {
@@ -200,10 +205,10 @@ func (p *questionPane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.
 
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
-func (p *questionPane) questionActions(r *request.Request, q *request.Question, typing bool) []ui.Action {
+func (p *Pane) questionActions(r *request.Request, q *request.Question, typing bool) []ui.Action {
 	k := p.Keys.Question
 	var out []ui.Action
-	toField := func(msg ui.KeyMsg) tea.Cmd { return p.typeAnswer(msg) }
+	toField := func(msg ui.KeyMsg) tea.Cmd { return p.TypeAnswer(msg) }
 	plan := q.PlanReview()
 	switch {
 	case q.Choice != nil:
@@ -261,7 +266,7 @@ func (p *questionPane) questionActions(r *request.Request, q *request.Question, 
 }
 
 // reviewActions are the keys of the review step.
-func (p *questionPane) reviewActions(r *request.Request) []ui.Action {
+func (p *Pane) reviewActions(r *request.Request) []ui.Action {
 	k := p.Keys.Review
 	out := []ui.Action{
 		ui.Answer(k.Submit, func(ui.KeyMsg) tea.Cmd {
@@ -294,8 +299,8 @@ func (p *questionPane) reviewActions(r *request.Request) []ui.Action {
 }
 
 // openNote edits the note on question q of r.
-func (p *questionPane) openNote(r *request.Request, q *request.Question) tea.Cmd {
-	p.sub = subNote
+func (p *Pane) openNote(r *request.Request, q *request.Question) tea.Cmd {
+	p.layer = OnNote
 	p.request = r.ID
 	return p.note.open(q, false, p.noteDone)
 }
@@ -303,16 +308,16 @@ func (p *questionPane) openNote(r *request.Request, q *request.Question) tea.Cmd
 // openDeclineNote asks for a note on why the plan under review is
 // declined: the decline is sent once the note is kept, with or without
 // text, and going back leaves the plan on screen, the decline chosen.
-func (p *questionPane) openDeclineNote(r *request.Request, q *request.Question) tea.Cmd {
-	p.sub = subNote
+func (p *Pane) openDeclineNote(r *request.Request, q *request.Question) tea.Cmd {
+	p.layer = OnNote
 	p.request = r.ID
 	return p.note.open(q, true, p.noteDone)
 }
 
 // noteDone closes the note editor, kept or dropped. Declining a plan,
 // keeping the note sends the decline.
-func (p *questionPane) noteDone(kept bool) tea.Cmd {
-	p.sub = subForm
+func (p *Pane) noteDone(kept bool) tea.Cmd {
+	p.layer = OnForm
 	n := &p.note
 	if r := p.host.Request(); kept && n.declining && r != nil && r.Current() == n.q {
 		return p.moveOn(r)
@@ -322,20 +327,20 @@ func (p *questionPane) noteDone(kept bool) tea.Cmd {
 
 // openConfirm opens a confirmation of kind about r, its focus on the
 // safe button for a decline.
-func (p *questionPane) openConfirm(r *request.Request, kind confirmKind) {
+func (p *Pane) openConfirm(r *request.Request, kind confirmKind) {
 	p.confirm.open(r, kind, func(yes bool) tea.Cmd {
-		p.sub = subForm
+		p.layer = OnForm
 		if !yes {
 			return nil
 		}
 		return p.confirmed(r)
 	})
-	p.sub = subConfirm
+	p.layer = OnConfirm
 	p.request = r.ID
 }
 
 // confirmed takes the action the human confirmed about r.
-func (p *questionPane) confirmed(r *request.Request) tea.Cmd {
+func (p *Pane) confirmed(r *request.Request) tea.Cmd {
 	if p.host.Find(r.ID) == nil {
 		return nil
 	}
@@ -347,56 +352,56 @@ func (p *questionPane) confirmed(r *request.Request) tea.Cmd {
 	}
 }
 
-// restyle gives the panel's text fields st's look.
-func (p *questionPane) restyle(st *styles.Styles) { p.remember.Restyle(st) }
+// Restyle gives the panel's text fields st's look.
+func (p *Pane) Restyle(st *styles.Styles) { p.remember.Restyle(st) }
 
 // canRemember reports whether question q of r can be answered with a
 // rule: the permission's own question, with rules to keep, while the
 // panel has the keys.
-func (p *questionPane) canRemember(r *request.Request, q *request.Question) bool {
+func (p *Pane) canRemember(r *request.Request, q *request.Question) bool {
 	return p.host.Rules() != nil && r.Perm != nil && q.Raw.ID == r.Perm.Question && q.Draft != nil && p.Focused()
 }
 
 // openRemember opens the remember dialog about question q of r, its
 // answer the one under the cursor of q: deny on the deny option, else
 // allow.
-func (p *questionPane) openRemember(r *request.Request, q *request.Question) tea.Cmd {
-	p.sub = subRemember
+func (p *Pane) openRemember(r *request.Request, q *request.Question) tea.Cmd {
+	p.layer = OnRemember
 	p.request = r.ID
 	deny := false
 	if c := q.Draft.Cursor; r.Perm.Deny != "" && c >= 0 && c < len(q.Raw.Options) && q.Raw.Options[c].Label == r.Perm.Deny {
 		deny = true
 	}
-	return p.remember.Open(r.ID, r.Perm, deny, p.host.Rules(), func() { p.sub = subForm })
+	return p.remember.Open(r.ID, r.Perm, deny, p.host.Rules(), func() { p.layer = OnForm })
 }
 
-// rulePlanned brings where a rule would stand to the dialog still open
+// RulePlanned brings where a rule would stand to the dialog still open
 // about its request.
-func (p *questionPane) rulePlanned(msg rulebook.PlanMsg) tea.Cmd {
-	if p.sub != subRemember {
+func (p *Pane) RulePlanned(msg rulebook.PlanMsg) tea.Cmd {
+	if p.layer != OnRemember {
 		return nil
 	}
 	return p.remember.Planned(msg)
 }
 
-// ruleCovered brings whether the rule covers the call to the dialog
+// RuleCovered brings whether the rule covers the call to the dialog
 // still open about its request, when the rule is still the one asked
 // about.
-func (p *questionPane) ruleCovered(msg rulebook.CoverMsg) {
-	if p.sub != subRemember {
+func (p *Pane) RuleCovered(msg rulebook.CoverMsg) {
+	if p.layer != OnRemember {
 		return
 	}
 	p.remember.Covered(msg)
 }
 
-// ruleSaved finishes a save: on failure the dialog says why and nothing
+// RuleSaved finishes a save: on failure the dialog says why and nothing
 // is answered; else the dialog closes, and the question, when it still
 // waits and the dialog was still open, is answered as its once-option
 // would be (or declined, for a deny without one) only if the rules, with
 // the rule kept, answer it so. Otherwise it stays for the human, and the
 // notice says why.
-func (p *questionPane) ruleSaved(msg rulebook.SavedMsg) tea.Cmd {
-	open := p.sub == subRemember && p.remember.About(msg.Req)
+func (p *Pane) RuleSaved(msg rulebook.SavedMsg) tea.Cmd {
+	open := p.layer == OnRemember && p.remember.About(msg.Req)
 	if msg.Err != nil {
 		if open {
 			p.remember.SaveFailed(msg.Err)
@@ -406,7 +411,7 @@ func (p *questionPane) ruleSaved(msg rulebook.SavedMsg) tea.Cmd {
 	}
 	if open {
 		p.remember.Blur()
-		p.sub = subForm
+		p.layer = OnForm
 	}
 	n := strconv.Itoa(msg.Entry.Number)
 	saved := "✓ Saved rule " + n
@@ -441,3 +446,18 @@ func (p *questionPane) ruleSaved(msg rulebook.SavedMsg) tea.Cmd {
 	}
 	return p.host.Answer(r, a, saved+": answered "+r.Agent+" "+cell.SanitizeLine(label))
 }
+
+// Layer is where the keys go inside the panel: its form or a dialog over
+// it.
+func (p *Pane) Layer() Layer { return p.layer }
+
+// ShowsCall reports whether the panel, scrolled to scroll, shows the
+// first line of the call of the question shown; HasCall, whether that
+// question has a call (a detail) at all.
+func (p *Pane) ShowsCall(scroll int) bool { return p.lay.showsCall(scroll) }
+
+// HasCall reports whether the question shown has a call to show.
+func (p *Pane) HasCall() bool { return p.lay.hasCall }
+
+// Remember is the remember dialog of the panel.
+func (p *Pane) Remember() *rulebook.Dialog { return &p.remember }
