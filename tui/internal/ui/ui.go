@@ -1,7 +1,7 @@
 // Package ui is the contract every part of asktui's screen keeps, the
 // rooms of tui/internal alike: a Component draws in the size it was
 // given and says which keys act; a Pane is a component that answers
-// keys, through the Actions it lists. The program (tui/internal/app)
+// keys, through the Actions it lists. The program (package tui)
 // owns the one tea.Model; every pane is its child, and no pane holds it:
 // a pane reads the look, the key table and the clock from the Common it
 // shares, and asks the program for the rest through a small host
@@ -26,7 +26,7 @@ import (
 // Panel, after soft-serve's common.Component (pkg/ui/common/component.go)
 // without tea.Model, which only the root model is:
 //
-//   - SetSize gives it its cells. The layout pass (app's relayout) is
+//   - SetSize gives it its cells. The layout pass (the program's relayout) is
 //     the only caller in the program: it runs once an Update has changed
 //     the screen's size or what is shown, and decides every component's
 //     size at once, so nothing is sized while it is drawn.
