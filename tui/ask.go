@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/app"
 	"github.com/asktui/asktui/tui/internal/keys"
 )
 
@@ -153,7 +154,7 @@ func Ask(ctx context.Context, req interaction.Request, opts AskOptions) (interac
 		Width: 80, Height: 24,
 		// A one-shot question is on screen briefly: draw it and each key
 		// as soon as bubbletea can.
-		FPS: maxFPS,
+		FPS: app.MaxFPS,
 	})
 	if askStarted != nil {
 		askStarted(p, req)

@@ -466,7 +466,7 @@ func TestAskTheme(t *testing.T) {
 	for _, tt := range tests {
 		var got styles.Theme
 		useHuman(t, func(p *Program, req interaction.Request) {
-			got = p.model.theme
+			got = p.model.Theme()
 			pressing("enter")(p, req)
 		})
 		if _, err := Ask(context.Background(), single(deployQuestion()), AskOptions{Theme: tt.theme, Environ: tt.environ}); err != nil {

@@ -12,7 +12,7 @@ import (
 // notPanes are the types with a View method that are no part of the
 // screen the contract is about, and why.
 var notPanes = map[string]string{
-	"model":     "the root tea.Model: its View is bubbletea's",
+	"Model":     "the root tea.Model: its View is bubbletea's",
 	"helpBar":   "a line the program draws from the focused pane's keys: it has none of its own",
 	"textField": "a free-text question's field, like field.Choice: the question panel lists its keys",
 }

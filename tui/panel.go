@@ -1,16 +1,14 @@
 package tui
 
 import (
-	"strings"
-	"time"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
-	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/app"
+	"github.com/asktui/asktui/tui/internal/ui"
 )
 
 // Panel is asktui's question UI for one request, as a component that a
@@ -42,12 +40,15 @@ import (
 // for concurrent use: call it from your program's Update, as any
 // component.
 type Panel struct {
-	m       *model
+	m       *app.Model
 	done    *panelAnswerer
 	sent    bool
 	focused bool
 	start   tea.Cmd // the commands of building it, for Init
 }
+
+// A Panel keeps the contract of every part of asktui's screen.
+var _ ui.Component = (*Panel)(nil)
 
 // PanelOptions configure a [Panel].
 type PanelOptions struct {
@@ -128,22 +129,13 @@ func NewPanel(req interaction.Request, opts PanelOptions) (*Panel, error) {
 	if theme == "" || theme == styles.ThemeAuto {
 		theme = styles.ThemeDark
 	}
-	m := newModel(theme, true, time.Now)
-	m.embedded = true
-	m.away = true // until Focus
 	done := &panelAnswerer{id: 1}
-	m.answers = done
-	p := &Panel{m: m, done: done}
 	w, h := opts.Width, opts.Height
 	if w <= 0 || h <= 0 {
 		w, h = 80, 24
 	}
-	p.SetSize(w, h)
-	_, cmd := m.Update(askMsg{req: &inbox.Request{ID: 1, Request: req, Arrived: m.Now()}})
-	if opts.Chosen {
-		m.chose = true // the human's own choice: no hold
-		cmd = tea.Batch(cmd, m.settle())
-	}
+	m, cmd := app.Embed(req, theme, done, w, h, opts.Chosen)
+	p := &Panel{m: m, done: done}
 	p.start = p.wrap(cmd)
 	return p, nil
 }
@@ -163,16 +155,14 @@ func (p *Panel) Focus() tea.Cmd {
 		return nil
 	}
 	p.focused = true
-	p.m.away = false
-	return p.wrap(p.m.readyField())
+	return p.wrap(p.m.SetAway(false))
 }
 
 // Blur takes the keys from the panel: it keeps drawing, without its
 // cursor, and ignores keys and pastes until Focus.
 func (p *Panel) Blur() {
 	p.focused = false
-	p.m.away = true
-	p.m.readyField()
+	p.m.SetAway(true)
 }
 
 // Focused reports whether the panel has the keys.
@@ -180,8 +170,7 @@ func (p *Panel) Focused() bool { return p.focused }
 
 // SetSize gives the panel width×height cells.
 func (p *Panel) SetSize(width, height int) {
-	p.m.resize(max(width, 1), max(height, 1))
-	p.m.relayout()
+	p.m.Resize(width, height)
 }
 
 // Update handles a message: the keys while the panel is not done, and
@@ -260,13 +249,7 @@ func ownMsg(msg tea.Msg) bool {
 }
 
 // View draws the panel in the size SetSize gave it.
-func (p *Panel) View() string {
-	m := p.m
-	if p.done.s != nil {
-		return strings.Join(cell.FitBlock(m.summary, m.width, m.height), "\n")
-	}
-	return strings.Join(cell.FitBlock(m.qpane.View(), m.width, m.height), "\n")
-}
+func (p *Panel) View() string { return p.m.PanelView(p.done.s != nil) }
 
 // Done reports whether the human answered or declined.
 func (p *Panel) Done() bool { return p.done.s != nil }
@@ -277,7 +260,7 @@ func (p *Panel) ShortHelp() []key.Binding {
 	if !p.focused || p.done.s != nil {
 		return nil
 	}
-	return p.m.paneFor(p.m.focus).ShortHelp()
+	return p.m.ShortHelp()
 }
 
 // FullHelp returns every key that acts now, grouped (help.KeyMap); none
@@ -286,5 +269,5 @@ func (p *Panel) FullHelp() [][]key.Binding {
 	if !p.focused || p.done.s != nil {
 		return nil
 	}
-	return p.m.paneFor(p.m.focus).FullHelp()
+	return p.m.FullHelp()
 }

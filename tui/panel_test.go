@@ -24,7 +24,7 @@ func drive(t *testing.T, p *Panel, msg tea.Msg) []PanelDoneMsg {
 		if c == nil {
 			continue
 		}
-		msg, _ := runCmd(c)
+		msg := runCmd(c)
 		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:
@@ -140,15 +140,15 @@ func TestPanelHoldAndTwoPanels(t *testing.T) {
 		}
 		giveKeys(t, other)
 		// The first panel's hold timer, handed to the other, is ignored.
-		if cmd := other.Update(panelMsg{p: shown, msg: holdMsg{seq: shown.m.hold.seq}}); cmd != nil {
+		if cmd := other.Update(panelMsg{p: shown, msg: shown.m.HoldTimer()}); cmd != nil {
 			t.Fatal("a panel took another's message")
 		}
 		done := panelKeys(t, other, "2")
 		if len(done) != 1 || done[0].Answer.Answers[0].Selected[0] != "No" {
 			t.Fatalf("done %+v", done)
 		}
-		shown.m.clock = func() time.Time { return base.Add(time.Minute) }
-		drive(t, shown, panelMsg{p: shown, msg: holdMsg{seq: shown.m.hold.seq}})
+		shown.m.SetClock(func() time.Time { return base.Add(time.Minute) })
+		drive(t, shown, panelMsg{p: shown, msg: shown.m.HoldTimer()})
 		if done := panelKeys(t, shown, "3"); len(done) != 1 {
 			t.Fatal("the hold did not end")
 		}

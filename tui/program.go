@@ -9,13 +9,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
-	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/app"
 	"github.com/asktui/asktui/tui/internal/keys"
 )
 
@@ -105,9 +104,6 @@ const (
 	popTitle  = "\x1b[23;0t"
 )
 
-// maxFPS is bubbletea's highest frame rate.
-const maxFPS = 120
-
 // Alerts are the ways the session view announces a new request; each is
 // switchable because terminals and people differ. A burst of arrivals
 // alerts about once a second.
@@ -121,16 +117,24 @@ type Alerts struct {
 	Notify bool
 }
 
+// StartSpec is an agent to start when the program starts.
+type StartSpec struct {
+	// Agent is the name the Launcher knows it by.
+	Agent string
+	// Resume is a past session to resume; empty starts a new one.
+	Resume string
+}
+
 // Program is asktui's terminal UI: run it with [Program.Run] and hand its
 // [Program.Provider] to an interaction.Service, or make it a view of an
 // inbox shared with other views ([Options.Inbox]).
 type Program struct {
 	prog     *tea.Program
-	model    *model
+	model    *app.Model
 	inbox    *inbox.Inbox
 	ownInbox bool
 	handle   *inbox.Handle
-	link     *link
+	link     *app.Link
 	provider interaction.Provider
 	output   io.Writer // the terminal, when given (for the title stack)
 	done     chan struct{}
@@ -167,33 +171,27 @@ func New(opts Options) *Program {
 
 // modelFor builds the root model of the program opts describe: which
 // kind of view it is, its clocks and its frame rate.
-func modelFor(opts Options, now func() time.Time) *model {
-	m := newModel(opts.Theme, !opts.Inline, now)
-	if opts.clock != nil {
-		m.clock = opts.clock
-	}
-	switch {
-	case opts.Launcher != nil:
-		m.kind = kindRun
-		m.focus = focusPrompt
-	case opts.Session:
-		m.kind = kindSession
-	}
-	m.remote = opts.Remote
-	m.rules = opts.Rules
-	m.alerts = opts.Alerts
-	m.status = cell.SanitizeLine(opts.Status)
-	if opts.FPS > 0 {
-		m.frameEvery = time.Second / time.Duration(min(opts.FPS, maxFPS))
-	}
-	return m
+func modelFor(opts Options, now func() time.Time) *app.Model {
+	return app.New(app.Config{
+		Theme:   opts.Theme,
+		Inline:  opts.Inline,
+		Now:     now,
+		Clock:   opts.clock,
+		Run:     opts.Launcher != nil,
+		Session: opts.Session,
+		Remote:  opts.Remote,
+		Rules:   opts.Rules,
+		Alerts:  app.Alerts(opts.Alerts),
+		Status:  opts.Status,
+		FPS:     opts.FPS,
+	})
 }
 
 // teaOptions are bubbletea's options for the terminal opts describe.
 func teaOptions(opts Options) []tea.ProgramOption {
 	teaOpts := []tea.ProgramOption{tea.WithoutSignalHandler()}
 	if opts.FPS > 0 {
-		teaOpts = append(teaOpts, tea.WithFPS(min(opts.FPS, maxFPS)))
+		teaOpts = append(teaOpts, tea.WithFPS(min(opts.FPS, app.MaxFPS)))
 	}
 	if opts.Input != nil {
 		teaOpts = append(teaOpts, tea.WithInput(opts.Input))
@@ -236,19 +234,17 @@ func teaOptions(opts Options) []tea.ProgramOption {
 // attach makes the program a view of its inbox, and the sink of the
 // conversations it starts.
 func (p *Program) attach(opts Options) {
-	p.link = newLink(p.prog, p.done)
+	p.link = app.NewLink(p.prog, p.done)
 	name := opts.Name
 	if name == "" {
 		name = "this terminal"
 	}
 	p.handle = p.inbox.Attach(name, p.link)
-	m := p.model
-	m.answers = p.handle
-	m.launcher = opts.Launcher
-	m.sink = p.link
-	m.spill = newSpill("")
-	m.spill.deliver = p.link.loaded
-	m.startSpecs = opts.Start
+	start := make([]app.StartSpec, len(opts.Start))
+	for i, s := range opts.Start {
+		start[i] = app.StartSpec(s)
+	}
+	p.model.Attach(p.handle, p.link, opts.Launcher, start)
 }
 
 // ConversationEvent takes an event of a conversation this program shows
@@ -299,14 +295,9 @@ func (p *Program) Run(ctx context.Context) error {
 		if p.ownInbox {
 			p.inbox.Close()
 		}
-		// The agents end with the view that drives them.
-		for _, c := range p.model.convs {
-			if c.conv != nil {
-				_ = c.conv.Close()
-			}
-		}
-		// What the transcripts kept on disk goes with them.
-		_ = p.model.spill.close()
+		// The agents end with the view that drives them, and what the
+		// transcripts kept on disk goes with them.
+		p.model.Close()
 	}()
 	stop := make(chan struct{})
 	defer close(stop)
@@ -319,7 +310,7 @@ func (p *Program) Run(ctx context.Context) error {
 		}
 		// Send returns once the event loop takes the message or the
 		// program has ended.
-		p.prog.Send(quitMsg{})
+		p.prog.Send(app.QuitMsg())
 	}()
 
 	// Save the terminal's window title (xterm's title stack), to restore
@@ -332,12 +323,12 @@ func (p *Program) Run(ctx context.Context) error {
 		_, _ = io.WriteString(p.output, popTitle)
 		// An inline prompt leaves one line saying what became of it
 		// (bubbletea erases its last frame).
-		if p.model.inline && p.model.summary != "" {
-			_, _ = io.WriteString(p.output, p.model.summary+"\r\n")
+		if s := p.model.Summary(); s != "" {
+			_, _ = io.WriteString(p.output, s+"\r\n")
 		}
 	}
 	switch {
-	case errors.Is(err, tea.ErrInterrupted), err == nil && p.model.interrupted:
+	case errors.Is(err, tea.ErrInterrupted), err == nil && p.model.Interrupted():
 		// The model is no longer touched once Run has returned.
 		return ErrInterrupted
 	case err != nil:
@@ -354,7 +345,7 @@ func (p *Program) Quit() { p.quitOnce.Do(func() { close(p.quit) }) }
 // learns it from the client's window-change requests).
 func (p *Program) Resize(width, height int) {
 	if p.link != nil && width > 0 && height > 0 {
-		p.link.send(tea.WindowSizeMsg{Width: width, Height: height})
+		p.link.Resize(width, height)
 	}
 }
 
@@ -362,7 +353,7 @@ func (p *Program) Resize(width, height int) {
 // while none waits): a demo says it has finished, say.
 func (p *Program) SetStatus(s string) {
 	if p.link != nil {
-		p.link.send(statusMsg{text: s})
+		p.link.SetStatus(s)
 	}
 }
 
@@ -379,7 +370,7 @@ func (p *Program) Press(keys ...string) error {
 	if p.link == nil {
 		return errors.New("keys cannot be pressed in accessible mode")
 	}
-	p.link.press(msgs)
+	p.link.Press(msgs)
 	return nil
 }
 
@@ -405,7 +396,7 @@ func (p *Program) Focus(a interaction.Agent) error {
 	if p.link == nil {
 		return errors.New("requests cannot be focused in accessible mode")
 	}
-	p.link.focus(a.ID)
+	p.link.Focus(a.ID)
 	return nil
 }
 
@@ -415,5 +406,5 @@ func (p *Program) Screen() string {
 	if p.model == nil {
 		return ""
 	}
-	return ansi.Strip(p.model.render())
+	return p.model.Screen()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/app"
 )
 
 func TestMain(m *testing.M) {
@@ -93,7 +94,7 @@ func startProgram(t *testing.T, opts ...Options) *harness {
 		tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(w, hgt),
 		tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
 			if p, ok := msg.(probeMsg); ok {
-				p.screen <- screen(m.(*model))
+				p.screen <- screen(m.(*app.Model))
 				return nil
 			}
 			select {
@@ -425,7 +426,30 @@ func TestAccessibleProviderRefusesBadRequests(t *testing.T) {
 // TestZeroThemeDetects: Options' zero Theme detects the background, as
 // its doc says, rather than drawing dark whatever the terminal.
 func TestZeroThemeDetects(t *testing.T) {
-	if got := New(Options{Input: strings.NewReader(""), Output: io.Discard}).model.theme; got != styles.ThemeAuto {
+	if got := New(Options{Input: strings.NewReader(""), Output: io.Discard}).model.Theme(); got != styles.ThemeAuto {
 		t.Fatalf("the zero Theme is %q, want %q", got, styles.ThemeAuto)
+	}
+}
+
+// End to end through the real program and inbox: two requests, the first
+// answered by a digit, the second shown within the hold, and an Enter
+// 200 ms later that must not answer it.
+func TestHoldThroughTheProgram(t *testing.T) {
+	h := startProgram(t, Options{Session: true})
+	ctx := context.Background()
+	first := h.ask(ctx, interaction.Request{Agent: &interaction.Agent{ID: "agent-a"}, Questions: []interaction.Question{{ID: "q", Question: "A?", Options: opts("Yes", "No")}}})
+	h.waitFor("1 question waiting")
+	second := h.ask(ctx, interaction.Request{Agent: &interaction.Agent{ID: "agent-b"}, Questions: []interaction.Question{{ID: "q", Question: "Grant full disk access?", Options: opts("Grant", "Deny")}}})
+	h.waitFor("2 questions waiting")
+	t0 := fixedNow.Add(time.Minute)
+	h.pressAt(t0, "1")
+	if r := wait(t, first); r.err != nil || r.answer.Answers[0].Selected[0] != "Yes" {
+		t.Fatalf("first got %+v %v", r.answer, r.err)
+	}
+	h.waitFor("keys held a moment")
+	h.pressAt(t0.Add(200*time.Millisecond), "enter")
+	h.pressAt(t0.Add(time.Minute), "2")
+	if r := wait(t, second); r.err != nil || r.answer.Answers[0].Selected[0] != "Deny" {
+		t.Fatalf("second got %+v %v, want Deny: the Enter 200 ms after the digit must have been dropped", r.answer, r.err)
 	}
 }

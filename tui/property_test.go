@@ -22,6 +22,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/activity"
+	"github.com/asktui/asktui/tui/internal/app"
 )
 
 // The property test's knobs. A failure logs its seed; run it again with
@@ -273,7 +274,7 @@ func propertyRound(t *testing.T, rng *rand.Rand, outcomes map[string]int) bool {
 			look(p)
 		case 1:
 			s := sizes[human.IntN(len(sizes))]
-			p.link.send(tea.WindowSizeMsg{Width: s[0], Height: s[1]})
+			p.link.Send(tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		case 2, 3, 4, 5:
 			// Keys given to Press queue behind the requests already sent.
 			if err := p.Press(randomKeys(human)...); err != nil {
@@ -395,9 +396,9 @@ func (a *asker) outcome() string {
 // screenAgrees compares what the screen told the human (answers sent,
 // requests declined, in the activity log) with what the callers got, once
 // the program has ended; it returns what disagrees, or "".
-func screenAgrees(m *model, askers []*asker) string {
+func screenAgrees(m *app.Model, askers []*asker) string {
 	var sent, declined, answered, refused int
-	for _, e := range m.log.Entries() {
+	for _, e := range m.Log().Entries() {
 		switch e.Kind {
 		case activity.EntryAnswered:
 			sent++
@@ -471,7 +472,7 @@ func (a *asker) check() string {
 // the program has ended.
 func look(p *Program) {
 	ch := make(chan string, 1)
-	p.link.send(probeMsg{screen: ch})
+	p.link.Send(probeMsg{screen: ch})
 	select {
 	case <-ch:
 	case <-p.done:
@@ -481,7 +482,7 @@ func look(p *Program) {
 // probeFilter answers a probeMsg with the model's screen, unstyled.
 func probeFilter(m tea.Model, msg tea.Msg) tea.Msg {
 	if p, ok := msg.(probeMsg); ok {
-		p.screen <- screen(m.(*model))
+		p.screen <- screen(m.(*app.Model))
 		return nil
 	}
 	return msg

@@ -13,6 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/app"
 )
 
 // FuzzProvider throws requests straight at the tui provider, as a library
@@ -181,8 +182,8 @@ func startFuzzViews(tb testing.TB) fuzzViews {
 func (v *fuzzView) barrier(t testing.TB) {
 	t.Helper()
 	b := barrierMsg{seen: make(chan struct{})}
-	v.prog.link.send(redrawMsg{})
-	v.prog.link.send(b)
+	v.prog.link.Send(app.RedrawMsg())
+	v.prog.link.Send(b)
 	select {
 	case <-b.seen:
 	case err := <-v.runErr:

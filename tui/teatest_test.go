@@ -10,19 +10,21 @@ import (
 
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/app"
 )
 
 // TestTeatestRoundTrip drives the root model in teatest's program: the
 // inbox hands the request in through the link, the test reads the
 // rendered terminal output and presses a key, and the answer comes back.
 func TestTeatestRoundTrip(t *testing.T) {
-	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
+	m := app.New(app.Config{Theme: styles.ThemeDark, Now: func() time.Time { return fixedNow }})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
 	done := make(chan struct{})
 	go func() { tm.WaitFinished(t); close(done) }()
 	in := inbox.New(nil)
 	defer in.Close()
-	m.answers = in.Attach("teatest", newLink(tm.GetProgram(), done))
+	l := app.NewLink(tm.GetProgram(), done)
+	m.Attach(in.Attach("teatest", l), l, nil, nil)
 
 	ch := make(chan outcome, 1)
 	go func() {
