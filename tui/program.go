@@ -16,6 +16,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/keys"
 )
 
@@ -246,8 +247,7 @@ func (p *Program) attach(opts Options) {
 	m.answers = p.handle
 	m.launcher = opts.Launcher
 	m.sink = p.link
-	m.spill = newSpill("")
-	m.spill.deliver = p.link.loaded
+	m.spill = chat.NewSpill("", p.link.loaded)
 	m.startSpecs = opts.Start
 }
 
@@ -301,12 +301,12 @@ func (p *Program) Run(ctx context.Context) error {
 		}
 		// The agents end with the view that drives them.
 		for _, c := range p.model.convs {
-			if c.conv != nil {
-				_ = c.conv.Close()
+			if conv := c.Conv(); conv != nil {
+				_ = conv.Close()
 			}
 		}
 		// What the transcripts kept on disk goes with them.
-		_ = p.model.spill.close()
+		_ = p.model.spill.Close()
 	}()
 	stop := make(chan struct{})
 	defer close(stop)
