@@ -26,6 +26,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/rulebook"
 )
 
@@ -99,8 +100,7 @@ func (m *Model) Attach(answers Answerer, l *Link, launcher conversation.Launcher
 	m.answers = answers
 	m.launcher = launcher
 	m.sink = l
-	m.spill = newSpill("")
-	m.spill.deliver = l.loaded
+	m.spill = chat.NewSpill("", l.loaded)
 	m.startSpecs = start
 }
 
@@ -109,11 +109,11 @@ func (m *Model) Attach(answers Answerer, l *Link, launcher conversation.Launcher
 // with them. Call it once the tea.Program has returned.
 func (m *Model) Close() {
 	for _, c := range m.convs {
-		if c.conv != nil {
-			_ = c.conv.Close()
+		if c.Conv() != nil {
+			_ = c.Conv().Close()
 		}
 	}
-	_ = m.spill.close()
+	_ = m.spill.Close()
 }
 
 // Interrupted reports whether the human quit leaving questions

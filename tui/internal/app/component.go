@@ -9,9 +9,6 @@ import (
 var (
 	_ ui.Pane = (*overlayPane)(nil)
 	_ ui.Pane = (*idlePane)(nil)
-	_ ui.Pane = (*agentsPane)(nil)
-	_ ui.Pane = (*promptEditor)(nil)
-	_ ui.Pane = (*transcriptPane)(nil)
 )
 
 // syncFocus gives the keys to the pane m.focus names and takes them from

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/asktui/asktui/tui/internal/activity"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/inboxlist"
 	"github.com/asktui/asktui/tui/internal/past"
 	"github.com/asktui/asktui/tui/internal/question"
@@ -39,11 +40,11 @@ func checkContract(t *testing.T, m *Model, where string) {
 		w, h = b.Width(), b.Height()
 	case *idlePane:
 		w, h = b.Width(), b.Height()
-	case *agentsPane:
+	case *chat.Picker:
 		w, h = b.Width(), b.Height()
-	case *promptEditor:
+	case *chat.Prompt:
 		w, h = b.Width(), b.Height()
-	case *transcriptPane:
+	case *chat.Transcript:
 		w, h = b.Width(), b.Height()
 	}
 	v := p.View()

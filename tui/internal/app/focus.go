@@ -152,11 +152,11 @@ func (m *Model) paneFor(f focus) ui.Pane {
 		return &m.past
 	case modePrompt:
 		if c := m.conv(); c != nil {
-			return &c.editor
+			return c.Prompt()
 		}
 		return &m.idle // no agent yet: the keys of the program only
 	case modeTranscript:
-		return &m.conv().view
+		return m.conv().Transcript()
 	case modeAgents:
 		return &m.picker
 	case modeRules:
@@ -403,7 +403,7 @@ func (m *Model) openInbox() tea.Cmd {
 	if c := m.conv(); c != nil && m.kind == kindRun {
 		// The cursor starts on a question of the conversation on screen.
 		for i, r := range m.requests {
-			if r.AgentID == c.id {
+			if r.AgentID == c.ID() {
 				m.inbox.SetCursor(i)
 				break
 			}
@@ -444,7 +444,7 @@ func (m *Model) openTranscript() tea.Cmd {
 		return nil
 	}
 	m.focus = focusTranscript
-	c.view.cursor = max(len(c.items)-1, 0)
+	c.Transcript().CursorLast()
 	return nil
 }
 
@@ -453,7 +453,7 @@ func (m *Model) openTranscript() tea.Cmd {
 func (m *Model) openAgents() tea.Cmd {
 	m.leave()
 	m.focus = focusAgents
-	m.picker.open(m.convs, m.activeConv, m.launcher)
+	m.picker.Open(m.convs, m.activeConv, m.launcher)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -137,7 +138,7 @@ func TestHelpGolden(t *testing.T) {
 		{"run", func(t *testing.T, w, h int) *Model {
 			m, f := testRun(t, w, h)
 			busyConversation(m, f)
-			m.conv().turn = true // esc cancels the turn
+			m.conv().BeginTurn(time.Time{}) // esc cancels the turn
 			return m
 		}},
 	}

@@ -121,7 +121,7 @@ func (m *Model) target() target {
 	}
 	if m.kind == kindRun {
 		if c := m.conv(); c != nil && m.mode() == modePrompt {
-			return target{kind: targetPrompt, conv: c.id}
+			return target{kind: targetPrompt, conv: c.ID()}
 		}
 	}
 	return target{}

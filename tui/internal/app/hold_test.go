@@ -249,7 +249,7 @@ func TestPromptKeepsTheKeysWhileTyping(t *testing.T) {
 		advance(m, 3*time.Second)
 		send(m, holdMsg{seq: m.hold.seq})
 		noResult(t, p)
-		if v := m.conv().editor.ta.Value(); v != "Fix the build"+text {
+		if v := m.conv().Prompt().Value(); v != "Fix the build"+text {
 			t.Fatalf("editor %q: keys went elsewhere", v)
 		}
 		if m.mode() != modePrompt {
@@ -262,7 +262,7 @@ func TestPromptKeepsTheKeysWhileTyping(t *testing.T) {
 		if r := result(t, p); r.Answer.Answers[0].Selected[0] != "Reject" {
 			t.Fatalf("got %+v", r.Answer)
 		}
-		if v := m.conv().editor.ta.Value(); m.mode() != modePrompt || v != "Fix the build"+text {
+		if v := m.conv().Prompt().Value(); m.mode() != modePrompt || v != "Fix the build"+text {
 			t.Fatalf("after answering: mode %v, editor %q", m.mode(), v)
 		}
 	})
@@ -313,8 +313,8 @@ func TestWithdrawalNeverSendsAPrompt(t *testing.T) {
 		f.mu.Lock()
 		n := len(f.prompts)
 		f.mu.Unlock()
-		if n != 0 || m.conv().editor.ta.Value() != "" {
-			t.Fatalf("%d prompts sent, editor %q", n, m.conv().editor.ta.Value())
+		if n != 0 || m.conv().Prompt().Value() != "" {
+			t.Fatalf("%d prompts sent, editor %q", n, m.conv().Prompt().Value())
 		}
 	})
 }
@@ -330,20 +330,20 @@ func TestFocusFollowsAcrossConversations(t *testing.T) {
 		cl := newFakeConv("conv-2", "claude")
 		send(m, convStartedMsg{agent: "claude", conv: cl})
 		press(m, "zero")
-		if c := m.conv(); c.name != "gemini" || c.editor.ta.Value() != "zero" {
-			t.Fatalf("a second agent starting took the screen: %s, editor %q", c.name, c.editor.ta.Value())
+		if c := m.conv(); c.Name() != "gemini" || c.Prompt().Value() != "zero" {
+			t.Fatalf("a second agent starting took the screen: %s, editor %q", c.Name(), c.Prompt().Value())
 		}
 		press(m, "ctrl+u")
 		send(m, convStartedMsg{agent: "claude", conv: cl, chosen: true})
 		typeInto := func(want, text string) {
 			t.Helper()
 			press(m, text)
-			if c := m.conv(); c.name != want || !strings.HasSuffix(c.editor.ta.Value(), text) {
-				t.Fatalf("typed %q into %s: editor %q", text, c.name, c.editor.ta.Value())
+			if c := m.conv(); c.Name() != want || !strings.HasSuffix(c.Prompt().Value(), text) {
+				t.Fatalf("typed %q into %s: editor %q", text, c.Name(), c.Prompt().Value())
 			}
 			for _, c := range m.convs {
-				if c != m.conv() && c.editor.ta.Focused() {
-					t.Fatalf("%s's editor has the keys too", c.name)
+				if c != m.conv() && c.Prompt().HasCursor() {
+					t.Fatalf("%s's editor has the keys too", c.Name())
 				}
 			}
 		}
@@ -362,8 +362,8 @@ func TestFocusFollowsAcrossConversations(t *testing.T) {
 			ID: "q", Question: "Proceed?", Options: opts("Yes", "No")}}})
 		advance(m, time.Minute)
 		released(m)
-		if c := m.conv(); c.name != "gemini" || m.mode() != modePrompt {
-			t.Fatalf("claude's question moved the screen: %s, mode %v", c.name, m.mode())
+		if c := m.conv(); c.Name() != "gemini" || m.mode() != modePrompt {
+			t.Fatalf("claude's question moved the screen: %s, mode %v", c.Name(), m.mode())
 		}
 		press(m, "1")
 		noResult(t, p)
@@ -381,11 +381,11 @@ func TestFocusFollowsAcrossConversations(t *testing.T) {
 func pick(t *testing.T, m *Model, id string) {
 	t.Helper()
 	press(m, "ctrl+l")
-	for range m.picker.rows {
+	for range m.picker.Rows() {
 		press(m, "up")
 	}
-	for i := 0; m.picker.rows[m.picker.cursor].conv != id; i++ {
-		if i > len(m.picker.rows) {
+	for i := 0; m.picker.Rows()[m.picker.Cursor()].Conv != id; i++ {
+		if i > len(m.picker.Rows()) {
 			t.Fatalf("no row for %s in the picker", id)
 		}
 		press(m, "down")
@@ -404,7 +404,7 @@ func TestPromptTakesKeysAtOnceAfterAnswering(t *testing.T) {
 		released(m)
 		pressEvery(m, 50*time.Millisecond, "1", "n", "e", "x", "t")
 		result(t, p)
-		if v := m.conv().editor.ta.Value(); v != "next" {
+		if v := m.conv().Prompt().Value(); v != "next" {
 			t.Fatalf("editor %q, want the keys typed after answering", v)
 		}
 	})

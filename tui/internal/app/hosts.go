@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/rulebook"
 	"github.com/asktui/asktui/tui/internal/ui"
@@ -71,8 +72,8 @@ func (h forIdle) Inline() bool   { return h.m.inline }
 // forAgents is the program as the agent picker sees it.
 type forAgents struct{ paneKeys }
 
-func (h forAgents) Pick(row *pickRow) tea.Cmd { return h.m.pick(row) }
-func (h forAgents) ToPrompt()                 { h.m.toPrompt() }
+func (h forAgents) Pick(row *chat.Row) tea.Cmd { return h.m.pick(row) }
+func (h forAgents) ToPrompt()                  { h.m.toPrompt() }
 
 // forTranscript is the program as a transcript sees it.
 type forTranscript struct{ paneKeys }

@@ -223,9 +223,9 @@ func (m *Model) layoutRun(w, h int) {
 		}
 		bottom = r.inboxRows + r.panelH
 	case c != nil:
-		c.editor.SetSize(w, 0)
-		bottom = c.editor.rows()
-		c.editor.SetSize(w, bottom)
+		c.Prompt().SetSize(w, 0)
+		bottom = c.Prompt().Rows()
+		c.Prompt().SetSize(w, bottom)
 	}
 	top := 0
 	if r.tabs {
@@ -233,7 +233,7 @@ func (m *Model) layoutRun(w, h int) {
 	}
 	r.midRows = max(h-top-bottom-1, 1)
 	if c != nil {
-		c.view.SetSize(w, r.midRows)
+		c.Transcript().SetSize(w, r.midRows)
 	}
 	m.lay.run = r
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/tui/internal/chat"
 )
 
 // Link is this program's view of an inbox: it turns the inbox's events
@@ -53,7 +54,7 @@ type Link struct {
 	convQueued bool
 	taken      chan struct{}
 	// loads are spilled transcript text read back for the model.
-	loads []spillLoad
+	loads []chat.Load
 	// takenAt is when the model last took them (the model's own).
 	takenAt time.Time
 }
@@ -160,7 +161,7 @@ func (l *Link) press(keys []tea.KeyPressMsg) {
 func (l *Link) ConversationEvent(e conversation.Event) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.convBytes += eventBytes(e)
+	l.convBytes += chat.EventBytes(e)
 	n := len(l.conv)
 	switch e.Kind {
 	case conversation.EventMessageChunk, conversation.EventThoughtChunk, conversation.EventUserChunk:
@@ -204,30 +205,6 @@ func (l *Link) ConversationEvent(e conversation.Event) {
 	l.queueConv()
 }
 
-// eventBytes is about what an event holds.
-func eventBytes(e conversation.Event) int64 {
-	n := int64(128 + len(e.Text))
-	if t := e.Tool; t != nil {
-		n += int64(len(t.Title) + len(t.Input))
-		for _, c := range t.Content {
-			n += int64(len(c.Text))
-			if c.Diff != nil {
-				n += int64(len(c.Diff.New))
-				if c.Diff.Old != nil {
-					n += int64(len(*c.Diff.Old))
-				}
-			}
-			if c.Terminal != nil {
-				n += int64(len(c.Terminal.Output))
-			}
-		}
-	}
-	for _, p := range e.Plan {
-		n += int64(len(p.Content))
-	}
-	return n
-}
-
 // closeTail puts the gathered text into the last event; l.mu is held.
 func (l *Link) closeTail() {
 	if l.tailOpen {
@@ -264,7 +241,7 @@ func (l *Link) Pace(ctx context.Context) {
 }
 
 // loaded queues spilled text read back for the model.
-func (l *Link) loaded(s spillLoad) {
+func (l *Link) loaded(s chat.Load) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.loads = append(l.loads, s)
@@ -273,7 +250,7 @@ func (l *Link) loaded(s spillLoad) {
 
 // takeConv hands the gathered conversation events, and the spilled text
 // read back, to the model.
-func (l *Link) takeConv() ([]conversation.Event, []spillLoad) {
+func (l *Link) takeConv() ([]conversation.Event, []chat.Load) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closeTail()

@@ -104,10 +104,4 @@ type (
 
 	// convErrorMsg reports a conversation request that failed.
 	convErrorMsg struct{ text string }
-
-	// filesMsg brings the working directory's files to a prompt editor.
-	filesMsg struct {
-		conv  string
-		files []string
-	}
 )

@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/inboxlist"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/past"
@@ -124,12 +125,16 @@ type Model struct {
 	origin spot
 
 	// The conversations with agents the human drives (asktui run).
-	convs      []*chat
+	convs      []*chat.Chat
 	activeConv int
+	// left is where the human left each conversation when another was
+	// shown, by its id: the request whose question was open, or 0 for
+	// its prompt; a conversation never left is not in it.
+	left       map[string]uint64
 	launcher   conversation.Launcher
 	sink       conversation.Sink
-	spill      *spill // where transcripts keep what they no longer hold
-	picker     agentsPane
+	spill      *chat.Spill // where transcripts keep what they no longer hold
+	picker     chat.Picker
 	startSpecs []StartSpec
 	// starting is the agents being started, in order, each name once per
 	// start: the screen says so for as long as they take (a notice
@@ -161,7 +166,7 @@ func newModel(theme styles.Theme, altScreen bool, now func() time.Time) *Model {
 	m.rulebook = rulebook.New(m.Common, forRules{m.keysFrom(focusRules)})
 	m.overlay = newOverlayPane(m.Common, forOverlay{m.keysFrom(focusHelp)})
 	m.idle = newIdlePane(m.Common, forIdle{m.keysFrom(focusPanel)}, &m.activity)
-	m.picker = newAgentsPane(m.Common, forAgents{m.keysFrom(focusAgents)})
+	m.picker = chat.NewPicker(m.Common, forAgents{m.keysFrom(focusAgents)})
 	m.bar = newHelpBar(forBar{m})
 	m.setStyles(styles.For(theme, true))
 	return m
@@ -176,10 +181,7 @@ func (m *Model) setStyles(st *styles.Styles) {
 	m.log.Restyle()
 	m.Markdown = cell.NewMarkdown(st)
 	for _, c := range m.convs {
-		c.editor.restyle(st)
-		for _, it := range c.items {
-			it.rendering.stale()
-		}
+		c.Restyle(st)
 	}
 }
 
@@ -351,14 +353,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.turnDone(msg)
 		return nil
 	case sessionsMsg:
-		m.picker.showSessions(msg.agent, msg.sessions, msg.err)
+		m.picker.ShowSessions(msg.agent, msg.sessions, msg.err)
 		return nil
 	case convErrorMsg:
 		return m.setNotice("⚠ " + cell.SanitizeLine(msg.text))
-	case filesMsg:
+	case chat.FilesMsg:
 		for _, c := range m.convs {
-			if c.id == msg.conv {
-				c.editor.setFiles(msg.files)
+			if c.ID() == msg.Conv {
+				c.Prompt().SetFiles(msg.Files)
 			}
 		}
 		return nil
@@ -448,10 +450,10 @@ func (m *Model) openWaiting() tea.Cmd {
 		m.focus = focusPrompt // nothing to show: the editor has the keys
 	}
 	c := m.conv()
-	if m.focus != focusPrompt || c == nil || c.editor.ta.Value() != "" {
+	if m.focus != focusPrompt || c == nil || c.Prompt().Value() != "" {
 		return nil
 	}
-	i := m.unseenOf(c.id)
+	i := m.unseenOf(c.ID())
 	if i < 0 {
 		return nil
 	}
@@ -585,7 +587,7 @@ func (m *Model) replace(i int) {
 	switch m.kind {
 	case kindRun:
 		if c := m.conv(); c != nil {
-			j = m.unseenOf(c.id)
+			j = m.unseenOf(c.ID())
 		}
 	case kindSession:
 		j = m.nextUnseen(i % len(m.requests))
@@ -704,7 +706,7 @@ func (m *Model) spinIfThinking() tea.Cmd {
 // working reports whether an agent of a conversation is in a turn.
 func (m *Model) working() bool {
 	for _, c := range m.convs {
-		if c.turn {
+		if c.Working() {
 			return true
 		}
 	}

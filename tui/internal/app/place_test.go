@@ -90,10 +90,10 @@ func TestAQuestionLeftNeverComesBack(t *testing.T) {
 				pressEvery(m, 80*time.Millisecond, "3 items")
 				idle(m, time.Minute)
 				noResult(t, q)
-				if got := m.conv().name; got != c.want.conv || m.mode() != c.want.mode {
+				if got := m.conv().Name(); got != c.want.conv || m.mode() != c.want.mode {
 					t.Fatalf("screen on %s in mode %v, want %s in mode %v:\n%s", got, m.mode(), c.want.conv, c.want.mode, screen(m))
 				}
-				if got := m.conv().editor.ta.Value(); got != c.want.editor {
+				if got := m.conv().Prompt().Value(); got != c.want.editor {
 					t.Fatalf("editor %q, want %q", got, c.want.editor)
 				}
 				mustContain(t, screen(m), "question")
@@ -110,8 +110,8 @@ func TestSwitchingBackReturnsToTheQuestion(t *testing.T) {
 		pick(t, m, two.info.ID)
 		press(m, "draft")
 		pick(t, m, one.info.ID)
-		if m.mode() != modeQuestion || m.conv().name != "gemini" {
-			t.Fatalf("switching back to one shows mode %v of %s, want its question", m.mode(), m.conv().name)
+		if m.mode() != modeQuestion || m.conv().Name() != "gemini" {
+			t.Fatalf("switching back to one shows mode %v of %s, want its question", m.mode(), m.conv().Name())
 		}
 		pressEvery(m, 50*time.Millisecond, "2")
 		noResult(t, q)
@@ -123,8 +123,8 @@ func TestSwitchingBackReturnsToTheQuestion(t *testing.T) {
 		}
 		// two's prompt is as the human left it.
 		pick(t, m, two.info.ID)
-		if m.mode() != modePrompt || m.conv().editor.ta.Value() != "draft" {
-			t.Fatalf("two shows mode %v, editor %q", m.mode(), m.conv().editor.ta.Value())
+		if m.mode() != modePrompt || m.conv().Prompt().Value() != "draft" {
+			t.Fatalf("two shows mode %v, editor %q", m.mode(), m.conv().Prompt().Value())
 		}
 		// Left on its prompt, one returns to its prompt, its new question
 		// announced and not opened within placeGrace of the switch.
@@ -157,8 +157,8 @@ func TestNewArrivalWaitsAfterAMove(t *testing.T) {
 		}
 		mustContain(t, screen(m), "2 questions wait")
 		idle(m, time.Second)
-		if m.mode() != modeQuestion || m.conv().name != "two" || !strings.Contains(screen(m), "Two's question?") {
-			t.Fatalf("mode %v on %s 3 s after the switch, want two's question open:\n%s", m.mode(), m.conv().name, screen(m))
+		if m.mode() != modeQuestion || m.conv().Name() != "two" || !strings.Contains(screen(m), "Two's question?") {
+			t.Fatalf("mode %v on %s 3 s after the switch, want two's question open:\n%s", m.mode(), m.conv().Name(), screen(m))
 		}
 		pressEvery(m, 50*time.Millisecond, "1")
 		noResult(t, mine)
@@ -167,8 +167,8 @@ func TestNewArrivalWaitsAfterAMove(t *testing.T) {
 		result(t, mine)
 		// one's question, never shown, still never switches the screen.
 		idle(m, time.Minute)
-		if m.conv().name != "two" || m.mode() != modePrompt {
-			t.Fatalf("on %s in mode %v, want two's prompt", m.conv().name, m.mode())
+		if m.conv().Name() != "two" || m.mode() != modePrompt {
+			t.Fatalf("on %s in mode %v, want two's prompt", m.conv().Name(), m.mode())
 		}
 		noResult(t, other)
 	})
@@ -182,8 +182,8 @@ func TestAgentReadyAfterAMoveIsAnnounced(t *testing.T) {
 		asked := m.clock()
 		press(m, "ctrl+o", "esc", "hello")
 		send(m, convStartedMsg{agent: "two", conv: newFakeConv("conv-2", "two"), chosen: true, asked: asked})
-		if m.conv().name != "gemini" || m.conv().editor.ta.Value() != "hello" {
-			t.Fatalf("on %s, editor %q: the agent starting took the screen", m.conv().name, m.conv().editor.ta.Value())
+		if m.conv().Name() != "gemini" || m.conv().Prompt().Value() != "hello" {
+			t.Fatalf("on %s, editor %q: the agent starting took the screen", m.conv().Name(), m.conv().Prompt().Value())
 		}
 		mustContain(t, screen(m), "two is ready · ctrl+l switches to it")
 	})

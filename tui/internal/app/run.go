@@ -15,6 +15,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/tui/internal/activity"
 	"github.com/asktui/asktui/tui/internal/cell"
+	"github.com/asktui/asktui/tui/internal/chat"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
 )
@@ -38,7 +39,7 @@ type StartSpec struct {
 }
 
 // conv returns the conversation shown, or nil.
-func (m *Model) conv() *chat {
+func (m *Model) conv() *chat.Chat {
 	if m.activeConv < 0 || m.activeConv >= len(m.convs) {
 		return nil
 	}
@@ -47,14 +48,14 @@ func (m *Model) conv() *chat {
 
 // convByID returns the conversation with id, adding it when new (its
 // events can overtake the Start that created it).
-func (m *Model) convByID(id string) *chat {
+func (m *Model) convByID(id string) *chat.Chat {
 	for _, c := range m.convs {
-		if c.id == id {
+		if c.ID() == id {
 			return c
 		}
 	}
-	c := newConversation(id, m.spill, m.Common, forPrompt{m.keysFrom(focusPrompt)}, forTranscript{m.keysFrom(focusTranscript)})
-	c.editor.restyle(m.Styles)
+	c := chat.New(id, m.spill, m.Common, forPrompt{m.keysFrom(focusPrompt)}, forTranscript{m.keysFrom(focusTranscript)})
+	c.Restyle(m.Styles)
 	m.convs = append(m.convs, c)
 	if len(m.convs) == 1 {
 		m.activeConv = 0
@@ -66,9 +67,9 @@ func (m *Model) convByID(id string) *chat {
 func (m *Model) applyConvEvents(events []conversation.Event) {
 	for _, e := range events {
 		c := m.convByID(e.Conversation)
-		wasTurn := c.turn
-		c.apply(e)
-		if wasTurn && !c.turn {
+		wasTurn := c.Working()
+		c.Apply(e)
+		if wasTurn && !c.Working() {
 			m.log.Add(activity.Entry{Kind: activity.EntryInfo, Agent: m.convAgentKey(c), Text: "turn ended"}, m.Styles)
 		}
 	}
@@ -78,12 +79,12 @@ func (m *Model) applyConvEvents(events []conversation.Event) {
 // questions and the activity shown for it belong in its transcript.
 // Only a conversation already known has them: a question never starts a
 // conversation of its own.
-func (m *Model) convOf(id string) *chat {
+func (m *Model) convOf(id string) *chat.Chat {
 	if strings.TrimSpace(id) == "" {
 		return nil
 	}
 	for _, c := range m.convs {
-		if !c.failed && (c.id == id || c.info.Agent.ID == id) {
+		if !c.Failed() && (c.ID() == id || c.Info().Agent.ID == id) {
 			return c
 		}
 	}
@@ -97,7 +98,7 @@ func (m *Model) convOf(id string) *chat {
 func (m *Model) convAsked(r *request.Request) {
 	if c := m.convOf(r.AgentID); c != nil {
 		m.flushConv()
-		c.asked(r)
+		c.Asked(r)
 	}
 }
 
@@ -105,7 +106,7 @@ func (m *Model) convAsked(r *request.Request) {
 // request r: settled as s, here when this view answered or declined it.
 func (m *Model) convSettled(r *request.Request, s inbox.Settlement, here bool) {
 	if c := m.convOf(r.AgentID); c != nil {
-		c.askEnded(r, s, here)
+		c.AskEnded(r, s, here)
 	}
 }
 
@@ -120,15 +121,14 @@ func (m *Model) convActivity(a interaction.Activity) {
 	}
 	if c := m.convOf(a.Agent.ID); c != nil {
 		m.flushConv()
-		c.finishText()
-		c.notice(cell.Sanitize(a.Text), false)
+		c.Note(cell.Sanitize(a.Text))
 	}
 }
 
 // convAgentKey is the conversation's agent in the activity log.
-func (m *Model) convAgentKey(c *chat) string {
-	k := "id:" + c.id
-	m.log.Know(k, c.name)
+func (m *Model) convAgentKey(c *chat.Chat) string {
+	k := "id:" + c.ID()
+	m.log.Know(k, c.Name())
 	return k
 }
 
@@ -168,17 +168,15 @@ func (m *Model) started(msg convStartedMsg) tea.Cmd {
 	if m.notice == startingNotice(msg.agent) {
 		m.notice = "" // the conversation's status line takes over
 	}
-	info := msg.conv.Info()
-	c := m.convByID(info.ID)
-	c.conv = msg.conv
-	c.setInfo(info)
+	c := m.convByID(msg.conv.Info().ID)
+	c.Started(msg.conv)
 	switch {
 	case len(m.convs) == 1:
 		m.showConv(c)
 	case !msg.chosen || c == m.conv():
 		return nil
 	case m.placed.After(msg.asked):
-		return m.setNotice(c.name + " is ready · " + m.Keys.Global.Agents.Help().Key + " switches to it")
+		return m.setNotice(c.Name() + " is ready · " + m.Keys.Global.Agents.Help().Key + " switches to it")
 	default:
 		m.leave()
 		m.showConv(c)
@@ -189,7 +187,7 @@ func (m *Model) started(msg convStartedMsg) tea.Cmd {
 
 // showConv makes c the conversation shown; syncFocus gives its editor
 // the keys when the prompt has them.
-func (m *Model) showConv(c *chat) {
+func (m *Model) showConv(c *chat.Chat) {
 	for i, x := range m.convs {
 		if x == c {
 			m.activeConv = i
@@ -205,14 +203,18 @@ func (m *Model) leave() {
 	if c == nil {
 		return
 	}
-	c.left, c.leftOn = true, 0
+	on := uint64(0)
 	switch m.mode() {
 	case modeQuestion, modeReview, modeConfirm, modeNote, modeRemember:
-		if r := m.activeRequest(); r.AgentID == c.id {
-			c.leftOn = r.ID
+		if r := m.activeRequest(); r.AgentID == c.ID() {
+			on = r.ID
 		}
 	default: // the prompt, the transcript or a pane: back to the prompt
 	}
+	if m.left == nil {
+		m.left = map[string]uint64{}
+	}
+	m.left[c.ID()] = on
 }
 
 // enter shows conversation c because the human switched to it: where the
@@ -220,16 +222,16 @@ func (m *Model) leave() {
 // conversation never left shows its question waiting, if any. A question
 // shown so is held until seen, since the human chose the agent, not the
 // question; the prompt is the human's choice.
-func (m *Model) enter(c *chat) {
+func (m *Model) enter(c *chat.Chat) {
 	m.showConv(c)
 	i := -1
-	switch {
-	case c.left && c.leftOn != 0:
-		i = m.indexOf(c.leftOn)
-	case !c.left:
-		if i = m.unseenOf(c.id); i < 0 {
+	switch on, left := m.left[c.ID()]; {
+	case left && on != 0:
+		i = m.indexOf(on)
+	case !left:
+		if i = m.unseenOf(c.ID()); i < 0 {
 			for j, r := range m.requests {
-				if r.AgentID == c.id {
+				if r.AgentID == c.ID() {
 					i = j
 					break
 				}
@@ -254,8 +256,8 @@ func (m *Model) followRequest() {
 		return
 	}
 	for _, c := range m.convs {
-		if c.id == r.AgentID && c != m.conv() {
-			c.left = false // the human came back by its question
+		if c.ID() == r.AgentID && c != m.conv() {
+			delete(m.left, c.ID()) // the human came back by its question
 			m.showConv(c)
 		}
 	}
@@ -264,17 +266,15 @@ func (m *Model) followRequest() {
 // sendPrompt sends the editor's prompt to the conversation shown.
 func (m *Model) sendPrompt() tea.Cmd {
 	c := m.conv()
-	if c == nil || c.conv == nil || c.over {
+	if c == nil || c.Conv() == nil || c.Over() {
 		return m.setNotice("⚠ this agent is not running: " + keys.Name(m.Keys.Global.Agents) + " starts one")
 	}
-	if c.turn {
-		return m.setNotice("⏳ " + c.name + " is still working: wait, or " + keys.Name(m.Keys.Prompt.Cancel) + " to cancel")
+	if c.Working() {
+		return m.setNotice("⏳ " + c.Name() + " is still working: wait, or " + keys.Name(m.Keys.Prompt.Cancel) + " to cancel")
 	}
-	text := c.editor.take()
-	c.userPrompt(text)
-	c.turn, c.started = true, m.Now()
-	c.view.scroll = 0
-	conv, id, parts := c.conv, c.id, promptParts(text, c.info.Cwd)
+	parts := c.TakePrompt()
+	c.BeginTurn(m.Now())
+	conv, id := c.Conv(), c.ID()
 	return tea.Batch(m.spinIfThinking(), func() tea.Msg {
 		stop, err := conv.Prompt(context.Background(), parts)
 		return turnDoneMsg{conv: id, stop: stop, err: err}
@@ -286,20 +286,20 @@ func (m *Model) sendPrompt() tea.Cmd {
 func (m *Model) turnDone(msg turnDoneMsg) {
 	m.flushConv() // the conversation's own end of the turn comes first
 	c := m.convByID(msg.conv)
-	if !c.turn {
+	if !c.Working() {
 		return
 	}
-	c.apply(conversation.Event{Conversation: msg.conv, Kind: conversation.EventTurnEnded, Stop: msg.stop, Err: msg.err})
+	c.Apply(conversation.Event{Conversation: msg.conv, Kind: conversation.EventTurnEnded, Stop: msg.stop, Err: msg.err})
 }
 
 // cancelTurn asks the conversation shown to stop its turn.
 func (m *Model) cancelTurn() tea.Cmd {
 	c := m.conv()
-	if c == nil || c.conv == nil || !c.turn {
+	if c == nil || c.Conv() == nil || !c.Working() {
 		return nil
 	}
-	conv := c.conv
-	return tea.Batch(m.setNotice("cancelling "+c.name+"'s turn…"), func() tea.Msg {
+	conv := c.Conv()
+	return tea.Batch(m.setNotice("cancelling "+c.Name()+"'s turn…"), func() tea.Msg {
 		conv.Cancel()
 		return nil
 	})
@@ -308,16 +308,17 @@ func (m *Model) cancelTurn() tea.Cmd {
 // nextMode switches the conversation shown to its next mode.
 func (m *Model) nextMode() tea.Cmd {
 	c := m.conv()
-	if c == nil || c.conv == nil || len(c.info.Modes) < 2 {
+	if c == nil || c.Conv() == nil || len(c.Info().Modes) < 2 {
 		return nil
 	}
-	next := c.info.Modes[0].ID
-	for i, md := range c.info.Modes {
-		if md.ID == c.info.Mode {
-			next = c.info.Modes[(i+1)%len(c.info.Modes)].ID
+	info := c.Info()
+	next := info.Modes[0].ID
+	for i, md := range info.Modes {
+		if md.ID == info.Mode {
+			next = info.Modes[(i+1)%len(info.Modes)].ID
 		}
 	}
-	conv := c.conv
+	conv := c.Conv()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -329,21 +330,21 @@ func (m *Model) nextMode() tea.Cmd {
 }
 
 // pick acts on the agent picker's choice.
-func (m *Model) pick(r *pickRow) tea.Cmd {
-	switch r.kind {
-	case pickSwitch:
+func (m *Model) pick(r *chat.Row) tea.Cmd {
+	switch r.Kind {
+	case chat.RowSwitch:
 		for _, c := range m.convs {
-			if c.id == r.conv {
+			if c.ID() == r.Conv {
 				m.enter(c)
 			}
 		}
-	case pickStart:
-		return m.startAgent(r.agent, "", true)
-	case pickSession:
-		return m.startAgent(r.agent, r.session, true)
-	case pickResume:
-		m.picker.loading = r.agent
-		launcher, agent := m.launcher, r.agent
+	case chat.RowStart:
+		return m.startAgent(r.Agent, "", true)
+	case chat.RowSession:
+		return m.startAgent(r.Agent, r.Session, true)
+	case chat.RowResume:
+		m.picker.SetLoading(r.Agent)
+		launcher, agent := m.launcher, r.Agent
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 			defer cancel()
@@ -357,13 +358,13 @@ func (m *Model) pick(r *pickRow) tea.Cmd {
 // convNames are the conversations' names as their tabs show them: two
 // agents of the same name (the same agent started twice) are told apart
 // by a number, "gemini", "gemini 2".
-func convNames(convs []*chat) []string {
+func convNames(convs []*chat.Chat) []string {
 	names := make([]string, len(convs))
 	seen := map[string]int{}
 	for i, c := range convs {
-		seen[c.name]++
-		names[i] = c.name
-		if n := seen[c.name]; n > 1 {
+		seen[c.Name()]++
+		names[i] = c.Name()
+		if n := seen[c.Name()]; n > 1 {
 			names[i] += " " + strconv.Itoa(n)
 		}
 	}
@@ -393,7 +394,7 @@ func (m *Model) runBody() string {
 		names := convNames(m.convs)
 		for i, x := range m.convs {
 			name := names[i]
-			if x.turn {
+			if x.Working() {
 				name += " …"
 			}
 			if i == m.activeConv {
@@ -412,7 +413,7 @@ func (m *Model) runBody() string {
 		}
 		bottom = append(bottom, cell.FitBlock(m.qpane.View(), w, l.panelH)...)
 	case c != nil:
-		bottom = append(bottom, strings.Split(c.editor.View(), "\n")...)
+		bottom = append(bottom, strings.Split(c.Prompt().View(), "\n")...)
 	case len(m.starting) > 0:
 		names := make([]string, len(m.starting))
 		for i, n := range m.starting {
@@ -424,7 +425,7 @@ func (m *Model) runBody() string {
 	}
 	mid := ""
 	if c != nil {
-		mid = c.view.View()
+		mid = c.Transcript().View()
 	}
 	lines := append(top, cell.FitBlock(mid, w, l.midRows)...)
 	lines = append(lines, "")
@@ -440,12 +441,12 @@ func (m *Model) runTitle() (left, right string) {
 	if c == nil {
 		return left, ""
 	}
-	left += " " + st.App.Agent.Render(c.name)
-	if c.info.Title != "" {
-		left += st.App.Bar.Render(" · " + cell.SanitizeLine(c.info.Title))
+	left += " " + st.App.Agent.Render(c.Name())
+	if title := c.Info().Title; title != "" {
+		left += st.App.Bar.Render(" · " + cell.SanitizeLine(title))
 	}
 	var parts []string
-	if u := c.usage; u != nil && u.Size > 0 {
+	if u := c.Usage(); u != nil && u.Size > 0 {
 		parts = append(parts, tokens(u.Used)+"/"+tokens(u.Size)+" tokens")
 		if u.Cost > 0 {
 			parts = append(parts, strconv.FormatFloat(u.Cost, 'f', 2, 64)+" "+cell.SanitizeLine(u.Currency))
@@ -465,4 +466,56 @@ func tokens(n int) string {
 		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
 	}
 	return strconv.Itoa(n)
+}
+
+// startFailed shows an agent that could not start as a conversation of
+// its own that has ended, its transcript saying why (with what the agent
+// said on its standard error, when it said something): the reason stays
+// on screen, where a status line would have cut and then dropped it.
+func (m *Model) startFailed(agent string, err error) tea.Cmd {
+	n := 1
+	for _, x := range m.convs {
+		if x.Failed() {
+			n++
+		}
+	}
+	c := m.convByID("failed:" + strconv.Itoa(n))
+	c.StartFailed(agent, err)
+	m.showConv(c)
+	return nil
+}
+
+// convBatch takes the link's conversation events, at most once a frame:
+// until then they wait, coalescing, and the link slows the agents down
+// (link.Pace) rather than queueing without end.
+func (m *Model) convBatch(msg convBatchMsg) tea.Cmd {
+	l := msg.link
+	if wait := m.frameEvery - m.wall().Sub(l.takenAt); !l.takenAt.IsZero() && wait > 0 {
+		return tea.Tick(wait, func(time.Time) tea.Msg { return msg })
+	}
+	l.takenAt = m.wall()
+	m.takeEvents(l.takeConv())
+	return m.spinIfThinking()
+}
+
+// takeEvents applies conversation events and spilled text read back,
+// then holds every transcript to its budget.
+func (m *Model) takeEvents(events []conversation.Event, loads []chat.Load) {
+	m.applyConvEvents(events)
+	for _, l := range loads {
+		for _, c := range m.convs {
+			c.ApplyLoad(l) // the chat it is of takes it
+		}
+	}
+	for _, c := range m.convs {
+		c.EnforceBudget()
+	}
+}
+
+// flushConv applies the events waiting in the link at once: a turn's
+// end, say, before the return of its Prompt.
+func (m *Model) flushConv() {
+	if l, ok := m.sink.(*Link); ok {
+		m.takeEvents(l.takeConv())
+	}
 }

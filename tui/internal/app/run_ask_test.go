@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,9 +12,9 @@ import (
 // transcriptText is the transcript of the conversation shown, as drawn
 // at its size, without styles.
 func transcriptText(m *Model) string {
-	c := m.conv()
-	c.view.SetSize(100, 200)
-	return stripped(c.view.View())
+	v := m.conv().Transcript()
+	v.SetSize(100, 200)
+	return stripped(v.View())
 }
 
 // Issue 35: a question of the conversation's agent and the answer given
@@ -162,44 +160,5 @@ func TestQuestionComesBelowItsToolCall(t *testing.T) {
 		if i < 0 || j < i {
 			t.Fatalf("the permission is not below its tool call:\n%s", s)
 		}
-	})
-}
-
-// A question goes to the spill file with its answer, like any item; one
-// that went there still waiting is left as it was when it ends, and the
-// transcript's count of what it holds stays right.
-func TestSpilledQuestionsKeepTheirAnswer(t *testing.T) {
-	defer func(text int64, items int) { maxResidentText, maxResidentItems = text, items }(maxResidentText, maxResidentItems)
-	maxResidentText, maxResidentItems = 256<<10, 40
-	run(t, func(t *testing.T) {
-		m, f := testRun(t, 100, 30)
-		sp := withSpill(t, m)
-		ask(t, m, demoDeployRequest(f))
-		glance(m)
-		press(m, "2")
-		waiting := ask(t, m, interaction.Request{Agent: &interaction.Agent{ID: f.info.ID, Name: "gemini"},
-			Questions: []interaction.Question{{ID: "q", Question: "Roll back?", Options: opts("Yes", "No")}}})
-		for i := range 60 {
-			events(m, f.info.ID, msgChunk(fmt.Sprintf("Reply %d.", i)), conversation.Event{Kind: conversation.EventNotice, Text: "note"})
-		}
-		withdraw(waiting, interaction.Errorf(interaction.CodeAborted, "the turn was cancelled"))
-		c := m.conv()
-		var held int64
-		for _, it := range c.items {
-			if it.kind == itemAsk {
-				t.Fatalf("a question stayed past the budget: %+v", it.ask)
-			}
-			held += it.weight
-		}
-		if held != c.resident {
-			t.Fatalf("the items weigh %d, the transcript counts %d", held, c.resident)
-		}
-		waitSpill(sp)
-		b, err := os.ReadFile(sp.path(fileSafe(c.id) + "-transcript.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustContain(t, string(b), "? Deploy 1.8.0 to production?\n  Questions from release-agent\n  ✓ Canary only",
-			"? Roll back?\n  … waiting for your answer")
 	})
 }

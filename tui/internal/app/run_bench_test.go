@@ -10,6 +10,7 @@ import (
 
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/styles"
+	"github.com/asktui/asktui/tui/internal/chat"
 )
 
 // streamText is a realistic reply: prose, a list, a code block, repeated.
@@ -17,7 +18,14 @@ var streamText = strings.Repeat("The refund rounds down where Charge rounded hal
 
 func benchRun(b *testing.B) (*Model, string) {
 	b.Helper()
+	return benchRunIn(b, nil)
+}
+
+// benchRunIn is benchRun with the transcripts' long texts kept in sp.
+func benchRunIn(b *testing.B, sp *chat.Spill) (*Model, string) {
+	b.Helper()
 	m := newModel(styles.ThemeDark, true, func() time.Time { return fixedNow })
+	m.spill = sp
 	m.answers = newFakeInbox()
 	m.kind = kindRun
 	m.focus = focusPrompt

@@ -34,8 +34,8 @@ func TestNoticeAndSessionInPicker(t *testing.T) {
 		s := screen(m)
 		mustContain(t, s, "session sess-7", "start gemini", "resume gemini… · gemini cannot list its past sessions")
 		press(m, "down", "down", "enter") // the resume row
-		if m.mode() != modeAgents || m.picker.loading != "" {
-			t.Fatalf("a resume that cannot be was chosen: mode %v, loading %q", m.mode(), m.picker.loading)
+		if m.mode() != modeAgents || m.picker.Loading() != "" {
+			t.Fatalf("a resume that cannot be was chosen: mode %v, loading %q", m.mode(), m.picker.Loading())
 		}
 	})
 }

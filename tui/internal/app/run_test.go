@@ -14,6 +14,7 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/tui/internal/chat"
 )
 
 // fakeConv is a conversation in tests: it records what the screen asked
@@ -237,10 +238,11 @@ func TestPromptIsSentWithItsFilesAndKeptInTheHistory(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m, f := testRun(t, 100, 30)
 		f.info.Cwd = dir
-		m.conv().info.Cwd = dir
+		info := f.info
+		events(m, f.info.ID, conversation.Event{Kind: conversation.EventInfo, Info: &info})
 		press(m, "Fix @ref")
 		// The listing comes back as a message; its file completes.
-		send(m, filesMsg{conv: f.info.ID, files: []string{"refund.go", "README.md"}})
+		send(m, chat.FilesMsg{Conv: f.info.ID, Files: []string{"refund.go", "README.md"}})
 		mustContain(t, screen(m), "refund.go")
 		press(m, "tab", "please")
 		press(m, "enter")
@@ -257,7 +259,7 @@ func TestPromptIsSentWithItsFilesAndKeptInTheHistory(t *testing.T) {
 		}
 		mustContain(t, screen(m), "turn cancelled")
 		press(m, "up")
-		if v := m.conv().editor.ta.Value(); v != "Fix @refund.go please" {
+		if v := m.conv().Prompt().Value(); v != "Fix @refund.go please" {
 			t.Fatalf("↑ on an empty editor gave %q, want the last prompt", v)
 		}
 		press(m, "shift+tab")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/asktui/asktui/interaction/conversation"
+	"github.com/asktui/asktui/tui/internal/chat"
 )
 
 // uniqueText is n bytes of Markdown whose blocks never repeat (so that no
@@ -27,11 +28,10 @@ func uniqueText(n int, from int) string {
 func BenchmarkStreamFrameAfter(b *testing.B) {
 	for _, size := range []int{1e6, 1e7, 1e8} {
 		b.Run(fmt.Sprintf("%dMB", size/1e6), func(b *testing.B) {
-			m, id := benchRun(b)
-			m.spill = newSpill(b.TempDir())
-			defer func() { _ = m.spill.close() }()
-			m.conv().spill = m.spill
-			m.conv().turn = true
+			sp := chat.NewSpill(b.TempDir(), nil)
+			defer func() { _ = sp.Close() }()
+			m, id := benchRunIn(b, sp)
+			m.conv().BeginTurn(time.Time{})
 			const chunk = 1 << 20
 			text := uniqueText(chunk, 0)
 			for sent := 0; sent < size; sent += chunk {
@@ -40,7 +40,7 @@ func BenchmarkStreamFrameAfter(b *testing.B) {
 				m.View()
 			}
 			// What the setup spilled is on disk before the timing starts.
-			waitSpill(m.spill)
+			sp.Wait()
 			runtime.GC()
 			more := uniqueText(1<<20, 1_000_000)
 			off := 0
@@ -69,10 +69,9 @@ func BenchmarkStreamFrameAfter(b *testing.B) {
 func BenchmarkFloodFrame(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
-		m, id := benchRun(b)
-		m.spill = newSpill(b.TempDir())
-		m.conv().spill = m.spill
-		m.conv().turn = true
+		sp := chat.NewSpill(b.TempDir(), nil)
+		m, id := benchRunIn(b, sp)
+		m.conv().BeginTurn(time.Time{})
 		var spent time.Duration
 		frames := 0
 		for f := 0; f < 100; f++ {
@@ -107,8 +106,8 @@ func BenchmarkFloodFrame(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(spent.Microseconds())/float64(frames)/1000, "ms/frame")
 		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
-		b.ReportMetric(float64(len(m.conv().items)), "items")
-		_ = m.spill.close()
+		b.ReportMetric(float64(m.conv().Len()), "items")
+		_ = sp.Close()
 		b.StartTimer()
 	}
 }

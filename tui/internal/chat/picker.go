@@ -1,4 +1,4 @@
-package app
+package chat
 
 import (
 	"strings"
@@ -12,58 +12,64 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// pickKind says what a row of the agent picker does.
-type pickKind int
+// RowKind says what a row of the agent picker does.
+type RowKind int
 
+// What a row of the picker does, chosen.
 const (
-	pickSwitch  pickKind = iota // show a running conversation
-	pickStart                   // start an agent
-	pickResume                  // list an agent's past sessions
-	pickSession                 // resume a past session
+	RowSwitch  RowKind = iota // show a running conversation
+	RowStart                  // start an agent
+	RowResume                 // list an agent's past sessions
+	RowSession                // resume a past session
 )
 
-// pickRow is one row of the agent picker.
-type pickRow struct {
-	kind     pickKind
-	conv     string // pickSwitch
-	agent    string // pickStart, pickResume, pickSession
-	session  string // pickSession
+// Row is one row of the agent picker: what choosing it asks the program
+// to do (Kind), and of what.
+type Row struct {
+	Kind    RowKind
+	Conv    string // RowSwitch: the conversation's id
+	Agent   string // RowStart, RowResume, RowSession: the launcher's name
+	Session string // RowSession: the session to resume
+
 	label    string
 	desc     string
 	disabled bool
 }
 
-// agentsPane is the agent picker: the running conversations, the agents
+// Picker is the agent picker: the running conversations, the agents
 // that can be started, and an agent's past sessions to resume.
-type agentsPane struct {
+type Picker struct {
 	ui.Box
 	*ui.Common
-	host    agentsHost
+	host    PickerHost
 	cursor  int
-	rows    []pickRow
+	rows    []Row
 	loading string // the agent whose sessions are being listed
 	err     string
 }
 
-// agentsHost is what the agent picker asks of the program.
-type agentsHost interface {
+// PickerHost is what the agent picker asks of the program.
+type PickerHost interface {
 	ui.Globals
 	// Pick acts on the row chosen: shows its conversation, starts its
-	// agent, or lists the agent's past sessions (back in showSessions).
-	Pick(row *pickRow) tea.Cmd
+	// agent, or lists the agent's past sessions (back in ShowSessions).
+	Pick(row *Row) tea.Cmd
 	// ToPrompt gives the keys to the prompt of the conversation shown,
 	// as the human chose.
 	ToPrompt()
 }
 
-func newAgentsPane(com *ui.Common, host agentsHost) agentsPane {
-	return agentsPane{Common: com, host: host}
+var _ ui.Pane = (*Picker)(nil)
+
+// NewPicker is the agent picker, which asks the program through host.
+func NewPicker(com *ui.Common, host PickerHost) Picker {
+	return Picker{Common: com, host: host}
 }
 
-// open fills the picker: the conversations running (convs, the one
+// Open fills the picker: the conversations running (convs, the one
 // shown at active), then every agent the launcher knows, each startable
 // and resumable.
-func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launcher) {
+func (p *Picker) Open(convs []*Chat, active int, launcher conversation.Launcher) {
 	p.rows, p.err, p.loading = nil, "", ""
 	for _, c := range convs {
 		desc := "idle"
@@ -79,12 +85,12 @@ func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launc
 		if c.info.Session != "" {
 			desc += " · session " + cell.SanitizeLine(c.info.Session)
 		}
-		p.rows = append(p.rows, pickRow{kind: pickSwitch, conv: c.id, label: c.name, desc: desc})
+		p.rows = append(p.rows, Row{Kind: RowSwitch, Conv: c.id, label: c.name, desc: desc})
 	}
 	if launcher != nil {
 		for _, a := range launcher.Agents() {
 			name := cell.SanitizeLine(a.Name)
-			r := pickRow{kind: pickStart, agent: a.Name, label: "start " + name, desc: cell.SanitizeLine(a.Description)}
+			r := Row{Kind: RowStart, Agent: a.Name, label: "start " + name, desc: cell.SanitizeLine(a.Description)}
 			if a.Missing != "" {
 				r.disabled, r.desc = true, cell.SanitizeLine(a.Missing)
 			}
@@ -95,17 +101,29 @@ func (p *agentsPane) open(convs []*chat, active int, launcher conversation.Launc
 			switch {
 			case a.Missing != "":
 			case a.NoResume != "":
-				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: cell.SanitizeLine(a.NoResume), disabled: true})
+				p.rows = append(p.rows, Row{Kind: RowResume, Agent: a.Name, label: "resume " + name + "…", desc: cell.SanitizeLine(a.NoResume), disabled: true})
 			default:
-				p.rows = append(p.rows, pickRow{kind: pickResume, agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
+				p.rows = append(p.rows, Row{Kind: RowResume, Agent: a.Name, label: "resume " + name + "…", desc: "a past session"})
 			}
 		}
 	}
 	p.cursor = min(max(active, 0), max(len(p.rows)-1, 0))
 }
 
-// showSessions replaces the rows with agent's past sessions.
-func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSession, err error) {
+// SetLoading says the past sessions of agent are being listed.
+func (p *Picker) SetLoading(agent string) { p.loading = agent }
+
+// Loading is the agent whose past sessions are being listed, or "".
+func (p *Picker) Loading() string { return p.loading }
+
+// Rows are the picker's rows, top to bottom.
+func (p *Picker) Rows() []Row { return p.rows }
+
+// Cursor is the row under the cursor.
+func (p *Picker) Cursor() int { return p.cursor }
+
+// ShowSessions replaces the rows with agent's past sessions.
+func (p *Picker) ShowSessions(agent string, sessions []conversation.PastSession, err error) {
 	p.loading = ""
 	if err != nil {
 		p.err = cell.SanitizeLine(err.Error())
@@ -124,7 +142,7 @@ func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSess
 		if !s.Updated.IsZero() {
 			desc = s.Updated.Format("2006-01-02 15:04") + " · " + desc
 		}
-		p.rows = append(p.rows, pickRow{kind: pickSession, agent: agent, session: s.Session, label: title, desc: desc})
+		p.rows = append(p.rows, Row{Kind: RowSession, Agent: agent, Session: s.Session, label: title, desc: desc})
 	}
 	if len(p.rows) == 0 {
 		p.err = "no past sessions of " + cell.SanitizeLine(agent)
@@ -135,16 +153,16 @@ func (p *agentsPane) showSessions(agent string, sessions []conversation.PastSess
 // choose returns the row under the cursor to act on (nil when it cannot
 // be chosen) and whether the picker closes: listing past sessions keeps
 // it open.
-func (p *agentsPane) choose() (*pickRow, bool) {
+func (p *Picker) choose() (*Row, bool) {
 	if p.cursor >= len(p.rows) || p.rows[p.cursor].disabled {
 		return nil, false
 	}
 	r := p.rows[p.cursor]
-	return &r, r.kind != pickResume
+	return &r, r.Kind != RowResume
 }
 
 // View draws the picker in its size.
-func (p *agentsPane) View() string {
+func (p *Picker) View() string {
 	st, width := p.Styles, p.Width()
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
@@ -174,7 +192,7 @@ func (p *agentsPane) View() string {
 }
 
 // Actions are the picker's keys; the help and quitting work beside them.
-func (p *agentsPane) Actions() []ui.Action {
+func (p *Picker) Actions() []ui.Action {
 	k := p.Keys.Agents
 	return []ui.Action{
 		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd {
@@ -195,10 +213,11 @@ func (p *agentsPane) Actions() []ui.Action {
 	}
 }
 
-func (*agentsPane) Typist() func(tea.Msg) tea.Cmd { return nil }
+// Typist is nil: the picker takes no text.
+func (*Picker) Typist() func(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp implements help.KeyMap.
-func (p *agentsPane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
+func (p *Picker) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 
 // FullHelp implements help.KeyMap.
-func (p *agentsPane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
+func (p *Picker) FullHelp() [][]key.Binding { return ui.FullHelp(p) }

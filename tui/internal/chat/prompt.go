@@ -1,4 +1,4 @@
-package app
+package chat
 
 import (
 	"io/fs"
@@ -37,15 +37,15 @@ const (
 	completionCmds                    // the agent's commands, after "/"
 )
 
-// promptEditor is where the human writes to an agent: a multi-line text
+// Prompt is where the human writes to an agent: a multi-line text
 // area with the prompts sent before (↑ on an empty editor), file mentions
 // completed after "@" from the working directory, and the agent's slash
 // commands completed after "/".
-type promptEditor struct {
+type Prompt struct {
 	ui.Box
 	*ui.Common
-	host     promptHost
-	c        *chat // the conversation it writes to
+	host     PromptHost
+	c        *Chat // the conversation it writes to
 	ta       textarea.Model
 	history  []string
 	hist     int    // position while browsing the history; len(history) when not
@@ -62,9 +62,9 @@ type promptEditor struct {
 	}
 }
 
-// promptHost is what a prompt editor asks of the program, which sends
+// PromptHost is what a prompt editor asks of the program, which sends
 // the prompts and knows what waits.
-type promptHost interface {
+type PromptHost interface {
 	ui.Globals
 	// Send sends the prompt written to the conversation shown.
 	Send() tea.Cmd
@@ -78,7 +78,17 @@ type promptHost interface {
 	Spinner() string
 }
 
-func newPromptEditor(com *ui.Common, host promptHost) promptEditor {
+var _ ui.Pane = (*Prompt)(nil)
+
+// FilesMsg brings the working directory's files to the prompt editor of
+// conversation Conv, for its @ mentions: the program hands it to that
+// chat's editor (Prompt.SetFiles).
+type FilesMsg struct {
+	Conv  string
+	Files []string
+}
+
+func newPrompt(com *ui.Common, host PromptHost) Prompt {
 	newLine := com.Keys.Prompt.NewLine
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
@@ -91,14 +101,14 @@ func newPromptEditor(com *ui.Common, host promptHost) promptEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return promptEditor{Common: com, host: host, ta: ta}
+	return Prompt{Common: com, host: host, ta: ta}
 }
 
 // setCommands takes the agent's slash commands.
-func (e *promptEditor) setCommands(cs []conversation.Command) { e.commands = cs }
+func (e *Prompt) setCommands(cs []conversation.Command) { e.commands = cs }
 
 // restyle gives the editor asktui's look.
-func (e *promptEditor) restyle(st *styles.Styles) {
+func (e *Prompt) restyle(st *styles.Styles) {
 	s := e.ta.Styles()
 	s.Focused.Text = st.Question.Text.UnsetBold()
 	s.Focused.Placeholder = st.Option.Description
@@ -130,18 +140,25 @@ func listFiles(conv, dir string) tea.Cmd {
 			}
 			return nil
 		})
-		return filesMsg{conv: conv, files: files}
+		return FilesMsg{Conv: conv, Files: files}
 	}
 }
 
 // value is the prompt as typed so far, trimmed.
-func (e *promptEditor) value() string { return strings.TrimSpace(e.ta.Value()) }
+func (e *Prompt) value() string { return strings.TrimSpace(e.ta.Value()) }
+
+// Value is the prompt as typed so far.
+func (e *Prompt) Value() string { return e.ta.Value() }
+
+// HasCursor reports whether its text area has the cursor (and reads
+// keys): never once its agent ended.
+func (e *Prompt) HasCursor() bool { return e.ta.Focused() }
 
 // canBrowse reports whether ↑ (dir -1) or ↓ (+1) moves through the
 // prompts sent before rather than the lines of the prompt: ↑ on an empty
 // editor, or on the first line while browsing; ↓ on the last line while
 // browsing.
-func (e *promptEditor) canBrowse(dir int) bool {
+func (e *Prompt) canBrowse(dir int) bool {
 	if dir < 0 {
 		return len(e.history) > 0 && (e.ta.Value() == "" || e.hist < len(e.history)) && e.ta.Line() == 0
 	}
@@ -150,7 +167,7 @@ func (e *promptEditor) canBrowse(dir int) bool {
 
 // typeKey edits the text with a key no action took, and opens, narrows or
 // closes the completions; it returns a file listing when "@" wants one.
-func (e *promptEditor) typeKey(msg ui.KeyMsg, conv, cwd string) tea.Cmd {
+func (e *Prompt) typeKey(msg ui.KeyMsg, conv, cwd string) tea.Cmd {
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	e.hist = len(e.history)
@@ -163,7 +180,7 @@ func (e *promptEditor) typeKey(msg ui.KeyMsg, conv, cwd string) tea.Cmd {
 }
 
 // paste inserts pasted text.
-func (e *promptEditor) paste(msg tea.PasteMsg) tea.Cmd {
+func (e *Prompt) paste(msg tea.PasteMsg) tea.Cmd {
 	var cmd tea.Cmd
 	e.ta, cmd = e.ta.Update(msg)
 	e.grow()
@@ -171,12 +188,12 @@ func (e *promptEditor) paste(msg tea.PasteMsg) tea.Cmd {
 }
 
 // grow sizes the text area to its content, up to maxEditorRows.
-func (e *promptEditor) grow() {
+func (e *Prompt) grow() {
 	e.ta.SetHeight(min(max(e.ta.LineCount(), 1), maxEditorRows))
 }
 
 // browse moves through the history: -1 older, +1 newer.
-func (e *promptEditor) browse(delta int) {
+func (e *Prompt) browse(delta int) {
 	if len(e.history) == 0 {
 		return
 	}
@@ -194,7 +211,7 @@ func (e *promptEditor) browse(delta int) {
 
 // take returns the prompt and clears the editor, keeping it in the
 // history.
-func (e *promptEditor) take() string {
+func (e *Prompt) take() string {
 	v := e.ta.Value()
 	e.ta.Reset()
 	e.grow()
@@ -210,7 +227,7 @@ func (e *promptEditor) take() string {
 }
 
 // lastToken is the text after the last space or newline.
-func (e *promptEditor) lastToken() string {
+func (e *Prompt) lastToken() string {
 	v := e.ta.Value()
 	i := strings.LastIndexFunc(v, unicode.IsSpace)
 	return v[i+1:]
@@ -218,7 +235,7 @@ func (e *promptEditor) lastToken() string {
 
 // complete opens, narrows or closes the completions for what is being
 // typed; it reports whether files are wanted.
-func (e *promptEditor) complete() bool {
+func (e *Prompt) complete() bool {
 	tok := e.lastToken()
 	v := e.ta.Value()
 	e.pop.kind = completionNone
@@ -249,8 +266,8 @@ func (e *promptEditor) complete() bool {
 	return e.pop.kind == completionFiles
 }
 
-// setFiles takes the listing and refreshes the completions.
-func (e *promptEditor) setFiles(files []string) {
+// SetFiles takes the listing and refreshes the completions.
+func (e *Prompt) SetFiles(files []string) {
 	e.files, e.listing = files, false
 	if e.files == nil {
 		e.files = []string{}
@@ -259,7 +276,7 @@ func (e *promptEditor) setFiles(files []string) {
 }
 
 // accept puts the completion under the cursor in place of the token.
-func (e *promptEditor) accept() {
+func (e *Prompt) accept() {
 	if e.pop.cursor >= len(e.pop.items) {
 		e.pop.kind = completionNone
 		return
@@ -362,14 +379,14 @@ func fuzzyScore(s string, q []rune) (int, bool) {
 
 // SetSize gives the editor its width; its height is its own (rows), as
 // its text grows up to maxEditorRows.
-func (e *promptEditor) SetSize(width, height int) {
+func (e *Prompt) SetSize(width, height int) {
 	e.Box.SetSize(width, height)
 	e.ta.SetWidth(max(width-4, 4))
 }
 
-// rows is the rows the editor draws: the completions while it has the
+// Rows is the rows the editor draws: the completions while it has the
 // keys, the framed text area and the status line.
-func (e *promptEditor) rows() int {
+func (e *Prompt) Rows() int {
 	n := e.ta.Height() + 2 + 1
 	if e.pop.kind != completionNone && e.live() {
 		n += max(len(e.pop.items), 1)
@@ -379,11 +396,11 @@ func (e *promptEditor) rows() int {
 
 // live reports whether the editor takes keys: it has the focus and its
 // agent has not ended.
-func (e *promptEditor) live() bool { return e.Focused() && !e.c.over }
+func (e *Prompt) live() bool { return e.Focused() && !e.c.over }
 
 // Focus gives the editor the keys, and its text area the cursor unless
 // its agent ended (it reads nothing then).
-func (e *promptEditor) Focus() tea.Cmd {
+func (e *Prompt) Focus() tea.Cmd {
 	e.Box.Focus()
 	if e.c.over {
 		return nil
@@ -392,14 +409,14 @@ func (e *promptEditor) Focus() tea.Cmd {
 }
 
 // Blur takes the keys away.
-func (e *promptEditor) Blur() {
+func (e *Prompt) Blur() {
 	e.Box.Blur()
 	e.ta.Blur()
 }
 
 // View draws the editor: the completions above (when open), the framed
 // text area, and the status line.
-func (e *promptEditor) View() string {
+func (e *Prompt) View() string {
 	st, width := e.Styles, e.Width()
 	focused := e.live()
 	var out []string
@@ -433,7 +450,7 @@ func (e *promptEditor) View() string {
 
 // status is the line under the editor: the questions waiting, and what
 // the agent is doing.
-func (e *promptEditor) status() string {
+func (e *Prompt) status() string {
 	status := e.c.status(e.host.Spinner(), e.Now(), e.Keys)
 	if n := e.host.Questions(); n > 0 {
 		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.Keys.Global.Inbox) + " answers · " + status
@@ -444,7 +461,7 @@ func (e *promptEditor) status() string {
 // Actions are the editor's keys, with its completions' when open. An
 // agent that ended or never started reads nothing: its status line says
 // ctrl+l starts one.
-func (e *promptEditor) Actions() []ui.Action {
+func (e *Prompt) Actions() []ui.Action {
 	c := e.c
 	if c.over {
 		return e.host.Globals(false)
@@ -482,7 +499,9 @@ func (e *promptEditor) Actions() []ui.Action {
 	return append(out, e.host.Globals(true)...)
 }
 
-func (e *promptEditor) Typist() func(tea.Msg) tea.Cmd {
+// Typist types a key no action took, or a paste, into the prompt; nil
+// once its agent ended.
+func (e *Prompt) Typist() func(tea.Msg) tea.Cmd {
 	c := e.c
 	if c.over {
 		return nil
@@ -499,7 +518,7 @@ func (e *promptEditor) Typist() func(tea.Msg) tea.Cmd {
 }
 
 // ShortHelp implements help.KeyMap.
-func (e *promptEditor) ShortHelp() []key.Binding { return ui.ShortHelp(e) }
+func (e *Prompt) ShortHelp() []key.Binding { return ui.ShortHelp(e) }
 
 // FullHelp implements help.KeyMap.
-func (e *promptEditor) FullHelp() [][]key.Binding { return ui.FullHelp(e) }
+func (e *Prompt) FullHelp() [][]key.Binding { return ui.FullHelp(e) }

@@ -1,4 +1,11 @@
-package app
+// Package chat is the conversation view's room (asktui run): one agent
+// the human drives (Chat), what it said and did (its Transcript, which
+// keeps to a memory budget and spills the rest to disk), the prompt
+// written to it (its Prompt), and the agent picker (Picker). The panes
+// ask the program for what they need through their hosts (PromptHost,
+// TranscriptHost, PickerHost); the program reaches them through the
+// methods exported here.
+package chat
 
 import (
 	"errors"
@@ -6,23 +13,23 @@ import (
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/interaction/inbox"
+	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
-// conversation is one agent the human drives (asktui run): what it said and
-// did, as transcript items, and the prompt being written to it. It holds
-// the protocol-neutral conversation.Conversation the prompts go to; the
-// events come in through the program's link.
-type chat struct {
+// Chat is one agent the human drives (asktui run): what it said and did,
+// as transcript items, and the prompt being written to it. It holds the
+// protocol-neutral conversation.Conversation the prompts go to; the
+// events come in through the program's link (Apply).
+type Chat struct {
 	id   string
 	conv conversation.Conversation // nil until started (and after it ended)
 	info conversation.Info
@@ -40,18 +47,12 @@ type chat struct {
 
 	// What the transcript holds in memory (see budget.go), and where the
 	// rest goes.
-	spill    *spill
+	spill    *Spill
 	resident int64 // bytes of the items held
 	texts    int   // text items so far, for the names of their spill files
 
-	editor promptEditor   // the prompt being written to it
-	view   transcriptPane // its transcript on screen
-
-	// Where the human left this conversation when another was shown:
-	// the request whose question was open (leftOn), or the prompt
-	// (leftOn 0). left is false until the human has left it once.
-	left   bool
-	leftOn uint64
+	editor Prompt     // the prompt being written to it
+	view   Transcript // its transcript on screen
 }
 
 // convItemKind says what a transcript item is.
@@ -85,19 +86,96 @@ type convItem struct {
 	spilled   *spilledItems
 }
 
-// newConversation is the conversation id, its long texts kept in sp;
-// its prompt editor and transcript ask the program through the hosts
-// given.
-func newConversation(id string, sp *spill, com *ui.Common, prompt promptHost, transcript transcriptHost) *chat {
-	c := &chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
-	c.editor = newPromptEditor(com, prompt)
-	c.view = transcriptPane{Common: com, host: transcript}
+// New is the conversation id, its long texts kept in sp; its prompt
+// editor and transcript ask the program through the hosts given.
+func New(id string, sp *Spill, com *ui.Common, prompt PromptHost, transcript TranscriptHost) *Chat {
+	c := &Chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
+	c.editor = newPrompt(com, prompt)
+	c.view = Transcript{Common: com, host: transcript}
 	c.editor.c, c.view.c = c, c
 	return c
 }
 
-// apply takes one event into the conversation's state.
-func (c *chat) apply(e conversation.Event) {
+// ID is the conversation's id, as its events name it.
+func (c *Chat) ID() string { return c.id }
+
+// Name is the agent's display name, safe to draw.
+func (c *Chat) Name() string { return c.name }
+
+// Info is the conversation's description, as its agent last gave it.
+func (c *Chat) Info() conversation.Info { return c.info }
+
+// Conv is the conversation the prompts go to: nil until it started.
+func (c *Chat) Conv() conversation.Conversation { return c.conv }
+
+// Usage is what the agent last said of its context window, or nil.
+func (c *Chat) Usage() *conversation.Usage { return c.usage }
+
+// Working reports whether a turn is in progress.
+func (c *Chat) Working() bool { return c.turn }
+
+// Over reports whether the conversation has ended (or never started).
+func (c *Chat) Over() bool { return c.over }
+
+// Failed reports whether its agent never started.
+func (c *Chat) Failed() bool { return c.failed }
+
+// Len is the number of items the transcript holds.
+func (c *Chat) Len() int { return len(c.items) }
+
+// Prompt is the prompt editor writing to the conversation.
+func (c *Chat) Prompt() *Prompt { return &c.editor }
+
+// Transcript is the conversation's transcript on screen.
+func (c *Chat) Transcript() *Transcript { return &c.view }
+
+// Started binds the conversation the launcher started to this chat.
+func (c *Chat) Started(conv conversation.Conversation) {
+	c.conv = conv
+	c.setInfo(conv.Info())
+}
+
+// StartFailed makes this chat an agent that could not start: agent is
+// its name, err why; its transcript says so, its editor reads nothing.
+func (c *Chat) StartFailed(agent string, err error) {
+	if n := cell.DisplayLine(agent); strings.TrimSpace(n) != "" {
+		c.name = n
+	}
+	c.failed = true
+	c.end(err)
+	c.notice(cell.Sanitize(err.Error()), true)
+}
+
+// TakePrompt takes the prompt written from the editor into the
+// transcript (which follows the newest again) and returns it as the
+// agent gets it: its text, and each file it mentions with @.
+func (c *Chat) TakePrompt() []conversation.PromptPart {
+	text := c.editor.take()
+	c.userPrompt(text)
+	c.view.scroll = 0
+	return promptParts(text, c.info.Cwd)
+}
+
+// BeginTurn marks a turn in progress, begun at now.
+func (c *Chat) BeginTurn(now time.Time) { c.turn, c.started = true, now }
+
+// Note adds a line of the program's to the transcript: a rule's answer
+// to the agent's permission, say.
+func (c *Chat) Note(text string) {
+	c.finishText()
+	c.notice(text, false)
+}
+
+// Restyle gives the editor and the transcript st's look.
+func (c *Chat) Restyle(st *styles.Styles) {
+	c.editor.restyle(st)
+	for _, it := range c.items {
+		it.rendering.stale()
+	}
+}
+
+// Apply takes one event into the conversation's state.
+func (c *Chat) Apply(e conversation.Event) {
 	switch e.Kind {
 	case conversation.EventStarted, conversation.EventInfo:
 		if e.Info != nil {
@@ -170,7 +248,7 @@ func (c *chat) apply(e conversation.Event) {
 
 // status says what the conversation is doing, for the line under its
 // editor: spinner is the spinner's frame, now the clock's time.
-func (c *chat) status(spinner string, now time.Time, k keys.Map) string {
+func (c *Chat) status(spinner string, now time.Time, k keys.Map) string {
 	switch {
 	case c.failed:
 		return c.name + " did not start · " + keys.Name(k.Global.Agents) + " starts an agent"
@@ -189,13 +267,13 @@ func (c *chat) status(spinner string, now time.Time, k keys.Map) string {
 }
 
 // saidLast reports whether the newest item is the failure text.
-func (c *chat) saidLast(text string) bool {
+func (c *Chat) saidLast(text string) bool {
 	n := len(c.items)
 	return n > 0 && c.items[n-1].kind == itemNotice && c.items[n-1].failed && c.items[n-1].text.String() == text
 }
 
 // setInfo takes the conversation's description.
-func (c *chat) setInfo(info conversation.Info) {
+func (c *Chat) setInfo(info conversation.Info) {
 	if c.info.Mode != "" && info.Mode != c.info.Mode {
 		c.notice("mode: "+modeName(info, info.Mode), false)
 	}
@@ -218,7 +296,7 @@ func modeName(info conversation.Info, id string) string {
 
 // chunk appends a piece of streamed text, to the last item of its kind
 // and message, or to a new item.
-func (c *chat) chunk(kind convItemKind, msgID, text string) {
+func (c *Chat) chunk(kind convItemKind, msgID, text string) {
 	var it *convItem
 	if n := len(c.items); n > 0 {
 		last := c.items[n-1]
@@ -238,7 +316,7 @@ func (c *chat) chunk(kind convItemKind, msgID, text string) {
 
 // write appends text to a text item; once the item outgrows what the
 // transcript shows, the whole of it goes to a spill file of its own.
-func (c *chat) write(it *convItem, text string) {
+func (c *Chat) write(it *convItem, text string) {
 	t := &it.text
 	if c.spill == nil || t.file != "" || t.Len()+int64(len(text)) <= maxShownText {
 		t.WriteString(text, c.spillTo(t))
@@ -256,7 +334,7 @@ func (c *chat) write(it *convItem, text string) {
 }
 
 // spillTo is where a text item's pieces go once it has a spill file.
-func (c *chat) spillTo(t *textStream) func(string) {
+func (c *Chat) spillTo(t *textStream) func(string) {
 	if c.spill == nil || t.file == "" {
 		return nil
 	}
@@ -294,7 +372,7 @@ func fileSafe(s string) string {
 
 // finishText marks the streaming text item done: it is rendered as
 // Markdown from now on.
-func (c *chat) finishText() {
+func (c *Chat) finishText() {
 	if n := len(c.items); n > 0 {
 		if last := c.items[n-1]; !last.finished && last.kind != itemTool && last.kind != itemPlan {
 			last.finished = true
@@ -304,13 +382,13 @@ func (c *chat) finishText() {
 }
 
 // add appends an item.
-func (c *chat) add(it *convItem) {
+func (c *Chat) add(it *convItem) {
 	c.items = append(c.items, it)
 	c.account(it)
 }
 
 // notice adds a line of the conversation's own (not the agent's).
-func (c *chat) notice(text string, failed bool) {
+func (c *Chat) notice(text string, failed bool) {
 	it := &convItem{kind: itemNotice, failed: failed, finished: true}
 	it.text.WriteString(text, nil)
 	c.add(it)
@@ -385,9 +463,9 @@ func askForm(a *askRecord) string {
 	return b.String()
 }
 
-// asked adds request r, which the conversation's agent asked, to the
+// Asked adds request r, which the conversation's agent asked, to the
 // transcript, waiting for its answer.
-func (c *chat) asked(r *request.Request) {
+func (c *Chat) Asked(r *request.Request) {
 	c.finishText()
 	rec := &askRecord{id: r.ID, questions: make([]askedQuestion, len(r.Questions))}
 	for i, q := range r.Questions {
@@ -396,11 +474,11 @@ func (c *chat) asked(r *request.Request) {
 	c.add(&convItem{kind: itemAsk, finished: true, ask: rec})
 }
 
-// askEnded records what became of request r, settled as s: here when
+// AskEnded records what became of request r, settled as s: here when
 // this view answered or declined it. A question the transcript no longer
 // holds (spilled, or asked before the conversation was known) is left
 // as it is.
-func (c *chat) askEnded(r *request.Request, s inbox.Settlement, here bool) {
+func (c *Chat) AskEnded(r *request.Request, s inbox.Settlement, here bool) {
 	var it *convItem
 	for i := len(c.items) - 1; i >= 0; i-- {
 		if a := c.items[i].ask; a != nil && a.id == r.ID {
@@ -446,7 +524,7 @@ func (c *chat) askEnded(r *request.Request, s inbox.Settlement, here bool) {
 }
 
 // userPrompt records the prompt the human sent.
-func (c *chat) userPrompt(text string) {
+func (c *Chat) userPrompt(text string) {
 	c.finishText()
 	it := &convItem{kind: itemUser, finished: true}
 	c.write(it, text)
@@ -454,33 +532,11 @@ func (c *chat) userPrompt(text string) {
 }
 
 // end marks the conversation over (err says why, nil for a clean end):
-// its editor reads nothing from now on (promptEditor.actions and typist),
+// its editor reads nothing from now on (Prompt.Actions and Typist),
 // so it offers nothing either, and its text area loses the cursor; the
 // status line says ctrl+l starts an agent.
-func (c *chat) end(err error) {
+func (c *Chat) end(err error) {
 	c.over, c.ended = true, err
 	c.editor.ta.Placeholder = ""
 	c.editor.ta.Blur()
-}
-
-// startFailed shows an agent that could not start as a conversation of
-// its own that has ended, its transcript saying why (with what the agent
-// said on its standard error, when it said something): the reason stays
-// on screen, where a status line would have cut and then dropped it.
-func (m *Model) startFailed(agent string, err error) tea.Cmd {
-	n := 1
-	for _, x := range m.convs {
-		if x.failed {
-			n++
-		}
-	}
-	c := m.convByID("failed:" + strconv.Itoa(n))
-	if n := cell.DisplayLine(agent); strings.TrimSpace(n) != "" {
-		c.name = n
-	}
-	c.failed = true
-	c.end(err)
-	c.notice(cell.Sanitize(err.Error()), true)
-	m.showConv(c)
-	return nil
 }

@@ -1,11 +1,8 @@
-package app
+package chat
 
 import (
 	"strconv"
 	"strings"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/asktui/asktui/interaction/conversation"
 	"github.com/asktui/asktui/tui/internal/cell"
@@ -39,7 +36,7 @@ var maxRendered int64 = 32 << 20
 const keepRendered = 256
 
 // dropRendered holds the transcript's rendered blocks to maxRendered.
-func (c *chat) dropRendered() {
+func (c *Chat) dropRendered() {
 	total := int64(0)
 	for _, it := range c.items {
 		total += it.text.rendered
@@ -79,7 +76,7 @@ type spilledItems struct {
 func (it *convItem) weigh() int64 {
 	w := int64(itemOverhead + it.text.kept())
 	if t := it.tool; t != nil {
-		w += eventBytes(conversation.Event{Tool: t})
+		w += EventBytes(conversation.Event{Tool: t})
 	}
 	for _, p := range it.plan {
 		w += int64(len(p.Content) + 64)
@@ -91,14 +88,14 @@ func (it *convItem) weigh() int64 {
 }
 
 // account counts an item's new weight in the transcript's.
-func (c *chat) account(it *convItem) {
+func (c *Chat) account(it *convItem) {
 	w := it.weigh()
 	c.resident += w - it.weight
 	it.weight = w
 }
 
 // overBudget reports whether the transcript holds more than its budget.
-func (c *chat) overBudget() bool {
+func (c *Chat) overBudget() bool {
 	return c.resident > maxResidentText || len(c.items) > maxResidentItems
 }
 
@@ -106,10 +103,10 @@ func (c *chat) overBudget() bool {
 // streaming and its neighbours.
 const keepLast = 8
 
-// enforceBudget moves the oldest items to the spill file until the
+// EnforceBudget moves the oldest items to the spill file until the
 // transcript holds at most seven eighths of its budget. The newest stay,
 // and so do spilled items the human is reading again.
-func (c *chat) enforceBudget() {
+func (c *Chat) EnforceBudget() {
 	c.dropRendered()
 	if c.spill == nil || !c.overBudget() {
 		return
@@ -179,7 +176,7 @@ func (c *chat) enforceBudget() {
 }
 
 // spilledForm is an item as text, the way the spill file keeps it.
-func (c *chat) spilledForm(it *convItem) string {
+func (c *Chat) spilledForm(it *convItem) string {
 	var b strings.Builder
 	switch it.kind {
 	case itemUser:
@@ -245,21 +242,21 @@ func sizeText(n int64) string {
 }
 
 // loadSpilled asks the spill for the end of what a spilled item stands
-// for, to show it again; it comes back through applyLoad.
-func (c *chat) loadSpilled(it *convItem) {
+// for, to show it again; it comes back through ApplyLoad.
+func (c *Chat) loadSpilled(it *convItem) {
 	s := it.spilled
 	if s == nil || s.loading || s.loaded || c.spill == nil {
 		return
 	}
 	n := min(s.n, maxShownText)
 	s.loading = true
-	c.spill.read(spillLoad{conv: c.id, item: it, file: s.file, off: s.off + s.n - n, n: n})
+	c.spill.read(Load{conv: c.id, item: it, file: s.file, off: s.off + s.n - n, n: n})
 }
 
-// applyLoad shows spilled text read back.
-func (c *chat) applyLoad(l spillLoad) {
+// ApplyLoad shows spilled text read back, when it is this chat's.
+func (c *Chat) ApplyLoad(l Load) {
 	it := l.item
-	if it == nil || it.spilled == nil {
+	if l.conv != c.id || it == nil || it.spilled == nil {
 		return
 	}
 	it.spilled.loading = false
@@ -274,39 +271,27 @@ func (c *chat) applyLoad(l spillLoad) {
 	c.account(it)
 }
 
-// convBatch takes the link's conversation events, at most once a frame:
-// until then they wait, coalescing, and the link slows the agents down
-// (link.Pace) rather than queueing without end.
-func (m *Model) convBatch(msg convBatchMsg) tea.Cmd {
-	l := msg.link
-	if wait := m.frameEvery - m.wall().Sub(l.takenAt); !l.takenAt.IsZero() && wait > 0 {
-		return tea.Tick(wait, func(time.Time) tea.Msg { return msg })
-	}
-	l.takenAt = m.wall()
-	m.takeEvents(l.takeConv())
-	return m.spinIfThinking()
-}
-
-// takeEvents applies conversation events and spilled text read back,
-// then holds every transcript to its budget.
-func (m *Model) takeEvents(events []conversation.Event, loads []spillLoad) {
-	m.applyConvEvents(events)
-	for _, l := range loads {
-		for _, c := range m.convs {
-			if c.id == l.conv {
-				c.applyLoad(l)
+// EventBytes is about what an event holds in memory: what a transcript
+// counts for a tool call, and the program for an event waiting.
+func EventBytes(e conversation.Event) int64 {
+	n := int64(128 + len(e.Text))
+	if t := e.Tool; t != nil {
+		n += int64(len(t.Title) + len(t.Input))
+		for _, c := range t.Content {
+			n += int64(len(c.Text))
+			if c.Diff != nil {
+				n += int64(len(c.Diff.New))
+				if c.Diff.Old != nil {
+					n += int64(len(*c.Diff.Old))
+				}
+			}
+			if c.Terminal != nil {
+				n += int64(len(c.Terminal.Output))
 			}
 		}
 	}
-	for _, c := range m.convs {
-		c.enforceBudget()
+	for _, p := range e.Plan {
+		n += int64(len(p.Content))
 	}
-}
-
-// flushConv applies the events waiting in the link at once: a turn's
-// end, say, before the return of its Prompt.
-func (m *Model) flushConv() {
-	if l, ok := m.sink.(*Link); ok {
-		m.takeEvents(l.takeConv())
-	}
+	return n
 }

@@ -1,4 +1,4 @@
-package app
+package chat
 
 import (
 	"crypto/rand"
@@ -11,14 +11,14 @@ import (
 	"sync/atomic"
 )
 
-// spill keeps on disk what a transcript no longer holds in memory: the
+// Spill keeps on disk what a transcript no longer holds in memory: the
 // whole of a message longer than it shows, and the entries past its
 // memory budget. The files live in a directory of this run's, created on
 // the first write and removed when the program ends. Writes and reads go
 // through one goroutine, in order, started while there is work and
 // ending when there is none, so the event loop never waits on the disk:
 // a read's result comes back as a message.
-type spill struct {
+type Spill struct {
 	dir string
 
 	mu      sync.Mutex
@@ -35,19 +35,21 @@ type spill struct {
 
 	// deliver takes the result of a read, on the spill's goroutine: the
 	// program hands it to the model as a message.
-	deliver func(spillLoad)
+	deliver func(Load)
 }
 
 // spillJob is one write, or one read when load is set.
 type spillJob struct {
 	file string
 	text string
-	load *spillLoad
+	load *Load
 }
 
-// spillLoad is a read of n bytes at off of a spill file, and what came of
-// it. item is the transcript entry that asked, handed back as it was.
-type spillLoad struct {
+// Load is a read of n bytes at off of a spill file, and what came of
+// it. item is the transcript entry that asked, handed back as it was:
+// the program hands it to the chats (Chat.ApplyLoad) on its own
+// goroutine.
+type Load struct {
 	conv   string
 	item   *convItem
 	file   string
@@ -56,31 +58,44 @@ type spillLoad struct {
 	err    error
 }
 
-// newSpill returns a spill whose directory will be in base (the system's
-// temporary directory when empty), named for this process.
-func newSpill(base string) *spill {
+// NewSpill returns a spill whose directory will be in base (the system's
+// temporary directory when empty), named for this process; deliver
+// takes the result of each read, on the spill's goroutine.
+func NewSpill(base string, deliver func(Load)) *Spill {
 	if base == "" {
 		base = os.TempDir()
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "asktui-run-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
-	return &spill{dir: filepath.Join(base, name), size: map[string]int64{}, files: map[string]*os.File{}}
+	return &Spill{dir: filepath.Join(base, name), size: map[string]int64{}, files: map[string]*os.File{}, deliver: deliver}
 }
 
 // path is where file is (or will be).
-func (s *spill) path(file string) string { return filepath.Join(s.dir, file) }
+func (s *Spill) path(file string) string { return filepath.Join(s.dir, file) }
 
 // failure is the first error writing, if any.
-func (s *spill) failure() error {
+func (s *Spill) failure() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
 
+// Wait returns once what was queued so far is done: written, or read
+// and delivered. (The program never waits on the disk; its benchmarks
+// do, to time a frame without the writes before it.)
+func (s *Spill) Wait() {
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	if idle != nil {
+		<-idle
+	}
+}
+
 // write appends text to file and returns the offset it starts at. It
 // never blocks on the disk.
-func (s *spill) write(file, text string) int64 {
+func (s *Spill) write(file, text string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	off := s.size[file]
@@ -95,7 +110,7 @@ func (s *spill) write(file, text string) int64 {
 
 // read reads n bytes at off of file, after every write queued before it,
 // and hands the result to deliver.
-func (s *spill) read(l spillLoad) {
+func (s *Spill) read(l Load) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -105,7 +120,7 @@ func (s *spill) read(l spillLoad) {
 }
 
 // queue adds a job and starts the goroutine if none runs; s.mu is held.
-func (s *spill) queue(j spillJob) {
+func (s *Spill) queue(j spillJob) {
 	s.jobs = append(s.jobs, j)
 	if !s.running {
 		s.running = true
@@ -115,7 +130,7 @@ func (s *spill) queue(j spillJob) {
 }
 
 // work does the queued jobs until there are none.
-func (s *spill) work(idle chan struct{}) {
+func (s *Spill) work(idle chan struct{}) {
 	defer close(idle)
 	for {
 		s.mu.Lock()
@@ -145,7 +160,7 @@ func (s *spill) work(idle chan struct{}) {
 }
 
 // open returns file, creating the directory and the file when new.
-func (s *spill) open(file string) (*os.File, error) {
+func (s *Spill) open(file string) (*os.File, error) {
 	if f := s.files[file]; f != nil {
 		return f, nil
 	}
@@ -163,7 +178,7 @@ func (s *spill) open(file string) (*os.File, error) {
 	return f, nil
 }
 
-func (s *spill) doWrite(file, text string) error {
+func (s *Spill) doWrite(file, text string) error {
 	f, err := s.open(file)
 	if err != nil {
 		return err
@@ -172,7 +187,7 @@ func (s *spill) doWrite(file, text string) error {
 	return err
 }
 
-func (s *spill) doRead(l *spillLoad) {
+func (s *Spill) doRead(l *Load) {
 	f, err := s.open(l.file)
 	if err == nil {
 		buf := make([]byte, l.n)
@@ -192,9 +207,9 @@ func (s *spill) doRead(l *spillLoad) {
 	}
 }
 
-// close drops what is still queued, waits for the goroutine, and removes
+// Close drops what is still queued, waits for the goroutine, and removes
 // the files and their directory.
-func (s *spill) close() error {
+func (s *Spill) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.jobs = nil

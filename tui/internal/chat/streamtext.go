@@ -1,4 +1,4 @@
-package app
+package chat
 
 import (
 	"bytes"
@@ -62,7 +62,7 @@ type textStream struct {
 	file     string
 	filePath string
 	fileOff  int64
-	spill    *spill
+	spill    *Spill
 
 	blocks    []textBlock // complete blocks, in order, within [head, committed)
 	committed int64       // where the open block starts

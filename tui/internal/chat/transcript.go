@@ -1,4 +1,4 @@
-package app
+package chat
 
 import (
 	"math"
@@ -24,22 +24,24 @@ const (
 	maxThoughtLines  = 1
 )
 
-// transcriptPane is one conversation's transcript on screen: where it is
+// Transcript is one conversation's transcript on screen: where it is
 // scrolled to, the item under the cursor (with the focus), and the two
 // view toggles.
-type transcriptPane struct {
+type Transcript struct {
 	ui.Box
 	*ui.Common
-	host         transcriptHost
-	c            *chat
+	host         TranscriptHost
+	c            *Chat
 	scroll       int // lines from the bottom; 0 follows the newest
 	cursor       int // the item the cursor is on, with the focus
 	showThoughts bool
 	split        bool // diffs side by side
 }
 
-// transcriptHost is what a transcript asks of the program.
-type transcriptHost interface {
+var _ ui.Pane = (*Transcript)(nil)
+
+// TranscriptHost is what a transcript asks of the program.
+type TranscriptHost interface {
 	ui.Globals
 	// Page is the rows a page key scrolls.
 	Page() int
@@ -80,7 +82,7 @@ func (r *itemRender) grew() { r.valid = false }
 // lines returns the item's lines at width, or at least its last need of
 // them: whole says whether they are all of them. Only a message (and
 // spilled items shown again) render less than all.
-func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles, md *cell.Markdown) (lines []string, whole bool) {
+func (it *convItem) lines(width, need int, t *Transcript, st *styles.Styles, md *cell.Markdown) (lines []string, whole bool) {
 	opts := t.optsKey(it)
 	r := &it.rendering
 	if r.width != width || r.opts != opts {
@@ -105,7 +107,7 @@ func (it *convItem) lines(width, need int, t *transcriptPane, st *styles.Styles,
 }
 
 // optsKey names the view toggles an item's rendering depends on.
-func (t *transcriptPane) optsKey(it *convItem) string {
+func (t *Transcript) optsKey(it *convItem) string {
 	var b strings.Builder
 	if it.expanded {
 		b.WriteByte('e')
@@ -120,7 +122,7 @@ func (t *transcriptPane) optsKey(it *convItem) string {
 }
 
 // renderWhole renders an item that is not a message in full.
-func (it *convItem) renderWhole(width int, t *transcriptPane, st *styles.Styles) []string {
+func (it *convItem) renderWhole(width int, t *Transcript, st *styles.Styles) []string {
 	cs := st.Conversation
 	switch it.kind {
 	case itemUser:
@@ -199,7 +201,7 @@ func (it *convItem) trimLine(width int, st *styles.Styles) []string {
 }
 
 // spilledLines is the line of an itemSpilled: how many items, where.
-func (it *convItem) spilledLines(width int, t *transcriptPane, st *styles.Styles) []string {
+func (it *convItem) spilledLines(width int, t *Transcript, st *styles.Styles) []string {
 	s := it.spilled
 	what := cell.Plural(s.count, "earlier entry", "earlier entries") + " (" + sizeText(s.n) + ")"
 	var line string
@@ -285,7 +287,7 @@ const exactHeight = 64 << 10
 // height is the item's height at width: exact where it was rendered (and
 // for a message of up to exactHeight bytes), estimated for the blocks of a
 // longer message not rendered yet.
-func (it *convItem) height(width int, t *transcriptPane, st *styles.Styles, md *cell.Markdown) int {
+func (it *convItem) height(width int, t *Transcript, st *styles.Styles, md *cell.Markdown) int {
 	tx := &it.text
 	need := 1
 	if tx.kept() <= exactHeight {
@@ -443,7 +445,7 @@ func toolGlyph(k conversation.ToolKind) string {
 // renderTool draws a tool call: its kind, title and status, where it
 // works, and what it shows (text, diffs, terminal output), each capped
 // until expanded.
-func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) []string {
+func renderTool(it *convItem, width int, t *Transcript, st *styles.Styles) []string {
 	tc := it.tool
 	cs := st.Conversation
 	status := cs.ToolRunning.Render("…")
@@ -510,11 +512,11 @@ func renderTool(it *convItem, width int, t *transcriptPane, st *styles.Styles) [
 // the bottom (or scrolled back), the cursor's item marked when focused.
 // Only what is on screen is rendered: items from the newest up, and of a
 // long message its blocks from the end up.
-func (t *transcriptPane) View() string {
+func (t *Transcript) View() string {
 	return strings.Join(t.lines(), "\n")
 }
 
-func (t *transcriptPane) lines() []string {
+func (t *Transcript) lines() []string {
 	c, st, md := t.c, t.Styles, t.Markdown
 	width, height, focused := t.Width(), t.Height(), t.Focused()
 	if height <= 0 {
@@ -575,7 +577,7 @@ func (t *transcriptPane) lines() []string {
 
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
-func (t *transcriptPane) reveal() {
+func (t *Transcript) reveal() {
 	c, st, md := t.c, t.Styles, t.Markdown
 	w := max(t.Width()-2, 10)
 	below := 0
@@ -597,7 +599,7 @@ func (t *transcriptPane) reveal() {
 
 // Actions are the transcript's keys: moving item by item, scrolling,
 // expanding, the view toggles, and back to the prompt.
-func (t *transcriptPane) Actions() []ui.Action {
+func (t *Transcript) Actions() []ui.Action {
 	c := t.c
 	k := t.Keys.Transcript
 	n := len(c.items)
@@ -640,13 +642,17 @@ func (t *transcriptPane) Actions() []ui.Action {
 	return append(out, t.host.Globals(false)...)
 }
 
-func (*transcriptPane) Typist() func(tea.Msg) tea.Cmd { return nil }
+// Typist is nil: the transcript takes no text.
+func (*Transcript) Typist() func(tea.Msg) tea.Cmd { return nil }
+
+// CursorLast puts the cursor on the newest item.
+func (t *Transcript) CursorLast() { t.cursor = max(len(t.c.items)-1, 0) }
 
 // ShortHelp implements help.KeyMap.
-func (t *transcriptPane) ShortHelp() []key.Binding { return ui.ShortHelp(t) }
+func (t *Transcript) ShortHelp() []key.Binding { return ui.ShortHelp(t) }
 
 // FullHelp implements help.KeyMap.
-func (t *transcriptPane) FullHelp() [][]key.Binding { return ui.FullHelp(t) }
+func (t *Transcript) FullHelp() [][]key.Binding { return ui.FullHelp(t) }
 
 // expandable reports whether enter folds or unfolds the item: a thought or
 // a tool call.
@@ -655,7 +661,7 @@ func (it *convItem) expandable() bool {
 }
 
 // has reports whether the transcript holds an item of kind k.
-func (c *chat) has(k convItemKind) bool {
+func (c *Chat) has(k convItemKind) bool {
 	for _, it := range c.items {
 		if it.kind == k {
 			return true
@@ -665,7 +671,7 @@ func (c *chat) has(k convItemKind) bool {
 }
 
 // hasDiff reports whether a tool call of the transcript shows a diff.
-func (c *chat) hasDiff() bool {
+func (c *Chat) hasDiff() bool {
 	for _, it := range c.items {
 		if it.tool == nil {
 			continue
