@@ -207,10 +207,10 @@ if [[ -n $scale ]]; then
 		echo "server's resident set when the calls are released."
 		echo
 		echo '```'
-		echo "\$ go test -run '^\$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui"
-		benchmarks ./tui 'AskToScreenWaiting|SessionRender' 200x
-		echo "\$ go test -run '^\$' -bench MemoryPerWaitingRequest -benchtime 1x ./tui"
-		benchmarks ./tui 'MemoryPerWaitingRequest' 1x
+		echo "\$ go test -run '^\$' -bench 'AskToScreenWaiting|SessionRender' -benchtime 200x ./tui/internal/app"
+		benchmarks ./tui/internal/app 'AskToScreenWaiting|SessionRender' 200x
+		echo "\$ go test -run '^\$' -bench MemoryPerWaitingRequest -benchtime 1x ./tui/internal/app"
+		benchmarks ./tui/internal/app 'MemoryPerWaitingRequest' 1x
 		echo "\$ go test -run '^\$' -bench 'ServeScale/calls=1000/' -benchtime 1x ./internal/cli"
 		benchmarks ./internal/cli 'ServeScale/calls=1000/' 1x
 		echo "\$ go test -run '^\$' -bench 'SDKScale/calls=1000/' -benchtime 1x ./internal/cli"
@@ -265,12 +265,12 @@ if [[ -n $scale ]]; then
 		benchmarks ./agent/acp . 5x
 		# Fixed counts: BenchmarkStreamFrame and BenchmarkFloodFrame time
 		# only part of each op, so a time target would run them for ever.
-		echo "\$ go test -run '^\$' -bench 'StreamFrame\$|TranscriptScroll' -benchtime 20x ./tui"
-		benchmarks ./tui 'StreamFrame$|TranscriptScroll' 20x
-		echo "\$ go test -run '^\$' -bench StreamFrameAfter -benchtime 200x ./tui"
-		benchmarks ./tui StreamFrameAfter 200x
-		echo "\$ go test -run '^\$' -bench FloodFrame -benchtime 5x ./tui"
-		benchmarks ./tui FloodFrame 5x
+		echo "\$ go test -run '^\$' -bench 'StreamFrame\$|TranscriptScroll' -benchtime 20x ./tui/internal/app"
+		benchmarks ./tui/internal/app 'StreamFrame$|TranscriptScroll' 20x
+		echo "\$ go test -run '^\$' -bench StreamFrameAfter -benchtime 200x ./tui/internal/app"
+		benchmarks ./tui/internal/app StreamFrameAfter 200x
+		echo "\$ go test -run '^\$' -bench FloodFrame -benchtime 5x ./tui/internal/app"
+		benchmarks ./tui/internal/app FloodFrame 5x
 		echo '```'
 		echo
 		echo "\`BenchmarkStreamFrameAfter\` is one frame of a reply that keeps streaming"

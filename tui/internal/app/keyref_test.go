@@ -24,7 +24,7 @@ func updating() bool {
 }
 
 const (
-	keysBegin = "<!-- keys:begin (generated from the panes' actions, the table that dispatches keys; go test ./tui -run TestKeyReference -update) -->\n"
+	keysBegin = "<!-- keys:begin (generated from the panes' actions, the table that dispatches keys; go test ./tui/internal/app -run TestKeyReference -update) -->\n"
 	keysEnd   = "<!-- keys:end -->"
 )
 
