@@ -460,3 +460,18 @@ func (m *Model) openAgents() tea.Cmd {
 // page is the rows a page scroll moves in the activity and the
 // transcript.
 func (m *Model) page() int { return max(m.lay.bodyH-2, 1) }
+
+// syncFocus gives the keys to the pane m.focus names and takes them from
+// the one that had them, whatever moved the focus (a key, an arrival, a
+// request ending, a conversation switched): one pane has them at a time.
+func (m *Model) syncFocus() tea.Cmd {
+	p := m.paneFor(m.focus)
+	if p == m.focused {
+		return nil
+	}
+	if m.focused != nil {
+		m.focused.Blur()
+	}
+	m.focused = p
+	return p.Focus()
+}

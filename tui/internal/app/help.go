@@ -118,6 +118,8 @@ func (h *helpBar) fit(bs []key.Binding, rank []int, width int) []key.Binding {
 	return out
 }
 
+var _ ui.Pane = (*overlayPane)(nil)
+
 // overlayPane is the ? overlay: every key of the pane it was opened
 // over, one per line with its description whole, scrolled when they do
 // not fit.

@@ -13,6 +13,8 @@ import (
 	"github.com/asktui/asktui/tui/internal/ui"
 )
 
+var _ ui.Pane = (*idlePane)(nil)
+
 // idlePane is the screen while nothing waits: the session's activity,
 // in the whole body, under where the requests come from; or the one-shot
 // panel's note that nothing waits. It has the keys of the program as a

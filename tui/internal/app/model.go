@@ -70,7 +70,7 @@ type Model struct {
 	requests []*request.Request // in arrival order
 	active   int                // index of the request shown
 
-	// The panes (component.go): focus names the one with the keys, and
+	// The panes (tui/internal/ui's contract): focus names the one with the keys, and
 	// focused is the one syncFocus gave them to; back is where the help
 	// overlay returns to. lay is the screen as the layout pass (layout.go)
 	// last laid it out.
