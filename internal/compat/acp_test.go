@@ -43,40 +43,7 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 			t.Logf("asktui run's log (its end):\n%s", out)
 		}
 	})
-	// The session is open once its id shows. An agent that fails to
-	// start (asktui gives session/new a minute, which Claude Code on a
-	// machine loaded enough can take) gets a second chance in a new run.
-	var term *vterm
-	var p *ptytest.Process
-	for try := 1; ; try++ {
-		term = newVTerm(t)
-		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
-			"--socket", w.socket, "--log", log}, append(run, agent...)...)...)
-		started := false
-		var idle time.Time // since when the screen has shown no agent, and no start
-		term.WaitUntil("the session's id, or the agent's failure", func() bool {
-			s := term.Text(0)
-			started = strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
-			// Failed: the screen says no agent runs and none starts, for
-			// long enough not to be the first frame or one half drawn.
-			scr := term.Screen()
-			if !strings.Contains(scr, "No agent is running") || strings.Contains(scr, "starting") {
-				idle = time.Time{}
-			} else if idle.IsZero() {
-				idle = time.Now()
-			}
-			return started || !idle.IsZero() && time.Since(idle) > 5*time.Second
-		})
-		if started {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("the agent did not start; the screen:\n%s", term.Screen())
-		}
-		t.Logf("the agent did not start; trying once more. The screen:\n%s", term.Screen())
-		_ = p.Cmd.Process.Kill()
-		<-p.Exited()
-	}
+	term, p := startRun(t, w, env, w.socket, log, append(run, agent...)...)
 
 	prompt := func(text string) (mark, mmark int) {
 		t.Helper()
@@ -160,6 +127,47 @@ func acpRun(t *testing.T, w *world, mock *mockmodel.Server, env []string, a acpA
 	term.Type("\x03")
 	if code := p.Wait(func() string { return term.Text(0) }); code != 0 {
 		t.Fatalf("asktui run exited %d; stderr %s", code, p.Stderr.String())
+	}
+}
+
+// startRun starts asktui run with args (the agent, after "--" or by its
+// name) on a terminal of its own, its socket at socket and its log at log,
+// and waits until the agent's session is open. An agent that fails to
+// start (asktui gives session/new a minute, which Claude Code on a
+// machine loaded enough can take) gets a second chance in a new run.
+func startRun(t *testing.T, w *world, env []string, socket, log string, args ...string) (*vterm, *ptytest.Process) {
+	t.Helper()
+	// The session is open once its id shows.
+	var term *vterm
+	var p *ptytest.Process
+	for try := 1; ; try++ {
+		term = newVTerm(t)
+		p = w.asktui(t, term, env, append([]string{"run", "--theme", "dark", "--history", "off",
+			"--socket", socket, "--log", log}, args...)...)
+		started := false
+		var idle time.Time // since when the screen has shown no agent, and no start
+		term.WaitUntil("the session's id, or the agent's failure", func() bool {
+			s := term.Text(0)
+			started = strings.Contains(s, "session") && (strings.Contains(s, "--resume=") || strings.Contains(s, "resume sessions"))
+			// Failed: the screen says no agent runs and none starts, for
+			// long enough not to be the first frame or one half drawn.
+			scr := term.Screen()
+			if !strings.Contains(scr, "No agent is running") || strings.Contains(scr, "starting") {
+				idle = time.Time{}
+			} else if idle.IsZero() {
+				idle = time.Now()
+			}
+			return started || !idle.IsZero() && time.Since(idle) > 5*time.Second
+		})
+		if started {
+			return term, p
+		}
+		if try == 2 {
+			t.Fatalf("the agent did not start; the screen:\n%s", term.Screen())
+		}
+		t.Logf("the agent did not start; trying once more. The screen:\n%s", term.Screen())
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited()
 	}
 }
 

@@ -268,3 +268,36 @@ func TestGeminiHooksRules(t *testing.T) {
 	inbox.WaitScreen("denied by rule")
 	p.Wait(func() string { return "" })
 }
+
+// TestClaudeHooksStepAsideUnderRun is asktui run with claude-agent-acp
+// while Claude Code's own settings send its permission prompts to asktui
+// serve's inbox through the hooks (what asktui setup claude writes): the
+// Agent SDK's Claude Code loads those hooks, and each Bash call would be
+// asked twice, in run's conversation and in the inbox. Under asktui run
+// the hook steps aside: the call is asked once, in the conversation, and
+// the inbox never shows it.
+func TestClaudeHooksStepAsideUnderRun(t *testing.T) {
+	tl := need(t)
+	mock := mockmodel.NewAnthropic(t, script)
+	w := newWorld(t, tl)
+	claudeHome(t, w, hookConfig(t, w, "claude"))
+	inbox := w.serve(t)
+	// run's own socket, beside serve's (the hooks' is serve's).
+	env := claudeEnv(w, mock)
+	term, p := startRun(t, w, env, w.socket+"-run", filepath.Join(w.home, "run.log"), "--", filepath.Join(tl.bin, "claude-agent-acp"))
+
+	mark, imark, mmark := term.Mark(), inbox.Mark(), mock.Mark()
+	term.typeInto("│ ", promptShell)
+	term.Type("\r")
+	waitQuestion(term, mark)
+	term.Type(pick(t, term, allow...))
+	mock.WaitFor(mmark, "the shell command's output", ranShell)
+	w.removeShellFile(t)
+	if s := inbox.Text(imark); strings.Contains(s, "compat-%s") || optionRe.MatchString(s) {
+		t.Fatalf("the call was asked in serve's inbox too:\n%s", inbox.Screen())
+	}
+	term.Type("\x03")
+	if code := p.Wait(func() string { return term.Text(0) }); code != 0 {
+		t.Fatalf("asktui run exited %d; stderr %s", code, p.Stderr.String())
+	}
+}

@@ -91,7 +91,7 @@ func benchViews(b *testing.B, views int) {
 	for _, o := range outs {
 		o.wait(b, "inbox")
 	}
-	perView := float64(heapInUse()-before) / float64(views)
+	perView := (float64(heapInUse()) - float64(before)) / float64(views)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
