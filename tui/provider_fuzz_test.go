@@ -178,7 +178,7 @@ func startFuzzViews(tb testing.TB) fuzzViews {
 
 // barrier returns once the view has handled every message sent to it so
 // far and drawn the result, and fails the test if the program has ended.
-// The model draws at most once a frame; a redrawMsg makes it draw now.
+// The model draws at most once a frame; app.RedrawMsg makes it draw now.
 func (v *fuzzView) barrier(t testing.TB) {
 	t.Helper()
 	b := barrierMsg{seen: make(chan struct{})}

@@ -42,10 +42,10 @@ const (
 
 // Entry is one line item of the activity log, already sanitized.
 type Entry struct {
-	Kind   EntryKind
-	Agent  string // the agent's key in the log's table
-	Text   string
-	Failed bool
+	Kind   EntryKind // what happened
+	Agent  string    // the agent's key in the log's table
+	Text   string    // what the line says, sanitized by whoever adds it
+	Failed bool      // a tool call that failed
 }
 
 // agentState is what the session knows of one agent.
@@ -392,7 +392,7 @@ func (l *Log) renderEntry(e Entry, width int, st *styles.Styles) []string {
 		glyph, body = "⊘", st.Activity.Withdrawn
 	case EntryInfo:
 		glyph, body = "·", st.Activity.Info
-	default: // entryMessage
+	default: // EntryMessage
 	}
 	name = ansi.Truncate(name, nw, "…")
 	prefix := st.Activity.Glyph.Render(glyph) + " " + st.AgentStyle(color).Render(name) + strings.Repeat(" ", max(nw-cell.Width(name), 0)) + " "

@@ -169,10 +169,10 @@ func (m *Model) paneFor(f focus) ui.Pane {
 // handleKey is the one place a key goes through: quit first, then the
 // focused pane's actions, then its text input. A key that would answer or
 // type is dropped while the hold is on (see hold.go). A scripted key
-// (Program.Press) is aimed at what it was written for and skips the hold.
+// (tui.Program.Press) is aimed at what it was written for and skips the hold.
 func (m *Model) handleKey(msg ui.KeyMsg, scripted bool) tea.Cmd {
 	if key.Matches(msg, m.Keys.Global.Quit) {
-		// A clean quit, reported as an interruption by Program.Run when
+		// A clean quit, reported as an interruption by tui.Program.Run when
 		// it leaves questions unanswered: a tea.Interrupt would tear the
 		// program down as killed.
 		m.quitting = true

@@ -56,7 +56,7 @@ import (
 // Navigation (arrows, scrolling, opening a pane) acts at once. The
 // human's own moves (opening a request from the inbox, ctrl+n/p, ctrl+g
 // on the one question waiting, going to the prompt) are not held, and
-// nor are scripted keys (Program.Press), which are aimed. Nor are the
+// nor are scripted keys (tui.Program.Press), which are aimed. Nor are the
 // rules pane's, which act on the rules file, never on the target.
 //
 //	       program changes the target             quiet ≥ holdQuiet and
@@ -274,7 +274,7 @@ func (m *Model) checkHold(msg holdMsg) tea.Cmd {
 // permission, the call it approves: the command, the file, the URL) is
 // not answered before the detail's first line has been seen: the layout
 // gives that line rows before the options' descriptions, the inbox list
-// and the transcript (layoutFor, roomFor); where even then it cannot
+// and the transcript (question.Pane's layout and RoomFor); where even then it cannot
 // show (a tiny screen, a long question), or the screen changed under it
 // before the human saw it, the keys that answer or type are held while
 // it is off screen, the panel says to scroll to it, and the scroll keys

@@ -12,7 +12,7 @@ import (
 
 // The program's own messages. Requests, settlements and activity arrive
 // from the inbox through the link; scripted keys and focus from
-// Program.Press and Program.Focus; the rest are produced by Cmds.
+// tui.Program.Press and tui.Program.Focus; the rest are produced by Cmds.
 type (
 	// askMsg brings a request waiting in the inbox onto this view.
 	askMsg struct{ req *inbox.Request }
@@ -27,7 +27,7 @@ type (
 	// activityMsg brings an agent's activity into the session log.
 	activityMsg struct{ activity interaction.Activity }
 
-	// pressMsg is a key pressed through Program.Press, not the keyboard. A
+	// pressMsg is a key pressed through tui.Program.Press, not the keyboard. A
 	// scripted key is aimed: it never waits out the arrival hold, and
 	// with a target it is dropped unless that request is on screen.
 	pressMsg struct {

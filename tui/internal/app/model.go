@@ -29,9 +29,14 @@ import (
 // fake in tests). Answer and Decline report false when the request had
 // already ended, with how it ended.
 type Answerer interface {
+	// Answer sends a as request id's answer.
 	Answer(id uint64, a interaction.Answer) (inbox.Settlement, bool)
+	// Decline declines request id for the human.
 	Decline(id uint64) (inbox.Settlement, bool)
+	// SaveDraft records what the human has answered so far to request
+	// id (nil clears it), which a withdrawn request returns.
 	SaveDraft(id uint64, a *interaction.Answer)
+	// Name is this view's name, shown on other views it answers from.
 	Name() string
 }
 
@@ -39,7 +44,7 @@ type Answerer interface {
 // every child pane. Which pane has the keys is one value, m.focus; the one
 // table from focus to pane (focus.go) dispatches keys and draws the help.
 type Model struct {
-	// common is what the panes share with the program: the look, the
+	// Common is what the panes share with the program: the look, the
 	// key table and the clock of ages and countdowns.
 	*ui.Common
 	kind  kind // which program this is, set at construction
@@ -374,7 +379,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 func (m *Model) View() tea.View {
 	var v tea.View
 	if m.quitting {
-		return v // Program.Run prints an inline prompt's summary
+		return v // tui.Program.Run prints an inline prompt's summary
 	}
 	if !m.sized {
 		// Nothing is laid out before the terminal's size is known.
@@ -631,7 +636,7 @@ func tick() tea.Cmd {
 }
 
 // readyField readies the field of the question shown (the panel's, see
-// questionPane.readyField): the keys go to it unless the host of a Panel
+// question.Pane.ReadyField): the keys go to it unless the host of a Panel
 // took them.
 func (m *Model) readyField() tea.Cmd { return m.qpane.ReadyField(m.away) }
 

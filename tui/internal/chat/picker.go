@@ -26,10 +26,10 @@ const (
 // Row is one row of the agent picker: what choosing it asks the program
 // to do (Kind), and of what.
 type Row struct {
-	Kind    RowKind
-	Conv    string // RowSwitch: the conversation's id
-	Agent   string // RowStart, RowResume, RowSession: the launcher's name
-	Session string // RowSession: the session to resume
+	Kind    RowKind // what choosing the row does
+	Conv    string  // RowSwitch: the conversation's id
+	Agent   string  // RowStart, RowResume, RowSession: the launcher's name
+	Session string  // RowSession: the session to resume
 
 	label    string
 	desc     string

@@ -84,8 +84,8 @@ var _ ui.Pane = (*Prompt)(nil)
 // conversation Conv, for its @ mentions: the program hands it to that
 // chat's editor (Prompt.SetFiles).
 type FilesMsg struct {
-	Conv  string
-	Files []string
+	Conv  string   // the conversation's id
+	Files []string // paths relative to its working directory
 }
 
 func newPrompt(com *ui.Common, host PromptHost) Prompt {

@@ -31,7 +31,7 @@ type Pane struct {
 	// rows are the rows drawn last, by what they depend on: a view over
 	// SSH redraws the inbox for every arrival, and most rows are as they
 	// were (rowStyles, the look they were drawn in).
-	rows      map[inboxRowKey]string
+	rows      map[rowKey]string
 	rowStyles *styles.Styles
 }
 
@@ -59,8 +59,8 @@ func New(com *ui.Common, host Host) Pane {
 	return Pane{Common: com, host: host}
 }
 
-// inboxRowKey is what one row of the inbox looks like.
-type inboxRowKey struct {
+// rowKey is what one row of the inbox looks like.
+type rowKey struct {
 	r       *request.Request
 	marked  bool
 	width   int
@@ -99,15 +99,15 @@ func (p *Pane) View() string {
 		first = min(max(mark-show+1, 0), len(reqs)-show)
 	}
 	if p.rowStyles != st || len(p.rows) > 4*(show+1) {
-		p.rows, p.rowStyles = map[inboxRowKey]string{}, st
+		p.rows, p.rowStyles = map[rowKey]string{}, st
 	}
 	now := p.Now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
-		k := inboxRowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.AgentKey()), waited: cell.Age(now.Sub(r.Arrived)), focused: p.Focused()}
+		k := rowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.AgentKey()), waited: cell.Age(now.Sub(r.Arrived)), focused: p.Focused()}
 		line, ok := p.rows[k]
 		if !ok {
-			line = inboxRow(r, k, st)
+			line = row(r, k, st)
 			p.rows[k] = line
 		}
 		lines = append(lines, line)
@@ -148,11 +148,11 @@ func (p *Pane) ShortHelp() []key.Binding { return ui.ShortHelp(p) }
 // FullHelp implements help.KeyMap.
 func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
-// inboxRow draws one row of the inbox: the cursor, the agent, what it
+// row draws one row of the inbox: the cursor, the agent, what it
 // asks (its Markdown drawn on the line: for a permission, the call),
 // how many questions and how long ago. A permission is one question,
 // and its row gives the call the room the count would take.
-func inboxRow(r *request.Request, k inboxRowKey, st *styles.Styles) string {
+func row(r *request.Request, k rowKey, st *styles.Styles) string {
 	cursor, style := "  ", st.Inbox.Item
 	if k.marked {
 		cursor, style = st.Option.Cursor.String()+" ", st.Inbox.Active

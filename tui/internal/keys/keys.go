@@ -265,21 +265,21 @@ func Default() Map {
 	k := base()
 	g := &k.Global
 	g.HelpTyping = key.NewBinding(key.WithKeys("f1"), key.WithHelp("f1", g.Help.Help().Desc))
-	g.SwitchRequest = Pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
-	k.Question.Tabs = Pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
-	k.Question.Scroll = Pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
-	k.Question.Page = Pair(k.Question.PageUp, k.Question.PageDown, "pgup/pgdn", "scroll the plan a page")
-	k.Review.Tabs = Pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
-	k.Inbox.Move = Pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
-	k.Activity.Scroll = Pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
-	k.Past.Move = Pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
-	k.Agents.Move = Pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
-	k.Remember.Rows = Pair(k.Remember.NextRow, k.Remember.PrevRow, "tab/⇧tab", "rows")
-	k.Remember.Suggest = Pair(k.Remember.Up, k.Remember.Down, "↑/↓", "suggested rules")
-	k.Rules.Move = Pair(k.Rules.Up, k.Rules.Down, "↑/↓", "move")
-	k.Transcript.Move = Pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
-	k.Prompt.Choose = Pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
-	k.Overlay.Scroll = Pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
+	g.SwitchRequest = pair(g.NextRequest, g.PrevRequest, "ctrl+n/p", "switch request")
+	k.Question.Tabs = pair(k.Question.NextTab, k.Question.PrevTab, "tab/⇧tab", "questions")
+	k.Question.Scroll = pair(k.Question.ScrollUp, k.Question.ScrollDown, "⇧↑/⇧↓", "scroll the question")
+	k.Question.Page = pair(k.Question.PageUp, k.Question.PageDown, "pgup/pgdn", "scroll the plan a page")
+	k.Review.Tabs = pair(k.Review.NextTab, k.Review.PrevTab, "tab/⇧tab", "questions")
+	k.Inbox.Move = pair(k.Inbox.Up, k.Inbox.Down, "↑/↓", "move")
+	k.Activity.Scroll = pair(k.Activity.Up, k.Activity.Down, "↑/↓", "scroll")
+	k.Past.Move = pair(k.Past.Up, k.Past.Down, "↑/↓", "move")
+	k.Agents.Move = pair(k.Agents.Up, k.Agents.Down, "↑/↓", "move")
+	k.Remember.Rows = pair(k.Remember.NextRow, k.Remember.PrevRow, "tab/⇧tab", "rows")
+	k.Remember.Suggest = pair(k.Remember.Up, k.Remember.Down, "↑/↓", "suggested rules")
+	k.Rules.Move = pair(k.Rules.Up, k.Rules.Down, "↑/↓", "move")
+	k.Transcript.Move = pair(k.Transcript.Up, k.Transcript.Down, "↑/↓", "items")
+	k.Prompt.Choose = pair(k.Prompt.CompleteUp, k.Prompt.CompleteDown, "↑/↓", "choose")
+	k.Overlay.Scroll = pair(k.Overlay.Down, k.Overlay.Up, "↓/↑", "scroll")
 	k.Overlay.Letters = key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll"))
 	return k
 }
@@ -453,10 +453,10 @@ func DigitRange(n int) string {
 	return "1–" + pickDigits[min(n, len(pickDigits))-1]
 }
 
-// Pair is one help entry for two bindings that differ only in direction,
+// pair is one help entry for two bindings that differ only in direction,
 // such as ctrl+n and ctrl+p: the short help has room for one. It matches
 // both keys.
-func Pair(a, b key.Binding, helpKey, desc string) key.Binding {
+func pair(a, b key.Binding, helpKey, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(append(append([]string{}, a.Keys()...), b.Keys()...)...), key.WithHelp(helpKey, desc))
 }
 
@@ -466,7 +466,7 @@ func Relabel(b key.Binding, helpKey, desc string) key.Binding {
 	return b
 }
 
-// namedKeys are the key names Parse understands, as Program.Press takes
+// namedKeys are the key names Parse understands, as tui.Program.Press takes
 // them (built on first use: package initialisers stay small); any other
 // string is typed rune by rune.
 var namedKeys = sync.OnceValue(func() map[string]tea.Key {

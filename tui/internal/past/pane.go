@@ -18,12 +18,12 @@ import (
 // Answer is an answer the human gave, kept to be looked at or copied
 // again (an agent's client may have given up waiting for it).
 type Answer struct {
-	Agent    string // display name
-	AgentKey string
-	Question string // what was asked, one line
-	Summary  string // what was answered, one line
-	JSON     string
-	At       time.Time
+	Agent    string    // display name
+	AgentKey string    // the agent's key in the activity log, for its colour
+	Question string    // what was asked, one line
+	Summary  string    // what was answered, one line
+	JSON     string    // the answer as the agent got it, for copying
+	At       time.Time // when it was answered
 }
 
 // maxAnswers bounds the answers kept in the list; the history file keeps

@@ -1,3 +1,8 @@
+// Package question is the question panel: the request shown, one question
+// at a time (its text, the call approved, its field and the preview of
+// the option under the cursor), its review step or plan review, and the
+// dialogs over it (confirmation, note, remember). The program owns the
+// requests; the panel reads and answers them through its Host.
 package question
 
 import (
@@ -36,7 +41,7 @@ type Pane struct {
 	// rendered as Markdown (to approve exact bytes).
 	raw bool
 	lay panelLayout // the request shown, laid out in the pane's size
-	// shown is the question whose field has the keys (readyField).
+	// shown is the question whose field has the keys (ReadyField).
 	shown *request.Question
 }
 
@@ -53,7 +58,7 @@ type Host interface {
 	ui.Globals
 	// Request is the request shown; nil while none waits.
 	Request() *request.Request
-	// Find is the waiting request id; nil once it has ended.
+	// Find is the waiting request with that id; nil once it has ended.
 	Find(id uint64) *request.Request
 	// Answer sends a as r's answer and takes r off the screen, saying
 	// notice; Decline declines r so.
@@ -65,7 +70,7 @@ type Host interface {
 	Rules() rulebook.Rules
 	// CallHeld reports whether the keys that answer r are held until
 	// its call has been on screen; ArrivalHeld, whether they are held
-	// because r just came up (hold.go).
+	// because r just came up (the program's arrival hold, app/hold.go).
 	CallHeld(r *request.Request) bool
 	ArrivalHeld(r *request.Request) bool
 	// AgentColor is the colour of the agent with key agentKey.
@@ -471,3 +476,88 @@ func tab(st *styles.Styles, mark string, markStyle lipgloss.Style, title string,
 	}
 	return out + plain.Render(title) + " "
 }
+
+// Layer is where the keys go inside the question panel: its form or a
+// dialog over it.
+type Layer int
+
+// The layers of the panel.
+const (
+	OnForm     Layer = iota // the question's form, or the review step
+	OnConfirm               // a confirmation dialog over the panel
+	OnNote                  // the note editor over the panel
+	OnRemember              // the remember dialog over the panel
+)
+
+// Follow closes the panel's dialog or note editor when the request they
+// were about is no longer the one shown, whatever took it away.
+func (p *Pane) Follow() {
+	r := p.host.Request()
+	if r != nil && p.request == r.ID {
+		if p.layer == OnNote && r.Current() != p.note.q {
+			p.layer = OnForm
+		}
+		return
+	}
+	switch p.layer {
+	case OnNote:
+		p.note.Blur()
+	case OnRemember:
+		p.remember.Blur()
+	default:
+	}
+	p.layer = OnForm
+	if r != nil {
+		p.request = r.ID
+	} else {
+		p.request = 0
+	}
+}
+
+// ReadyField builds and styles the field of the question shown the first
+// time it is shown, and moves the keys to it from the question shown
+// before; the layout pass sizes it. away says the panel's host program
+// took the keys (a Panel blurred): no field has them.
+func (p *Pane) ReadyField(away bool) tea.Cmd {
+	var q *request.Question
+	r := p.host.Request()
+	if r != nil {
+		q = r.Current()
+	}
+	if q != nil {
+		verb := "submit"
+		if !r.Single() {
+			verb = "next"
+		}
+		q.ReadyField(p.Styles, p.Keys, verb)
+	}
+	if away {
+		q = nil
+	}
+	if q == p.shown {
+		return nil
+	}
+	if p.shown != nil {
+		p.shown.BlurField()
+	}
+	p.shown = q
+	if q == nil {
+		return nil
+	}
+	return q.FocusField()
+}
+
+// Restyle gives the panel's text fields st's look.
+func (p *Pane) Restyle(st *styles.Styles) { p.remember.Restyle(st) }
+
+// Layer is where the keys go inside the panel: its form or a dialog over
+// it.
+func (p *Pane) Layer() Layer { return p.layer }
+
+// ShowsCall reports whether the panel, scrolled to scroll, shows the
+// first line of the call of the question shown; HasCall, whether that
+// question has a call (a detail) at all.
+func (p *Pane) ShowsCall(scroll int) bool { return p.lay.showsCall(scroll) }
+
+// HasCall reports whether the question shown has a call to show.
+func (p *Pane) HasCall() bool { return p.lay.hasCall }

@@ -48,7 +48,7 @@ type Question struct {
 
 	// CallSeen is set once the first line of the detail (for a
 	// permission, the call) has been on screen: until then the keys that
-	// answer the question are held (see hold.go, callHeld).
+	// answer the question are held (the program's arrival hold, app/hold.go).
 	CallSeen bool
 
 	// approve is, in a plan review (interaction.IntentPlanReview), the
@@ -177,7 +177,7 @@ func (q *Question) Answer() interaction.AnswerItem {
 	return item
 }
 
-// Answered reports whether the draft holds an answer (see answer).
+// Answered reports whether the draft holds an answer (see Answer).
 func (q *Question) Answered() bool {
 	if q.Free() {
 		return strings.TrimSpace(q.Typed) != ""
@@ -392,7 +392,7 @@ type Request struct {
 	Perm *interaction.Permission
 
 	// Seen is set once the request has been on screen: the program never
-	// brings it back by itself after that (hold.go).
+	// brings it back by itself after that (the program's arrival hold, app/hold.go).
 	Seen bool
 }
 

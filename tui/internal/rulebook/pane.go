@@ -20,7 +20,7 @@ import (
 // written and in words with how often it answered; it removes one after
 // a confirmation, and edits one as its line (saved in its place, with
 // its number). It reads the rules afresh when opened and
-// after every change, in commands (rulesListedMsg); a rules file that
+// after every change, in commands (ListedMsg); a rules file that
 // cannot be used shows why instead of the list.
 type Pane struct {
 	ui.Box

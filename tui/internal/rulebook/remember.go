@@ -28,8 +28,8 @@ import (
 // rule saved, answer the call that way: a rule that leaves a part of the
 // call to the human (`go test:*` for `go test && rm -rf x`) is saved but
 // answers nothing. Reading where the rule stands, whether it covers the
-// call and saving it touch files, so they run in commands (rulePlanMsg,
-// ruleCoverMsg, ruleSavedMsg); describing the rule as it is edited reads
+// call and saving it touch files, so they run in commands (PlanMsg,
+// CoverMsg, SavedMsg); describing the rule as it is edited reads
 // nothing.
 
 // The dialog's rows.

@@ -14,18 +14,9 @@ import (
 	"github.com/asktui/asktui/interaction"
 )
 
-// Rules keeps the human's standing answers to permission requests (see
-// docs/rules.md) for the screen. With tui's Options.Rules set, the human can
-// answer a permission once and for all from its question (a rule is
-// saved, then the question is answered as its allow-once or deny-once
-// option would be), and a pane lists, edits and removes the rules.
-//
-// Plan, Save, List, Remove and Replace may read and write files: the
-// program calls them in commands, off its event loop, one at a time.
-// Cover reads the rules too, in a command as the human types: it may run
-// beside another Cover or one of those. Describe and Check must read
-// nothing: the program calls them as the human types. asktui's command line implements Rules over its rules
-// file; a program without one leaves Options.Rules nil.
+// Rules is the port through which the screen reaches the human's
+// standing answers: tui.Rules, whose comment says what the program
+// expects of it (which methods may touch files, and where they run).
 type Rules interface {
 	// Plan returns where a rule saved from permission p would stand (its
 	// project, resolved) and the patterns suggested for it, narrowest
@@ -153,18 +144,15 @@ type (
 		err   error
 	}
 
-	// SavedMsg says the rule the remember dialog of request req saved
-	// (a deny rule when deny; added false when it was already there) and
-	// whether the rules, with it, cover the call (coverErr: they cannot
-	// tell), or why it was not saved (err).
+	// SavedMsg says what became of the rule the remember dialog saved.
 	SavedMsg struct {
-		Req      uint64
-		Deny     bool
-		Entry    RuleEntry
-		Added    bool
-		Cover    RuleCover
-		CoverErr error
-		Err      error
+		Req      uint64    // the request the dialog is about
+		Deny     bool      // a deny rule
+		Entry    RuleEntry // the rule as the file holds it
+		Added    bool      // false when the rule was already there
+		Cover    RuleCover // whether the rules, with it, cover the call
+		CoverErr error     // the rules cannot tell whether they cover it
+		Err      error     // why the rule was not saved
 	}
 
 	// ListedMsg brings the rules to the rules pane, after what was

@@ -5,7 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// KeyMsg is a key press, from the keyboard or from Program.Press.
+// KeyMsg is a key press, from the keyboard or from tui.Program.Press.
 type KeyMsg = tea.KeyPressMsg
 
 // Grade says how the arrival hold treats an action's key.
@@ -26,18 +26,24 @@ const (
 // hold treats it. A pane lists only the actions that act in its current
 // state, so the help is true by construction.
 type Action struct {
-	Key   key.Binding
-	Do    func(KeyMsg) tea.Cmd
+	// Key is the binding: the keys, and the help text the bar and the
+	// overlay show.
+	Key key.Binding
+	// Do is what the key does.
+	Do func(KeyMsg) tea.Cmd
+	// Grade is how the arrival hold treats it.
 	Grade Grade
 	// Bar shows the action in the one-line help bar; BarKey is the entry
 	// shown there instead of Key's help when set (one entry for ↑ and ↓,
-	// say), and hidden keeps a second half of such a pair out of the bar.
+	// say); the second half of such a pair leaves Bar false.
 	Bar    bool
 	BarKey *key.Binding
 	// Keep keeps the action in the bar when the screen is too narrow for
 	// every key (declining, say); the pane's main key and then the help
 	// key come before any other.
-	Keep   bool
+	Keep bool
+	// IsHelp marks the key that opens the ? overlay, which the bar keeps
+	// right after the pane's main key.
 	IsHelp bool
 	// Section groups the overlay's list.
 	Section string
@@ -46,7 +52,7 @@ type Action struct {
 	Long string
 }
 
-// Move and Answer build actions of each grade.
+// Move builds an action that moves: see GradeMove.
 func Move(b key.Binding, do func(KeyMsg) tea.Cmd) Action {
 	return Action{Key: b, Do: do, Grade: GradeMove}
 }

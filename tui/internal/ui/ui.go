@@ -1,8 +1,8 @@
 // Package ui is the contract every part of asktui's screen keeps, the
 // rooms of tui/internal alike: a Component draws in the size it was
 // given and says which keys act; a Pane is a component that answers
-// keys, through the Actions it lists. The program (package tui)
-// owns the one tea.Model; every pane is its child, and no pane holds it:
+// keys, through the Actions it lists. The program (tui/internal/app's
+// Model) is the one tea.Model; every pane is its child, and no pane holds it:
 // a pane reads the look, the key table and the clock from the Common it
 // shares, and asks the program for the rest through a small host
 // interface of its own, declared beside it (after soft-serve's
@@ -65,10 +65,14 @@ type Pane interface {
 // program replaces when it learns the terminal's background, the one key
 // table, and the clock of ages and countdowns.
 type Common struct {
-	Styles   *styles.Styles
-	Markdown *cell.Markdown // Markdown in Styles, rendered once per width
-	Keys     keys.Map
-	Now      func() time.Time
+	// Styles is the look, for the terminal's background.
+	Styles *styles.Styles
+	// Markdown renders agent text in Styles, once per width.
+	Markdown *cell.Markdown
+	// Keys is the one key table.
+	Keys keys.Map
+	// Now is the clock of ages and countdowns.
+	Now func() time.Time
 }
 
 // Globals are the program's own keys, which every pane offers after its
@@ -86,8 +90,7 @@ type Globals interface {
 }
 
 // Box is the part of the contract every pane keeps alike: its size and
-// whether it has the keys. A pane embeds it, and draws in
-// Size.
+// whether it has the keys. A pane embeds it, and draws in Width×Height.
 type Box struct {
 	width, height int
 	focused       bool
@@ -97,9 +100,6 @@ type Box struct {
 func (b *Box) SetSize(width, height int) {
 	b.width, b.height = max(width, 0), max(height, 0)
 }
-
-// Size is the size the layout gave.
-func (b *Box) Size() (width, height int) { return b.width, b.height }
 
 // Width is the width the layout gave.
 func (b *Box) Width() int { return b.width }
