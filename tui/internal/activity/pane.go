@@ -19,7 +19,7 @@ import (
 // thinking.
 type Pane struct {
 	ui.Box
-	*ui.Common
+	com  *ui.Common
 	host Host
 	log  *Log
 }
@@ -39,17 +39,17 @@ var _ ui.Pane = (*Pane)(nil)
 
 // New is the pane showing log, drawing with com and asking host.
 func New(com *ui.Common, host Host, log *Log) Pane {
-	return Pane{Common: com, host: host, log: log}
+	return Pane{com: com, host: host, log: log}
 }
 
 // View draws the pane: a title, the log and who is thinking.
 func (p *Pane) View() string {
-	st, width, height := p.Styles, p.Width(), p.Height()
+	st, width, height := p.com.Styles, p.Width(), p.Height()
 	title := st.Activity.Title.Render("Activity")
 	hint := ""
 	if p.Focused() {
 		title = st.Activity.TitleFocused.Render("Activity")
-		k := p.Keys.Activity
+		k := p.com.Keys.Activity
 		hint = st.Activity.Info.Render("  " + keys.Name(k.Scroll) + " scroll · " + keys.Name(k.Back) + " back")
 	}
 	var live []string
@@ -66,7 +66,7 @@ func (p *Pane) View() string {
 	if len(p.log.entries) == 0 && len(live) == 0 {
 		body = st.App.Empty.Render("No agent activity yet.")
 	} else {
-		body = p.log.view(width, max(rows, 0), st, p.Keys.Activity.End)
+		body = p.log.view(width, max(rows, 0), st, p.com.Keys.Activity.End)
 	}
 	out := []string{ansi.Truncate(title+hint, width, "…")}
 	if body != "" {
@@ -78,7 +78,7 @@ func (p *Pane) View() string {
 
 // Actions are the pane's keys: scrolling, and back to the panel.
 func (p *Pane) Actions() []ui.Action {
-	k := p.Keys.Activity
+	k := p.com.Keys.Activity
 	out := p.ScrollActions(true)
 	out = append(out, ui.Move(k.Back, func(ui.KeyMsg) tea.Cmd {
 		p.host.ShowPanel()
@@ -101,7 +101,7 @@ func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 // idle screen, where it fills the body. End shows only when the log is
 // scrolled back.
 func (p *Pane) ScrollActions(bar bool) []ui.Action {
-	k := p.Keys.Activity
+	k := p.com.Keys.Activity
 	l := p.log
 	out := []ui.Action{
 		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { l.scrollBy(1); return nil }).In("Activity"),

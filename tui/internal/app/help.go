@@ -125,7 +125,7 @@ var _ ui.Pane = (*overlayPane)(nil)
 // not fit.
 type overlayPane struct {
 	ui.Box
-	*ui.Common
+	com    *ui.Common
 	host   overlayHost
 	scroll int // the first line shown
 }
@@ -142,14 +142,14 @@ type overlayHost interface {
 }
 
 func newOverlayPane(com *ui.Common, host overlayHost) overlayPane {
-	return overlayPane{Common: com, host: host}
+	return overlayPane{com: com, host: host}
 }
 
 // lines are the overlay's lines: a heading per section, then one line
 // per key, its description wrapped under itself when the line is too
 // narrow, never cut.
 func (o *overlayPane) lines() []string {
-	st := o.Styles
+	st := o.com.Styles
 	acts := ui.Acting(o.host.Under())
 	width := o.Width()
 	keyW := 0
@@ -196,7 +196,7 @@ func (o *overlayPane) lines() []string {
 // View is the overlay: a title, then the lines from scroll on, with a
 // mark where more follow.
 func (o *overlayPane) View() string {
-	st := o.Styles
+	st := o.com.Styles
 	lines := o.lines()
 	rows := max(o.Height()-2, 1)
 	scroll := min(max(o.scroll, 0), max(len(lines)-rows, 0))
@@ -205,9 +205,9 @@ func (o *overlayPane) View() string {
 	title := st.Review.Title.Render("Keys")
 	switch {
 	case scroll > 0 && end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keys.Name(o.Keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↕ " + strconv.Itoa(scroll+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(lines)) + " · " + keys.Name(o.com.Keys.Overlay.Letters) + " scroll")
 	case end < len(lines):
-		title += st.Question.ScrollHint.Render("  ↓ more · " + keys.Name(o.Keys.Overlay.Letters) + " scroll")
+		title += st.Question.ScrollHint.Render("  ↓ more · " + keys.Name(o.com.Keys.Overlay.Letters) + " scroll")
 	case scroll > 0:
 		title += st.Question.ScrollHint.Render("  ↑ more above")
 	}
@@ -223,7 +223,7 @@ func (o *overlayPane) scrollMax() int {
 // Actions are the overlay's keys: closing it, and scrolling when its
 // lines do not fit.
 func (o *overlayPane) Actions() []ui.Action {
-	k := o.Keys.Overlay
+	k := o.com.Keys.Overlay
 	back := func(ui.KeyMsg) tea.Cmd { o.host.Close(); return nil }
 	out := []ui.Action{ui.Move(k.Close, back).InBar().In("Help")}
 	if o.scrollMax() > 0 {

@@ -21,7 +21,7 @@ var _ ui.Pane = (*idlePane)(nil)
 // whole, and in the session the activity's scrolling.
 type idlePane struct {
 	ui.Box
-	*ui.Common
+	com      *ui.Common
 	host     idleHost
 	activity *activity.Pane // the session's, drawn in the whole body
 }
@@ -42,7 +42,7 @@ type idleHost interface {
 }
 
 func newIdlePane(com *ui.Common, host idleHost, activity *activity.Pane) idlePane {
-	return idlePane{Common: com, host: host, activity: activity}
+	return idlePane{com: com, host: host, activity: activity}
 }
 
 // statusLines is where the requests come from, wrapped, above the log:
@@ -52,7 +52,7 @@ func (p *idlePane) statusLines() string {
 	if p.host.Waiting() > 0 || status == "" {
 		return ""
 	}
-	return p.Styles.App.Bar.Render(ansi.Wrap(status, p.Width(), ""))
+	return p.com.Styles.App.Bar.Render(ansi.Wrap(status, p.Width(), ""))
 }
 
 // SetSize sizes the pane, and in the session the activity it shows.
@@ -69,7 +69,7 @@ func (p *idlePane) SetSize(width, height int) {
 
 // View draws the idle screen.
 func (p *idlePane) View() string {
-	st := p.Styles
+	st := p.com.Styles
 	if p.host.Session() {
 		var parts []string
 		if s := p.statusLines(); s != "" {

@@ -91,7 +91,7 @@ type convItem struct {
 func New(id string, sp *Spill, com *ui.Common, prompt PromptHost, transcript TranscriptHost) *Chat {
 	c := &Chat{id: id, name: "agent", tools: map[string]*convItem{}, spill: sp}
 	c.editor = newPrompt(com, prompt)
-	c.view = Transcript{Common: com, host: transcript}
+	c.view = Transcript{com: com, host: transcript}
 	c.editor.c, c.view.c = c, c
 	return c
 }

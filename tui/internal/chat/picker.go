@@ -40,7 +40,7 @@ type Row struct {
 // that can be started, and an agent's past sessions to resume.
 type Picker struct {
 	ui.Box
-	*ui.Common
+	com     *ui.Common
 	host    PickerHost
 	cursor  int
 	rows    []Row
@@ -63,7 +63,7 @@ var _ ui.Pane = (*Picker)(nil)
 
 // NewPicker is the agent picker, which asks the program through host.
 func NewPicker(com *ui.Common, host PickerHost) Picker {
-	return Picker{Common: com, host: host}
+	return Picker{com: com, host: host}
 }
 
 // Open fills the picker: the conversations running (convs, the one
@@ -163,7 +163,7 @@ func (p *Picker) choose() (*Row, bool) {
 
 // View draws the picker in its size.
 func (p *Picker) View() string {
-	st, width := p.Styles, p.Width()
+	st, width := p.com.Styles, p.Width()
 	lines := []string{st.Review.Title.Render("Agents"), ""}
 	switch {
 	case p.loading != "":
@@ -193,7 +193,7 @@ func (p *Picker) View() string {
 
 // Actions are the picker's keys; the help and quitting work beside them.
 func (p *Picker) Actions() []ui.Action {
-	k := p.Keys.Agents
+	k := p.com.Keys.Agents
 	return []ui.Action{
 		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd {
 			row, done := p.choose()

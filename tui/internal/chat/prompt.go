@@ -43,7 +43,7 @@ const (
 // commands completed after "/".
 type Prompt struct {
 	ui.Box
-	*ui.Common
+	com      *ui.Common
 	host     PromptHost
 	c        *Chat // the conversation it writes to
 	ta       textarea.Model
@@ -101,7 +101,7 @@ func newPrompt(com *ui.Common, host PromptHost) Prompt {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return Prompt{Common: com, host: host, ta: ta}
+	return Prompt{com: com, host: host, ta: ta}
 }
 
 // setCommands takes the agent's slash commands.
@@ -417,7 +417,7 @@ func (e *Prompt) Blur() {
 // View draws the editor: the completions above (when open), the framed
 // text area, and the status line.
 func (e *Prompt) View() string {
-	st, width := e.Styles, e.Width()
+	st, width := e.com.Styles, e.Width()
 	focused := e.live()
 	var out []string
 	cs := st.Conversation
@@ -451,9 +451,9 @@ func (e *Prompt) View() string {
 // status is the line under the editor: the questions waiting, and what
 // the agent is doing.
 func (e *Prompt) status() string {
-	status := e.c.status(e.host.Spinner(), e.Now(), e.Keys)
+	status := e.c.status(e.host.Spinner(), e.com.Now(), e.com.Keys)
 	if n := e.host.Questions(); n > 0 {
-		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.Keys.Global.Inbox) + " answers · " + status
+		status = cell.Plural(n, "question waits", "questions wait") + " · " + keys.Name(e.com.Keys.Global.Inbox) + " answers · " + status
 	}
 	return status
 }
@@ -466,7 +466,7 @@ func (e *Prompt) Actions() []ui.Action {
 	if c.over {
 		return e.host.Globals(false)
 	}
-	k := e.Keys.Prompt
+	k := e.com.Keys.Prompt
 	var out []ui.Action
 	if e.pop.kind != completionNone {
 		out = append(out,

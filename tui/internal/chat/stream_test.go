@@ -43,7 +43,7 @@ func TestOpenBlockStaysSmall(t *testing.T) {
 					}
 				}
 			}
-			mustContain(t, stripped(strings.Join(lastItem(c).trimLine(100, c.view.Styles), " ")), "came; the last")
+			mustContain(t, stripped(strings.Join(lastItem(c).trimLine(100, c.view.com.Styles), " ")), "came; the last")
 			s := screen(c)
 			if name == "paragraph" {
 				mustContain(t, s, "Charge")
@@ -78,7 +78,7 @@ func TestLongMessageShowsItsEndAndKeepsTheWhole(t *testing.T) {
 	}
 	mustContain(t, screen(c), "Line 39999 of the reply")
 	// The line on top says what came and where it is.
-	top := stripped(strings.Join(it.trimLine(100, c.view.Styles), " "))
+	top := stripped(strings.Join(it.trimLine(100, c.view.com.Styles), " "))
 	mustContain(t, top, sizeText(int64(whole.Len()))+" came; the last", sp.dir)
 	tr := c.Transcript()
 	tr.CursorLast()
@@ -130,7 +130,7 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 	for range len(c.items) {
 		press(t, tr, "up")
 	}
-	mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, c.view.Styles), " ")), "earlier entries", sp.dir, "enter shows them")
+	mustContain(t, stripped(strings.Join(c.items[0].spilledLines(200, &c.view, c.view.com.Styles), " ")), "earlier entries", sp.dir, "enter shows them")
 	press(t, tr, "enter")
 	waitSpill(sp)
 	if len(loads) != 1 {
@@ -138,7 +138,7 @@ func TestTranscriptKeepsToItsBudget(t *testing.T) {
 	}
 	c.ApplyLoad(loads[0])
 	c.EnforceBudget()
-	shown, _ := c.items[0].lines(98, 40, &c.view, c.view.Styles, c.view.Markdown)
+	shown, _ := c.items[0].lines(98, 40, &c.view, c.view.com.Styles, c.view.com.Markdown)
 	mustContain(t, stripped(strings.Join(shown, "\n")), "(completed)", ": text text")
 }
 

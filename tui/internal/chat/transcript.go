@@ -29,7 +29,7 @@ const (
 // view toggles.
 type Transcript struct {
 	ui.Box
-	*ui.Common
+	com          *ui.Common
 	host         TranscriptHost
 	c            *Chat
 	scroll       int // lines from the bottom; 0 follows the newest
@@ -215,7 +215,7 @@ func (it *convItem) spilledLines(width int, t *Transcript, st *styles.Styles) []
 	case it.expanded:
 		line = what + " are in " + s.path + "; reading them…"
 	default:
-		line = what + " are in " + s.path + " · " + keys.Name(t.Keys.Transcript.Expand) + " shows them"
+		line = what + " are in " + s.path + " · " + keys.Name(t.com.Keys.Transcript.Expand) + " shows them"
 	}
 	return wrapPlain("⋯ "+cell.SanitizeLine(line), width, st.Conversation.Status)
 }
@@ -501,7 +501,7 @@ func renderTool(it *convItem, width int, t *Transcript, st *styles.Styles) []str
 		}
 		if !it.expanded && len(body) > limit {
 			more := len(body) - limit
-			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keys.Name(t.Keys.Transcript.Expand)+" expands"))
+			body = append(body[:limit:limit], cs.Status.Render("… "+cell.Plural(more, "more line", "more lines")+" · "+keys.Name(t.com.Keys.Transcript.Expand)+" expands"))
 		}
 		lines = append(lines, prefixLines(body, "  ", "  ")...)
 	}
@@ -517,7 +517,7 @@ func (t *Transcript) View() string {
 }
 
 func (t *Transcript) lines() []string {
-	c, st, md := t.c, t.Styles, t.Markdown
+	c, st, md := t.c, t.com.Styles, t.com.Markdown
 	width, height, focused := t.Width(), t.Height(), t.Focused()
 	if height <= 0 {
 		return nil
@@ -570,7 +570,7 @@ func (t *Transcript) lines() []string {
 	out := all[start:end]
 	if scroll > 0 && len(out) > 0 {
 		out = append([]string(nil), out...)
-		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keys.Name(t.Keys.Transcript.End) + " to follow")
+		out[len(out)-1] = st.Question.ScrollHint.Render("↓ " + cell.Plural(scroll, "newer line", "newer lines") + " · " + keys.Name(t.com.Keys.Transcript.End) + " to follow")
 	}
 	return out
 }
@@ -578,7 +578,7 @@ func (t *Transcript) lines() []string {
 // reveal scrolls so the cursor's item is in view: its bottom no lower
 // than the screen's, measured in lines from the bottom.
 func (t *Transcript) reveal() {
-	c, st, md := t.c, t.Styles, t.Markdown
+	c, st, md := t.c, t.com.Styles, t.com.Markdown
 	w := max(t.Width()-2, 10)
 	below := 0
 	for i := len(c.items) - 1; i > t.cursor; i-- {
@@ -601,7 +601,7 @@ func (t *Transcript) reveal() {
 // expanding, the view toggles, and back to the prompt.
 func (t *Transcript) Actions() []ui.Action {
 	c := t.c
-	k := t.Keys.Transcript
+	k := t.com.Keys.Transcript
 	n := len(c.items)
 	out := []ui.Action{
 		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd {

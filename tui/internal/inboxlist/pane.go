@@ -25,7 +25,7 @@ import (
 // one.
 type Pane struct {
 	ui.Box
-	*ui.Common
+	com    *ui.Common
 	host   Host
 	cursor int
 	// rows are the rows drawn last, by what they depend on: a view over
@@ -56,7 +56,7 @@ var _ ui.Pane = (*Pane)(nil)
 
 // New is the list, drawing with com and asking host.
 func New(com *ui.Common, host Host) Pane {
-	return Pane{Common: com, host: host}
+	return Pane{com: com, host: host}
 }
 
 // rowKey is what one row of the inbox looks like.
@@ -80,14 +80,14 @@ func (p *Pane) SetCursor(i int) { p.cursor = i }
 // inbox has the keys) in view, with the rows cut off above and below
 // counted.
 func (p *Pane) View() string {
-	reqs, st, width := p.host.Requests(), p.Styles, p.Width()
+	reqs, st, width := p.host.Requests(), p.com.Styles, p.Width()
 	mark := p.host.Active()
 	if p.Focused() {
 		mark = p.cursor
 	}
 	title := st.Inbox.Title.Render("Inbox · " + cell.Plural(len(reqs), "request", "requests"))
 	if p.Focused() {
-		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keys.Name(p.Keys.Inbox.Open)+" opens")
+		title = st.Activity.TitleFocused.Render("Inbox") + st.Inbox.Title.Render(" · "+cell.Plural(len(reqs), "request", "requests")+" · "+keys.Name(p.com.Keys.Inbox.Open)+" opens")
 	}
 	lines := []string{ansi.Truncate(title, width, "…")}
 	rows := max(p.Height()-1, 1)
@@ -101,7 +101,7 @@ func (p *Pane) View() string {
 	if p.rowStyles != st || len(p.rows) > 4*(show+1) {
 		p.rows, p.rowStyles = map[rowKey]string{}, st
 	}
-	now := p.Now()
+	now := p.com.Now()
 	for i := first; i < len(reqs) && i < first+show; i++ {
 		r := reqs[i]
 		k := rowKey{r: r, marked: i == mark, width: width, color: p.host.AgentColor(r.AgentKey()), waited: cell.Age(now.Sub(r.Arrived)), focused: p.Focused()}
@@ -129,7 +129,7 @@ func (p *Pane) View() string {
 // Actions are the inbox's keys: its cursor moves without switching the
 // request shown, which changes only when the human opens one.
 func (p *Pane) Actions() []ui.Action {
-	k := p.Keys.Inbox
+	k := p.com.Keys.Inbox
 	out := []ui.Action{
 		ui.Move(k.Open, func(ui.KeyMsg) tea.Cmd { p.host.Open(p.cursor); return nil }).InBar().In("Inbox"),
 		ui.Move(k.Up, func(ui.KeyMsg) tea.Cmd { p.cursor = max(p.cursor-1, 0); return nil }).InBar(k.Move).In("Inbox"),

@@ -34,7 +34,7 @@ const maxAnswers = 500
 // copies one's JSON to the clipboard.
 type Pane struct {
 	ui.Box
-	*ui.Common
+	com     *ui.Common
 	host    Host
 	answers []Answer
 	cursor  int
@@ -56,7 +56,7 @@ var _ ui.Pane = (*Pane)(nil)
 
 // New is the pane, drawing with com and asking host.
 func New(com *ui.Common, host Host) Pane {
-	return Pane{Common: com, host: host}
+	return Pane{com: com, host: host}
 }
 
 // Add keeps an answer, dropping the oldest past maxAnswers.
@@ -82,7 +82,7 @@ func (p *Pane) copy(notice func(string) tea.Cmd) tea.Cmd {
 // View draws the list in its size: each answer's time, agent and
 // question, and under it what was answered.
 func (p *Pane) View() string {
-	st, width := p.Styles, p.Width()
+	st, width := p.com.Styles, p.Width()
 	rows := []string{st.Review.Title.Render("Past answers · " + cell.Plural(len(p.answers), "answer", "answers")), ""}
 	if len(p.answers) == 0 {
 		rows = append(rows, st.App.Empty.Render("No answers given yet in this session."))
@@ -104,7 +104,7 @@ func (p *Pane) View() string {
 
 // Actions are the list's keys: moving, copying, closing.
 func (p *Pane) Actions() []ui.Action {
-	k := p.Keys.Past
+	k := p.com.Keys.Past
 	var out []ui.Action
 	if len(p.answers) > 0 {
 		out = append(out,

@@ -107,7 +107,7 @@ func (p *Pane) Typist() func(tea.Msg) tea.Cmd {
 // would page its few choices, which the list does not get (nor a
 // filter).
 func (p *Pane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.Cmd) []ui.Action {
-	k := p.Keys
+	k := p.com.Keys
 	var out []ui.Action
 	for i, b := range q.Choice.Bindings() {
 		if q.PlanReview() && (keys.Overlap(b.Key, k.Question.PageUp) || keys.Overlap(b.Key, k.Question.PageDown) || keys.Overlap(b.Key, k.Choice.Filter)) {
@@ -131,7 +131,7 @@ func (p *Pane) fieldActions(q *request.Question, do func(ui.KeyMsg) tea.Cmd) []u
 // questionActions are the keys of a question: its field's, then the
 // panel's (tabs, decline, scrolling, raw, note).
 func (p *Pane) questionActions(r *request.Request, q *request.Question, typing bool) []ui.Action {
-	k := p.Keys.Question
+	k := p.com.Keys.Question
 	var out []ui.Action
 	toField := func(msg ui.KeyMsg) tea.Cmd { return p.TypeAnswer(msg) }
 	plan := q.PlanReview()
@@ -192,7 +192,7 @@ func (p *Pane) questionActions(r *request.Request, q *request.Question, typing b
 
 // reviewActions are the keys of the review step.
 func (p *Pane) reviewActions(r *request.Request) []ui.Action {
-	k := p.Keys.Review
+	k := p.com.Keys.Review
 	out := []ui.Action{
 		ui.Answer(k.Submit, func(ui.KeyMsg) tea.Cmd {
 			if r.Unanswered() > 0 {

@@ -24,7 +24,7 @@ const (
 // or that cannot be undone. Backing out of it changes nothing.
 type confirmDialog struct {
 	ui.Box
-	*ui.Common
+	com     *ui.Common
 	globals ui.Globals
 	kind    confirmKind
 	focus   int              // 0 = the action, 1 = go back
@@ -46,7 +46,7 @@ func (d *confirmDialog) open(r *request.Request, kind confirmKind, decide func(y
 
 // Actions are the dialog's keys; only quit works beside them.
 func (d *confirmDialog) Actions() []ui.Action {
-	k := d.Keys.Confirm
+	k := d.com.Keys.Confirm
 	return []ui.Action{
 		ui.Answer(k.Yes, func(ui.KeyMsg) tea.Cmd { return d.decide(true) }).Kept().In("Dialog"),
 		ui.Answer(k.No, func(ui.KeyMsg) tea.Cmd { return d.decide(false) }).Kept().In("Dialog"),
@@ -67,7 +67,7 @@ func (d *confirmDialog) FullHelp() [][]key.Binding { return ui.FullHelp(d) }
 // View draws the dialog in its size: framed, with its explanation, when
 // there is room; else its question and buttons alone.
 func (d *confirmDialog) View() string {
-	r, width, height, st, k := d.r, d.Width(), d.Height(), d.Styles, d.Keys.Confirm
+	r, width, height, st, k := d.r, d.Width(), d.Height(), d.com.Styles, d.com.Keys.Confirm
 	var title, body, act string
 	titleStyle := st.Dialog.Title
 	switch d.kind {

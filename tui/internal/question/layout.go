@@ -68,7 +68,7 @@ func (p *Pane) layoutFor(r *request.Request, w, h int, fit bool) panelLayout {
 		}
 		return l
 	}
-	l.text = q.Context(w, p.Styles, p.Markdown, p.raw)
+	l.text = q.Context(w, p.com.Styles, p.com.Markdown, p.raw)
 	l.callAt = q.CallLine()
 	l.hasCall = l.callAt >= 0
 	l.listW = w

@@ -18,7 +18,7 @@ import (
 // place.
 type noteEditor struct {
 	ui.Box
-	*ui.Common
+	com     *ui.Common
 	globals ui.Globals
 	ta      textarea.Model
 	q       *request.Question
@@ -42,7 +42,7 @@ func newNoteEditor(com *ui.Common, g ui.Globals) noteEditor {
 	s := ta.Styles()
 	s.Cursor.Blink = false
 	ta.SetStyles(s)
-	return noteEditor{Common: com, globals: g, ta: ta}
+	return noteEditor{com: com, globals: g, ta: ta}
 }
 
 // open edits q's note; declining, the note on why its plan is declined.
@@ -79,7 +79,7 @@ func (n *noteEditor) Blur() {
 // Actions are the editor's keys; it types everything else. Declining a
 // plan, keeping the note sends the decline.
 func (n *noteEditor) Actions() []ui.Action {
-	k := n.Keys.Note
+	k := n.com.Keys.Note
 	save, cancel := k.Save, k.Cancel
 	if n.declining {
 		save = keys.Relabel(save, keys.Name(save), "decline the plan, with the note")
@@ -127,7 +127,7 @@ func (n *noteEditor) inner() int { return max(min(n.Width()-4, 60), 10) }
 
 // View draws the editor, framed, for the middle of the panel.
 func (n *noteEditor) View() string {
-	st, inner := n.Styles, n.inner()
+	st, inner := n.com.Styles, n.inner()
 	title, body := "Note on "+n.q.Title, "sent with your answer, beside it"
 	if n.declining {
 		title, body = "Decline the plan", "why, or what to change; sent with your answer"

@@ -30,7 +30,7 @@ import (
 // pane keeps where its keys go and its layout for the request shown.
 type Pane struct {
 	ui.Box
-	*ui.Common
+	com      *ui.Common
 	host     Host
 	layer    Layer
 	request  uint64 // the request layer belongs to
@@ -89,9 +89,9 @@ type Host interface {
 // New is the question panel of the program host, drawing in com's look.
 func New(com *ui.Common, host Host) Pane {
 	return Pane{
-		Common:   com,
+		com:      com,
 		host:     host,
-		confirm:  confirmDialog{Common: com, globals: host},
+		confirm:  confirmDialog{com: com, globals: host},
 		note:     newNoteEditor(com, host),
 		remember: rulebook.NewDialog(com, host),
 	}
@@ -192,10 +192,10 @@ func (p *Pane) FullHelp() [][]key.Binding { return ui.FullHelp(p) }
 
 // requestView draws request r's panel as laid out.
 func (p *Pane) requestView(r *request.Request) string {
-	l, st := p.lay, p.Styles
+	l, st := p.lay, p.com.Styles
 	var rows []string
 	if l.who {
-		who := st.AgentStyle(p.host.AgentColor(r.AgentKey())).Render(r.Agent) + st.App.Bar.Render(" asks · "+cell.Age(p.Now().Sub(r.Arrived)))
+		who := st.AgentStyle(p.host.AgentColor(r.AgentKey())).Render(r.Agent) + st.App.Bar.Render(" asks · "+cell.Age(p.com.Now().Sub(r.Arrived)))
 		rows = append(rows, ansi.Truncate(who, l.width, "…"))
 	}
 	if l.tabs {
@@ -251,7 +251,7 @@ func (p *Pane) spareToText(q *request.Question) {
 // where it is scrolled to when it does not fit) and the hint, or the
 // hold's cue in the hint's place.
 func (p *Pane) questionRows(r *request.Request, q *request.Question) []string {
-	l, st, k := p.lay, p.Styles, p.Keys
+	l, st, k := p.lay, p.com.Styles, p.com.Keys
 	var rows []string
 	if l.header {
 		rows = append(rows, st.Question.Header.Render(ansi.Truncate(q.Header, l.width, "…")))
@@ -326,7 +326,7 @@ func (p *Pane) formRows(q *request.Question) []string {
 	if !q.Built() {
 		return nil
 	}
-	l, st := p.lay, p.Styles
+	l, st := p.lay, p.com.Styles
 	listRows := l.formRows - l.previewRows
 	form := strings.Split(q.FieldView(), "\n")
 	form = form[:min(len(form), listRows)]
@@ -339,7 +339,7 @@ func (p *Pane) formRows(q *request.Question) []string {
 		for len(form) < listRows && !p.host.Inline() {
 			form = append(form, "") // the divider runs the panel's height
 		}
-		prev := q.PreviewLines(cursor, l.previewW, listRows, st, p.Markdown, p.raw)
+		prev := q.PreviewLines(cursor, l.previewW, listRows, st, p.com.Markdown, p.raw)
 		div := st.Divider.Render(" │ ")
 		rows := make([]string, 0, max(len(form), len(prev)))
 		for i := range max(len(form), len(prev)) {
@@ -354,7 +354,7 @@ func (p *Pane) formRows(q *request.Question) []string {
 		}
 		return rows
 	case l.previewRows > 0:
-		if prev := q.PreviewLines(cursor, l.width, l.previewRows-1, st, p.Markdown, p.raw); prev != nil {
+		if prev := q.PreviewLines(cursor, l.width, l.previewRows-1, st, p.com.Markdown, p.raw); prev != nil {
 			form = append(form, st.Divider.Render(strings.Repeat("┈", min(l.width, 20))+" preview"))
 			form = append(form, prev...)
 		}
@@ -404,7 +404,7 @@ func answerHint(r *request.Request, q *request.Question, k keys.Map) string {
 // active tab is visible. Each tab is drawn in one style from edge to edge,
 // so the active tab's pill covers its mark and title alike.
 func (p *Pane) TabsView(r *request.Request, width int) string {
-	st := p.Styles
+	st := p.com.Styles
 	tabs := make([]string, 0, len(r.Questions)+1)
 	// Titles whole when every tab fits; else each cut to an equal share
 	// of the row (never under 8 columns: the row scrolls instead).
@@ -529,7 +529,7 @@ func (p *Pane) ReadyField(away bool) tea.Cmd {
 		if !r.Single() {
 			verb = "next"
 		}
-		q.ReadyField(p.Styles, p.Keys, verb)
+		q.ReadyField(p.com.Styles, p.com.Keys, verb)
 	}
 	if away {
 		q = nil

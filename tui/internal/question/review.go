@@ -25,7 +25,7 @@ func reviewRoom(height int) int {
 // request with several questions: the questions' titles in one column,
 // their answers aligned in the next, unanswered ones flagged.
 func (p *Pane) reviewView(r *request.Request, width, height int) string {
-	st := p.Styles
+	st := p.com.Styles
 	rows := []string{st.Review.Title.Render("Review your answers")}
 	if height >= 6 {
 		rows = append(rows, "")
@@ -58,7 +58,7 @@ func (p *Pane) reviewView(r *request.Request, width, height int) string {
 		}
 		lines = append(lines, ansi.Truncate(st.Review.Question.Render(label)+"  "+ans, width, "…"))
 	}
-	k := p.Keys.Review
+	k := p.com.Keys.Review
 	footer := keys.Name(k.Submit) + " submits"
 	if numbered {
 		footer += " · " + keys.Name(keys.Digits(k.Jump, len(r.Questions))) + " changes an answer"

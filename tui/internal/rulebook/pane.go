@@ -24,7 +24,7 @@ import (
 // cannot be used shows why instead of the list.
 type Pane struct {
 	ui.Box
-	*ui.Common
+	com  *ui.Common
 	host Host
 	st   *styles.Styles // the look its edit field was given
 
@@ -61,7 +61,7 @@ var _ ui.Pane = (*Pane)(nil)
 
 // New is the pane, drawing with com and asking host.
 func New(com *ui.Common, host Host) Pane {
-	return Pane{Common: com, host: host}
+	return Pane{com: com, host: host}
 }
 
 // Restyle gives its edit field st's look.
@@ -218,7 +218,7 @@ func (p *Pane) View() string {
 		}
 	case p.confirming:
 		if e, ok := p.current(); ok {
-			k := p.Keys.Confirm
+			k := p.com.Keys.Confirm
 			foot = append(foot, "", st.Dialog.Danger.Render(cut("Remove rule "+strconv.Itoa(e.Number)+"? "+cell.SanitizeLine(e.Line))),
 				st.Dialog.Body.Render(cut(keys.FirstName(k.Yes)+" removes it, "+keys.Name(k.No)+" keeps it")))
 		}
@@ -233,7 +233,7 @@ func (p *Pane) View() string {
 		return strings.Join(rows, "\n")
 	case len(p.list.Rules) == 0:
 		rows = append(rows, st.App.Empty.Render(cut("No rules yet.")),
-			st.App.Bar.Render(cell.WrapWords("On a permission, "+keys.Name(p.Keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
+			st.App.Bar.Render(cell.WrapWords("On a permission, "+keys.Name(p.com.Keys.Question.Remember)+" answers it and saves a rule that answers the next ones like it.", width, st)))
 		return strings.Join(rows, "\n")
 	}
 	room := max((p.Height()-len(rows)-cell.LineCount(strings.Join(foot, "\n"))+boolInt(len(foot) == 0))/2, 1)
@@ -264,7 +264,7 @@ func boolInt(b bool) int {
 // Actions are the pane's keys: moving, editing, removing, closing; while
 // editing, saving or dropping the edit; while confirming, yes or no.
 func (p *Pane) Actions() []ui.Action {
-	k := p.Keys.Rules
+	k := p.com.Keys.Rules
 	switch {
 	case p.editing:
 		return []ui.Action{
@@ -278,7 +278,7 @@ func (p *Pane) Actions() []ui.Action {
 			p.host.Quit(),
 		}
 	case p.confirming:
-		c := p.Keys.Confirm
+		c := p.com.Keys.Confirm
 		return []ui.Action{
 			ui.Answer(c.Yes, func(ui.KeyMsg) tea.Cmd { return p.remove() }).Kept().In("Dialog"),
 			ui.Move(c.No, func(ui.KeyMsg) tea.Cmd { p.confirming = false; return nil }).Kept().In("Dialog"),

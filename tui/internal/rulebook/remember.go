@@ -43,7 +43,7 @@ const (
 // Dialog is the remember dialog, for one request at a time.
 type Dialog struct {
 	ui.Box
-	*ui.Common
+	com     *ui.Common
 	globals ui.Globals
 	// rules are the rules it asks; closed takes the panel back to the
 	// question (esc).
@@ -106,7 +106,7 @@ var _ ui.Pane = (*Dialog)(nil)
 // NewDialog is the dialog, drawing with com; g are the
 // program's keys it lists beside its own.
 func NewDialog(com *ui.Common, g ui.Globals) Dialog {
-	return Dialog{Common: com, globals: g}
+	return Dialog{com: com, globals: g}
 }
 
 // Restyle gives its text field st's look.
@@ -120,8 +120,8 @@ func (d *Dialog) Open(id uint64, perm *interaction.Permission, deny bool, rules 
 	// The field has no placeholder: one drawn in grey beside "Rule" read
 	// as a rule written. Empty, it is empty, and the line under it says
 	// to write one, with an example.
-	*d = Dialog{Common: d.Common, globals: d.globals, rules: rules, closed: closed,
-		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.Styles)}
+	*d = Dialog{com: d.com, globals: d.globals, rules: rules, closed: closed,
+		req: id, perm: perm, deny: deny, row: rowPattern, pick: -1, input: newLineInput(d.com.Styles)}
 	if perm.Allow == "" {
 		d.deny = true // no option allows this call once: a rule that allows could not answer it
 	}
@@ -341,7 +341,7 @@ func (d *Dialog) fits() []fit {
 
 // Need is the rows the dialog would take with room for all of it.
 func (d *Dialog) Need() int {
-	return cell.LineCount(d.Styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
+	return cell.LineCount(d.com.Styles.Dialog.Box.Render(strings.Join(d.lines(d.fits()[0]), "\n")))
 }
 
 // View draws the dialog, framed, for the middle of the panel, in the
@@ -349,7 +349,7 @@ func (d *Dialog) Need() int {
 func (d *Dialog) View() string {
 	var box string
 	for _, f := range d.fits() {
-		box = d.Styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
+		box = d.com.Styles.Dialog.Box.Render(strings.Join(d.lines(f), "\n"))
 		if cell.LineCount(box) <= d.Height() {
 			break
 		}
@@ -421,7 +421,7 @@ func wrapAtSpaces(s string, width int) []string {
 // callRows draws the call under its label, in at most rows rows: a call
 // longer than that says how much more there is, and where to see it.
 func (d *Dialog) callRows(rows int) []string {
-	st, inner := d.Styles, d.inner()
+	st, inner := d.com.Styles, d.inner()
 	lines := wrapAtSpaces(callText(d.perm), inner-11)
 	more := 0
 	if len(lines) > rows {
@@ -444,7 +444,7 @@ func (d *Dialog) callRows(rows int) []string {
 
 // lines are the dialog's rows inside its frame, drawn as f says.
 func (d *Dialog) lines(f fit) []string {
-	st, inner, k := d.Styles, d.inner(), d.Keys.Remember
+	st, inner, k := d.com.Styles, d.inner(), d.com.Keys.Remember
 	cut := func(s string) string { return ansi.Truncate(s, inner, "…") }
 	out := []string{st.Dialog.Title.Render(cut("Always answer like this?"))}
 	if f.roomy > 1 {
@@ -523,7 +523,7 @@ func (d *Dialog) lines(f fit) []string {
 
 // coverLines say whether the rule, kept with the others, covers the call.
 func (d *Dialog) coverLines(inner int) []string {
-	st := d.Styles
+	st := d.com.Styles
 	bad := func(s string) []string { return []string{st.App.Error.Render(cell.WrapWords("✗ "+s, inner, st))} }
 	switch {
 	case d.coverErr != "":
@@ -588,7 +588,7 @@ func (d *Dialog) saveWords() string {
 // Actions are the dialog's keys; it types into the pattern everything
 // else on the rule's row.
 func (d *Dialog) Actions() []ui.Action {
-	k := d.Keys.Remember
+	k := d.com.Keys.Remember
 	// The save key says whether it answers: only a rule known to cover
 	// the call does.
 	save := ui.Answer(k.SaveOnly, func(ui.KeyMsg) tea.Cmd { return d.Save() }).
