@@ -26,7 +26,6 @@ type Pane struct {
 	ui.Box
 	com  *ui.Common
 	host Host
-	st   *styles.Styles // the look its edit field was given
 
 	list    RuleList
 	listErr string
@@ -64,9 +63,9 @@ func New(com *ui.Common, host Host) Pane {
 	return Pane{com: com, host: host}
 }
 
-// Restyle gives its edit field st's look.
+// Restyle gives its edit field st's look (the Common's look, which the
+// program has just replaced).
 func (p *Pane) Restyle(st *styles.Styles) {
-	p.st = st
 	restyleInput(&p.input, st)
 }
 
@@ -132,7 +131,7 @@ func (p *Pane) startEdit() tea.Cmd {
 		return nil
 	}
 	p.editing, p.edit = true, e
-	p.input = newLineInput(p.st)
+	p.input = newLineInput(p.com.Styles)
 	p.input.SetWidth(max(p.Width()-2, 8))
 	p.input.SetValue(e.Line)
 	p.input.CursorEnd()
@@ -197,7 +196,7 @@ func hits(e RuleEntry) string {
 // View draws the pane in its size: the rules two rows each, scrolled to
 // the cursor, and under them the edit or the confirmation.
 func (p *Pane) View() string {
-	st, width := p.st, max(p.Width(), 1)
+	st, width := p.com.Styles, max(p.Width(), 1)
 	cut := func(s string) string { return ansi.Truncate(s, width, "…") }
 	title := "Rules"
 	if p.listErr == "" && !p.loading || len(p.list.Rules) > 0 {
