@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dlclark/regexp2"
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/tui/internal/app"
@@ -154,3 +155,16 @@ func screen(m *app.Model) string { return m.Screen() }
 
 // ansiWidth is the cells s takes.
 func ansiWidth(s string) int { return ansi.StringWidth(s) }
+
+// keepRegexpClock starts the timeout clock of regexp2 (chroma's regexp
+// engine: code highlighting matches with a 250 ms timeout) outside every
+// synctest bubble, and keeps it running for the life of the test binary.
+// regexp2 stops its clock a second after the last match and starts it
+// again on the next; started inside a bubble, the clock reads the
+// bubble's fake time against a real start, never reaches its end, and
+// the bubble panics on exit with its goroutine still asleep.
+func keepRegexpClock() {
+	re := regexp2.MustCompile("x", regexp2.None)
+	re.MatchTimeout = 365 * 24 * time.Hour
+	_, _ = re.MatchString("x")
+}
