@@ -137,13 +137,6 @@ func (m *Model) Screen() string { return ansi.Strip(m.render()) }
 // the screen first.
 func QuitMsg() tea.Msg { return quitMsg{} }
 
-// Focus aims the scripted keys that follow at the oldest waiting request
-// of agent, showing it; when none waits yet, they wait for one.
-func (l *Link) Focus(agent string) { l.focus(agent) }
-
-// Press queues scripted keys (tui.Program.Press).
-func (l *Link) Press(keys []tea.KeyPressMsg) { l.press(keys) }
-
 // Resize tells the program its terminal's new size.
 func (l *Link) Resize(width, height int) {
 	l.Send(tea.WindowSizeMsg{Width: width, Height: height})

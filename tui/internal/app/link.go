@@ -117,10 +117,10 @@ func agentID(r *inbox.Request) string {
 	return ""
 }
 
-// focus aims the scripted keys that follow at the oldest waiting request
+// Focus aims the scripted keys that follow at the oldest waiting request
 // of agent, showing it; when none waits yet, the keys are held until one
-// arrives.
-func (l *Link) focus(agent string) {
+// arrives (tui.Program.Focus).
+func (l *Link) Focus(agent string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, w := range l.waiting {
@@ -143,8 +143,9 @@ func (l *Link) aim(id uint64) {
 	l.held = nil
 }
 
-// press queues scripted keys, or holds them while a focus waits.
-func (l *Link) press(keys []tea.KeyPressMsg) {
+// Press queues scripted keys, or holds them while a focus waits
+// (tui.Program.Press).
+func (l *Link) Press(keys []tea.KeyPressMsg) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.holdFor != nil {
