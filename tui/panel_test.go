@@ -24,7 +24,7 @@ func drive(t *testing.T, p *Panel, msg tea.Msg) []PanelDoneMsg {
 		if c == nil {
 			continue
 		}
-		msg := runCmd(c)
+		msg, _ := runCmd(c)
 		switch msg := msg.(type) {
 		case nil:
 		case tea.BatchMsg:

@@ -18,10 +18,11 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/app"
+	"github.com/asktui/asktui/tui/internal/tuitest"
 )
 
 func TestMain(m *testing.M) {
-	keepRegexpClock()
+	tuitest.KeepRegexpClock()
 	goleak.VerifyTestMain(m,
 		// bubbletea does not cancel a pending tea.Tick when its program
 		// ends; the timer goroutine (and a batch waiting on it) ends by
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 		// within half a second of its program.
 		goleak.IgnoreAnyFunction("charm.land/bubbles/v2/cursor.(*Model).Blink.func1"),
 		// chroma's regexp engine (code highlighting, internal/highlight) keeps a
-		// clock goroutine (keepRegexpClock).
+		// clock goroutine (tuitest.KeepRegexpClock).
 		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"),
 		// teatest waits for a SIGINT for the life of the test binary.
 		goleak.IgnoreAnyFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),

@@ -13,7 +13,7 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 	"github.com/asktui/asktui/styles"
 	"github.com/asktui/asktui/tui/internal/cell"
-	"github.com/asktui/asktui/tui/internal/keys"
+	"github.com/asktui/asktui/tui/internal/tuitest"
 )
 
 // The model tests drive Update directly with synthetic keys, as huh's own
@@ -22,9 +22,21 @@ import (
 // because it is durably blocked, and is left for later instead of being
 // waited for. No test sleeps.
 
-// fixedNow is the clock of every screen: ages and countdowns never show
-// wall-clock time.
-var fixedNow = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+// The fixtures and checks this package's tests share with package tui's
+// (tui/internal/tuitest).
+var (
+	fixedNow       = tuitest.FixedNow
+	keyMsgs        = tuitest.KeyMsgs
+	runCmd         = tuitest.RunCmd
+	flatten        = tuitest.Flatten
+	mustContain    = tuitest.MustContain
+	mustNotContain = tuitest.MustNotContain
+	mustFit        = tuitest.MustFit
+	opts           = tuitest.Opts
+	single         = tuitest.Single
+	deployQuestion = tuitest.DeployQuestion
+	setupRequest   = tuitest.SetupRequest
+)
 
 // fakeInbox is the model's answerer in Update tests: it records what the
 // model answered, declined and drafted, and can end a request first (a
@@ -195,20 +207,6 @@ func deliverCmds(m *Model, msg tea.Msg) []tea.Cmd {
 	}
 }
 
-// runCmd runs c and returns its message, or, when c is still waiting once
-// the bubble is idle, the channel its message will come on.
-func runCmd(c tea.Cmd) (tea.Msg, chan tea.Msg) {
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	synctest.Wait()
-	select {
-	case msg := <-ch:
-		return msg, nil
-	default:
-		return nil, ch
-	}
-}
-
 // press sends key presses a second apart (a human pace, past any grace):
 // names like "enter", "shift+tab", "down", "space", "esc", or any other
 // string typed rune by rune.
@@ -230,14 +228,6 @@ func pressEvery(m *Model, gap time.Duration, keys ...string) {
 func advance(m *Model, d time.Duration) {
 	now := m.clock()
 	m.clock = func() time.Time { return now.Add(d) }
-}
-
-func keyMsgs(k string) []tea.KeyPressMsg {
-	msgs, err := keys.Parse(k)
-	if err != nil {
-		panic(err)
-	}
-	return msgs
 }
 
 // stripped is s without escape sequences.
@@ -265,53 +255,9 @@ func noResult(t *testing.T, p pending) {
 	}
 }
 
-func mustContain(t *testing.T, s string, subs ...string) {
-	t.Helper()
-	for _, sub := range subs {
-		if !strings.Contains(s, sub) {
-			t.Fatalf("screen lacks %q:\n%s", sub, s)
-		}
-	}
-}
-
-func mustNotContain(t *testing.T, s string, subs ...string) {
-	t.Helper()
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			t.Fatalf("screen unexpectedly contains %q:\n%s", sub, s)
-		}
-	}
-}
-
-func opts(labels ...string) []interaction.Option {
-	o := make([]interaction.Option, len(labels))
-	for i, l := range labels {
-		o[i] = interaction.Option{Label: l}
-	}
-	return o
-}
-
-func single(q interaction.Question) interaction.Request {
-	return interaction.Request{Questions: []interaction.Question{q}, Agent: &interaction.Agent{ID: "claude", Name: "claude-code"}}
-}
-
 func teaSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
 func ansiWidth(s string) int { return ansi.StringWidth(s) }
-
-// mustFit fails when screen s has more rows or columns than w×h.
-func mustFit(t *testing.T, s string, w, h int) {
-	t.Helper()
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		t.Errorf("screen has %d rows, more than %d", len(lines), h)
-	}
-	for _, l := range lines {
-		if n := ansiWidth(l); n > w {
-			t.Errorf("row is %d columns wide, more than %d: %q", n, w, l)
-		}
-	}
-}
 
 // settled is a request answered from another view.
 func settled(by string) inbox.Settlement {

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/asktui/asktui/interaction"
 )
 
@@ -64,27 +62,4 @@ func TestGrownWindowShowsMoreOptions(t *testing.T) {
 		send(m, teaSize(80, 40))
 		mustContain(t, screen(m), "option Ta")
 	})
-}
-
-// flatten runs cmd and the batches it returns, collecting their messages;
-// commands still waiting (timers) are left.
-func flatten(cmd tea.Cmd) []tea.Msg {
-	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg, _ := runCmd(c)
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			out = append(out, msg)
-		}
-	}
-	return out
 }

@@ -12,17 +12,6 @@ import (
 	"github.com/asktui/asktui/interaction/inbox"
 )
 
-func deployQuestion() interaction.Question {
-	return interaction.Question{
-		ID: "deploy", Header: "Deploy", Question: "Deploy the release to production now?",
-		Options: []interaction.Option{
-			{Label: "Yes (Recommended)", Description: "All checks passed on main."},
-			{Label: "No", Description: "Keep the release staged."},
-			{Label: "Only canary"},
-		},
-	}
-}
-
 func TestSingleSelectEnterAnswersAtOnce(t *testing.T) {
 	run(t, func(t *testing.T) {
 		m := testModel(t, 100, 30)
@@ -203,18 +192,6 @@ func TestFreeTextQuestion(t *testing.T) {
 			t.Fatalf("got %+v %v", r.Answer, r.Err)
 		}
 	})
-}
-
-func setupRequest() interaction.Request {
-	return interaction.Request{
-		Agent: &interaction.Agent{ID: "codex"},
-		Questions: []interaction.Question{
-			{ID: "env", Header: "Environment", Question: "Where should it run?", Options: opts("Staging", "Production")},
-			{ID: "db", Header: "Database", Question: "Which database?", Options: opts("Postgres (Recommended)", "SQLite")},
-			{ID: "extras", Header: "Extras", Question: "Which extras?", MultiSelect: true, Options: opts("Metrics", "Tracing", "Logs")},
-			{ID: "notes", Question: "Anything else?"},
-		},
-	}
 }
 
 func TestSeveralQuestionsTabsDraftsReviewAndSkipped(t *testing.T) {

@@ -191,36 +191,12 @@ func TestActivityFocusScrollsAndLeavingFollowsAgain(t *testing.T) {
 // alertsOf runs cmd and returns what its tea.Raw messages write.
 func alertsOf(cmd tea.Cmd) string {
 	var raw string
-	for _, msg := range messages(cmd) {
+	for _, msg := range flatten(cmd) {
 		if r, ok := msg.(tea.RawMsg); ok {
 			raw += fmt.Sprint(r.Msg)
 		}
 	}
 	return raw
-}
-
-// messages runs cmd and the batches in it, returning their messages;
-// commands waiting on a timer are left alone. Inside a synctest bubble.
-func messages(cmd tea.Cmd) []tea.Msg {
-	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg, ch := runCmd(c)
-		if ch != nil {
-			continue
-		}
-		if batch, isBatch := msg.(tea.BatchMsg); isBatch {
-			queue = append(queue, batch...)
-			continue
-		}
-		out = append(out, msg)
-	}
-	return out
 }
 
 func TestArrivalAlerts(t *testing.T) {
@@ -321,7 +297,7 @@ func TestPastAnswersShowQuestionTimeAndCopy(t *testing.T) {
 		press(m, "up")
 		_, cmd := m.Update(keyMsgs("enter")[0])
 		var copied string
-		for _, msg := range messages(cmd) {
+		for _, msg := range flatten(cmd) {
 			if s := fmt.Sprint(msg); strings.Contains(s, `"answers"`) {
 				copied = s
 			}

@@ -3,7 +3,6 @@ package question
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -11,15 +10,12 @@ import (
 
 	"github.com/asktui/asktui/interaction"
 	"github.com/asktui/asktui/interaction/inbox"
-	"github.com/asktui/asktui/styles"
-	"github.com/asktui/asktui/tui/internal/cell"
 	"github.com/asktui/asktui/tui/internal/keys"
 	"github.com/asktui/asktui/tui/internal/request"
 	"github.com/asktui/asktui/tui/internal/rulebook"
+	"github.com/asktui/asktui/tui/internal/tuitest"
 	"github.com/asktui/asktui/tui/internal/ui"
 )
-
-var now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
 // fakeHost is the program as the panel sees it: one request shown, and
 // a record of what the panel asked the program to do with it.
@@ -65,7 +61,7 @@ func (h *fakeHost) ScreenWidth() int                  { return 80 }
 // permission is a Bash permission as the hooks ask it: the command is
 // the question's detail, the call the human approves.
 func permission() *request.Request {
-	return request.New(&inbox.Request{ID: 7, Arrived: now, Request: interaction.Request{
+	return request.New(&inbox.Request{ID: 7, Arrived: tuitest.FixedNow, Request: interaction.Request{
 		Agent: &interaction.Agent{ID: "claude", Name: "Claude Code"},
 		Questions: []interaction.Question{{
 			ID: "permission", Header: "Bash", Question: "Allow this command?",
@@ -75,41 +71,14 @@ func permission() *request.Request {
 	}})
 }
 
-func common() *ui.Common {
-	st := styles.For(styles.ThemeDark, true)
-	return &ui.Common{Styles: st, Markdown: cell.NewMarkdown(st), Keys: keys.Default(), Now: func() time.Time { return now }}
-}
-
 // shown is the panel of h's request laid out in 80x20, its field ready.
 func shown(h *fakeHost) *Pane {
-	p := New(common(), h)
+	p := New(tuitest.Common(), h)
 	p.Follow()
 	p.ReadyField(false)
 	p.SetSize(80, 20)
 	_ = p.Focus()
 	return &p
-}
-
-// press runs the first action of p that k matches, then hands what no
-// action took to its text input, as the program's dispatch does.
-func press(t *testing.T, p ui.Pane, k string) {
-	t.Helper()
-	msgs, err := keys.Parse(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-next:
-	for _, msg := range msgs {
-		for _, a := range ui.Acting(p) {
-			if key.Matches(msg, a.Key) {
-				a.Do(msg)
-				continue next
-			}
-		}
-		if typist := p.Typist(); typist != nil {
-			typist(msg)
-		}
-	}
 }
 
 // The panel is a pane of its own: it draws the request its host shows,
@@ -127,7 +96,7 @@ func TestPanelAnswersThroughItsHost(t *testing.T) {
 	if !p.HasCall() || !p.ShowsCall(0) {
 		t.Fatalf("the call is not laid out on screen (has %v, shows %v)", p.HasCall(), p.ShowsCall(0))
 	}
-	press(t, p, "2")
+	tuitest.Press(t, p, "2")
 	if len(h.answered) != 1 || strings.Join(h.answered[0].Answers[0].Selected, ",") != "Deny" {
 		t.Fatalf("answered %+v, want Deny", h.answered)
 	}
@@ -160,11 +129,11 @@ func TestPanelShowsItsHostsHold(t *testing.T) {
 func TestPanelDeclinesThroughItsHost(t *testing.T) {
 	h := &fakeHost{shown: permission()}
 	p := shown(h)
-	press(t, p, "esc")
+	tuitest.Press(t, p, "esc")
 	if p.Layer() != OnConfirm || h.declined != 0 {
 		t.Fatalf("layer %v, declined %d: esc must ask first", p.Layer(), h.declined)
 	}
-	press(t, p, "y")
+	tuitest.Press(t, p, "y")
 	if h.declined != 1 {
 		t.Fatalf("declined %d times, want 1", h.declined)
 	}
